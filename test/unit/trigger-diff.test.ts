@@ -1,0 +1,354 @@
+import {
+	diffPoll,
+	type ListedTender,
+	type PollDiff,
+	type PollDiffInput,
+} from '../../nodes/SupplierMatchedProjects/trigger/diff';
+import {
+	MAX_TRACKED_TENDERS,
+	RETENTION_DAYS,
+	readTriggerState,
+	writeTriggerState,
+	type TenderSnapshot,
+	type TriggerState,
+} from '../../nodes/SupplierMatchedProjects/trigger/state';
+
+const DAY0 = 20_000;
+const SCOPE = 'scope-a';
+
+function snapshot(overrides: Partial<TenderSnapshot> = {}): TenderSnapshot {
+	return {
+		quotesDueAt: '2025-06-20',
+		status: 'Open',
+		name: 'Electrical Services',
+		type: 'Tender',
+		builder: 'Southern Cross Builders',
+		...overrides,
+	};
+}
+
+function listed(...ids: string[]): ListedTender[] {
+	return ids.map((id) => ({ id, snapshot: snapshot() }));
+}
+
+function poll(overrides: Partial<PollDiffInput> & Pick<PollDiffInput, 'listed'>): PollDiff {
+	return diffPoll({
+		previous: undefined,
+		scope: SCOPE,
+		today: DAY0,
+		loadedFromStorage: false,
+		event: 'newTender',
+		emitOpenOnFirstRun: false,
+		...overrides,
+	});
+}
+
+/** What n8n would hand back after saving this state and restarting. */
+function reloaded(state: TriggerState): TriggerState {
+	const read = readTriggerState(JSON.parse(JSON.stringify(writeTriggerState(state))));
+	if (read.kind !== 'state') throw new Error(`expected a state, got ${JSON.stringify(read)}`);
+	return read.state;
+}
+
+describe('diffPoll: first run and new tenders', () => {
+	it('takes what is open on the first run as the baseline and announces nothing', () => {
+		const result = poll({ listed: listed('a', 'b') });
+		expect(result.firstRun).toBe(true);
+		expect(result.newTenderIds).toEqual([]);
+		expect([...result.next.tenders.keys()]).toEqual(['a', 'b']);
+		expect(result.next).toMatchObject({ scope: SCOPE, day: DAY0 });
+	});
+
+	it('announces what is open on the first run when asked to', () => {
+		const result = poll({ listed: listed('a', 'b'), emitOpenOnFirstRun: true });
+		expect(result.firstRun).toBe(true);
+		expect(result.newTenderIds).toEqual(['a', 'b']);
+	});
+
+	it('announces only the tenders it has not seen, in walk order', () => {
+		const first = poll({ listed: listed('a', 'b') });
+		const second = poll({
+			previous: first.next,
+			today: DAY0 + 1,
+			listed: listed('c', 'a', 'd', 'b'),
+		});
+		expect(second.firstRun).toBe(false);
+		expect(second.newTenderIds).toEqual(['c', 'd']);
+		const third = poll({
+			previous: second.next,
+			today: DAY0 + 2,
+			listed: listed('a', 'b', 'c', 'd'),
+		});
+		expect(third.newTenderIds).toEqual([]);
+	});
+
+	it('announces a tender listed twice in one walk (several builders) once', () => {
+		const first = poll({ listed: listed('a') });
+		const second = poll({
+			previous: first.next,
+			listed: [
+				{ id: 'b', snapshot: snapshot({ builder: 'Tōtara Projects' }) },
+				{ id: 'b', snapshot: snapshot({ builder: 'Kōwhai Construction Ltd' }) },
+			],
+		});
+		expect(second.newTenderIds).toEqual(['b']);
+		expect(second.next.tenders.size).toBe(2);
+	});
+
+	it('does not change the state it was given', () => {
+		const first = poll({ listed: listed('a') });
+		const before = JSON.stringify(writeTriggerState(first.next));
+		poll({ previous: first.next, today: DAY0 + 200, listed: listed('b') });
+		expect(JSON.stringify(writeTriggerState(first.next))).toBe(before);
+	});
+});
+
+describe('diffPoll: updates (newOrUpdatedTender)', () => {
+	const event = 'newOrUpdatedTender' as const;
+
+	it('reports each changed field from what to what, once', () => {
+		const first = poll({ event, listed: listed('a', 'b') });
+		const changed = [
+			{ id: 'a', snapshot: snapshot({ quotesDueAt: '2025-06-27', builder: 'Tōtara Projects' }) },
+			{ id: 'b', snapshot: snapshot() },
+		];
+		const second = poll({ event, previous: first.next, today: DAY0 + 1, listed: changed });
+		expect(second.newTenderIds).toEqual([]);
+		expect(second.updates).toEqual([
+			{
+				id: 'a',
+				changes: {
+					quotesDueAt: { from: '2025-06-20', to: '2025-06-27' },
+					builder: { from: 'Southern Cross Builders', to: 'Tōtara Projects' },
+				},
+			},
+		]);
+		const third = poll({ event, previous: second.next, today: DAY0 + 2, listed: changed });
+		expect(third.updates).toEqual([]);
+	});
+
+	it.each([
+		['status', { status: 'Closed' }],
+		['name', { name: 'Electrical & Data Cabling' }],
+		['type', { type: 'Procurement' }],
+	] as const)('treats a change of %s as an update', (field, change) => {
+		const first = poll({ event, listed: listed('a') });
+		const second = poll({
+			event,
+			previous: first.next,
+			listed: [{ id: 'a', snapshot: snapshot(change) }],
+		});
+		expect(second.updates).toEqual([
+			{ id: 'a', changes: { [field]: { from: snapshot()[field], to: Object.values(change)[0] } } },
+		]);
+	});
+
+	it('reports no updates and keeps no values for the newTender event', () => {
+		const first = poll({ listed: listed('a') });
+		const second = poll({
+			previous: first.next,
+			listed: [{ id: 'a', snapshot: snapshot({ quotesDueAt: '2025-07-01' }) }],
+		});
+		expect(second.updates).toEqual([]);
+		expect(second.next.tenders.get('a')).toEqual({ lastListedDay: DAY0 });
+	});
+
+	it('starts keeping values when switched to newOrUpdatedTender without inventing updates', () => {
+		const first = poll({ listed: listed('a') });
+		const switched = poll({ event, previous: first.next, listed: listed('a') });
+		expect(switched.updates).toEqual([]);
+		const changed = poll({
+			event,
+			previous: switched.next,
+			listed: [{ id: 'a', snapshot: snapshot({ status: 'Awarded' }) }],
+		});
+		expect(changed.updates).toEqual([
+			{ id: 'a', changes: { status: { from: 'Open', to: 'Awarded' } } },
+		]);
+	});
+
+	it('drops kept values of unlisted tenders when switched back to newTender', () => {
+		const first = poll({ event, listed: listed('a', 'b') });
+		const back = poll({ previous: first.next, listed: listed('a') });
+		expect(back.next.tenders.get('b')).toEqual({ lastListedDay: DAY0 });
+	});
+});
+
+describe('diffPoll: leaving and coming back', () => {
+	it('does not announce a tender again when it leaves the window and comes back', () => {
+		const first = poll({ listed: listed('a', 'b') });
+		const gone = poll({ previous: first.next, today: DAY0 + 5, listed: listed('a') });
+		const back = poll({ previous: gone.next, today: DAY0 + 40, listed: listed('a', 'b') });
+		expect(gone.newTenderIds).toEqual([]);
+		expect(back.newTenderIds).toEqual([]);
+	});
+
+	it('reports the changed due date of a tender that comes back, once', () => {
+		const event = 'newOrUpdatedTender' as const;
+		const first = poll({ event, listed: listed('a') });
+		const gone = poll({ event, previous: first.next, today: DAY0 + 5, listed: [] });
+		const back = poll({
+			event,
+			previous: gone.next,
+			today: DAY0 + 30,
+			listed: [{ id: 'a', snapshot: snapshot({ quotesDueAt: '2025-08-15' }) }],
+		});
+		expect(back.newTenderIds).toEqual([]);
+		expect(back.updates).toEqual([
+			{ id: 'a', changes: { quotesDueAt: { from: '2025-06-20', to: '2025-08-15' } } },
+		]);
+	});
+});
+
+describe('diffPoll: retention and cap', () => {
+	it(`forgets a tender unlisted for more than ${RETENTION_DAYS} days, not before`, () => {
+		const first = poll({ listed: listed('a', 'b') });
+		const kept = poll({ previous: first.next, today: DAY0 + RETENTION_DAYS, listed: listed('a') });
+		expect(kept.next.tenders.has('b')).toBe(true);
+		const expired = poll({
+			previous: kept.next,
+			today: DAY0 + RETENTION_DAYS + 1,
+			listed: listed('a'),
+		});
+		expect(expired.next.tenders.has('b')).toBe(false);
+		expect(expired.next.tenders.get('a')).toEqual({ lastListedDay: DAY0 + RETENTION_DAYS + 1 });
+	});
+
+	it('announces a tender that comes back after it was forgotten', () => {
+		const first = poll({ listed: listed('a') });
+		const later = poll({ previous: first.next, today: DAY0 + RETENTION_DAYS + 1, listed: [] });
+		const back = poll({
+			previous: later.next,
+			today: DAY0 + RETENTION_DAYS + 2,
+			listed: listed('a'),
+		});
+		expect(back.newTenderIds).toEqual(['a']);
+	});
+
+	it('drops the longest-unlisted tenders first when over the cap, ties by id', () => {
+		const tenders = new Map(
+			Array.from({ length: MAX_TRACKED_TENDERS }, (_, index) => [
+				`old-${String(index).padStart(5, '0')}`,
+				{ lastListedDay: DAY0 - (index < 10 ? 50 : 20) },
+			]),
+		);
+		const previous: TriggerState = { scope: SCOPE, day: DAY0 - 1, tenders };
+		const result = poll({ previous, listed: listed('new-1', 'new-2', 'new-3') });
+		expect(result.newTenderIds).toEqual(['new-1', 'new-2', 'new-3']);
+		expect(result.next.tenders.size).toBe(MAX_TRACKED_TENDERS);
+		expect(['old-00000', 'old-00001', 'old-00002'].some((id) => result.next.tenders.has(id))).toBe(
+			false,
+		);
+		expect(result.next.tenders.has('old-00003')).toBe(true);
+		expect(result.next.tenders.has('new-3')).toBe(true);
+	});
+
+	it('never drops a listed tender, even when more are listed than the cap', () => {
+		const ids = Array.from({ length: MAX_TRACKED_TENDERS + 5 }, (_, index) => `t-${index}`);
+		const first = poll({ listed: listed(...ids) });
+		const second = poll({ previous: first.next, today: DAY0 + 1, listed: listed(...ids) });
+		expect(second.next.tenders.size).toBe(ids.length);
+		expect(second.newTenderIds).toEqual([]);
+	});
+});
+
+describe('diffPoll: scope', () => {
+	it('takes a new baseline when company or filters change, without forgetting what it announced', () => {
+		const first = poll({ listed: listed('a') });
+		const changed = poll({
+			previous: first.next,
+			scope: 'scope-b',
+			today: DAY0 + 1,
+			listed: listed('a', 'x', 'y'),
+		});
+		expect(changed.firstRun).toBe(true);
+		expect(changed.newTenderIds).toEqual([]);
+		expect(changed.next.scope).toBe('scope-b');
+		const withOption = poll({
+			previous: first.next,
+			scope: 'scope-b',
+			emitOpenOnFirstRun: true,
+			listed: listed('a', 'x'),
+		});
+		expect(withOption.newTenderIds).toEqual(['x']);
+	});
+
+	it('continues from a migrated version 1 state as from its own', () => {
+		const read = readTriggerState({
+			version: 1,
+			seenTenderIds: ['a'],
+			lastPollAt: new Date(DAY0 * 86_400_000).toISOString(),
+		});
+		if (read.kind !== 'state') throw new Error('expected a state');
+		const result = poll({
+			previous: read.state,
+			today: DAY0 + 1,
+			loadedFromStorage: true,
+			listed: listed('a', 'b'),
+		});
+		expect(result.firstRun).toBe(false);
+		expect(result.newTenderIds).toEqual(['b']);
+		expect(result.next.scope).toBe(SCOPE);
+	});
+});
+
+describe('diffPoll: restarts (only saved state survives)', () => {
+	it('keeps a tender listed by unsaved polls from expiring early after a restart', () => {
+		// Day 0: activation baseline, saved. Tender a stays listed until day 50 through polls that
+		// emit nothing, so storage still says "last listed day 0". Restart on day 60.
+		const activation = poll({ listed: listed('a', 'b') });
+		const saved = reloaded(activation.next);
+		let memory = activation.next;
+		for (let day = 1; day <= 50; day++) {
+			memory = poll({ previous: memory, today: DAY0 + day, listed: listed('a', 'b') }).next;
+		}
+		expect(memory.tenders.get('a')?.lastListedDay).toBe(DAY0 + 50);
+
+		const afterRestart = poll({
+			previous: saved,
+			today: DAY0 + 60,
+			loadedFromStorage: true,
+			listed: listed('b'),
+		});
+		expect(afterRestart.next.loadedDay).toBe(DAY0 + 60);
+		// Day 100: a would have expired by the stale "day 0"; it must still be remembered.
+		const later = poll({ previous: afterRestart.next, today: DAY0 + 100, listed: listed('b') });
+		expect(later.next.tenders.has('a')).toBe(true);
+		const back = poll({ previous: later.next, today: DAY0 + 101, listed: listed('a', 'b') });
+		expect(back.newTenderIds).toEqual([]);
+		// Retention still applies, counted from the restart.
+		const expired = poll({
+			previous: later.next,
+			today: DAY0 + 60 + RETENTION_DAYS + 1,
+			listed: listed('b'),
+		});
+		expect(expired.next.tenders.has('a')).toBe(false);
+	});
+
+	it('announces a tender first seen by an unsaved poll after the restart, once', () => {
+		const activation = poll({ listed: listed('a') });
+		const saved = reloaded(activation.next);
+		const announced = poll({
+			previous: activation.next,
+			today: DAY0 + 1,
+			listed: listed('a', 'n'),
+		});
+		expect(announced.newTenderIds).toEqual(['n']);
+		// The announcing poll emits, so n8n saves its state: a restart reloads that.
+		const afterRestart = poll({
+			previous: reloaded(announced.next),
+			today: DAY0 + 2,
+			loadedFromStorage: true,
+			listed: listed('a', 'n'),
+		});
+		expect(afterRestart.newTenderIds).toEqual([]);
+		// Had n8n crashed before saving, the saved baseline still lacks n: announced again, never lost.
+		const fromBaseline = poll({
+			previous: saved,
+			today: DAY0 + 2,
+			loadedFromStorage: true,
+			listed: listed('a', 'n'),
+		});
+		expect(fromBaseline.newTenderIds).toEqual(['n']);
+	});
+});

@@ -1,0 +1,211 @@
+import {
+	MAX_TRACKED_TENDERS,
+	STATE_VERSION,
+	dayOf,
+	dayToIsoDate,
+	readTriggerState,
+	writeTriggerState,
+	type TenderSnapshot,
+	type TriggerState,
+} from '../../nodes/SupplierMatchedProjects/trigger/state';
+
+const TODAY = dayOf(Date.parse('2025-06-02T09:30:00Z'));
+
+function snapshot(overrides: Partial<TenderSnapshot> = {}): TenderSnapshot {
+	return {
+		quotesDueAt: '2025-06-20',
+		status: 'Open',
+		name: 'Plumbing & Drainage',
+		type: 'Tender',
+		builder: 'Kōwhai Construction Ltd',
+		...overrides,
+	};
+}
+
+function roundTrip(state: TriggerState): TriggerState {
+	const stored = JSON.parse(JSON.stringify(writeTriggerState(state)));
+	const read = readTriggerState(stored);
+	if (read.kind !== 'state') throw new Error(`expected a state, got ${JSON.stringify(read)}`);
+	return read.state;
+}
+
+function tenderId(sequence: number): string {
+	return `tdr-${String(sequence).padStart(7, '0')}`;
+}
+
+describe('trigger state: writing and reading back', () => {
+	it('round-trips tenders without snapshots, ages relative to the poll day', () => {
+		const state: TriggerState = {
+			scope: 'abc123',
+			day: TODAY,
+			tenders: new Map([
+				['tdr-0000001', { lastListedDay: TODAY }],
+				['tdr-0000002', { lastListedDay: TODAY - 12 }],
+			]),
+		};
+		const stored = writeTriggerState(state);
+		expect(stored).toEqual({
+			v: STATE_VERSION,
+			s: 'abc123',
+			d: TODAY,
+			t: { 'tdr-0000001': 0, 'tdr-0000002': 12 },
+		});
+		expect(roundTrip(state)).toEqual(state);
+	});
+
+	it('round-trips snapshots: known codes, unknown values verbatim, odd due dates, shared builders', () => {
+		const state: TriggerState = {
+			scope: 'abc123',
+			day: TODAY,
+			loadedDay: TODAY - 3,
+			tenders: new Map([
+				['a', { lastListedDay: TODAY, snapshot: snapshot() }],
+				[
+					'b',
+					{
+						lastListedDay: TODAY - 1,
+						snapshot: snapshot({ quotesDueAt: null, status: 'Awarded', type: 'Procurement' }),
+					},
+				],
+				[
+					'c',
+					{
+						lastListedDay: TODAY - 2,
+						snapshot: snapshot({
+							quotesDueAt: '2025-02-30',
+							status: 'Withdrawn',
+							type: 'Framework',
+							builder: 'Tōtara Projects',
+						}),
+					},
+				],
+				['d', { lastListedDay: TODAY - 4 }],
+			]),
+		};
+		const stored = writeTriggerState(state);
+		expect(stored.b).toEqual(['Kōwhai Construction Ltd', 'Tōtara Projects']);
+		expect((stored.t as Record<string, unknown>).c).toEqual([
+			2,
+			'2025-02-30',
+			'Withdrawn',
+			'Framework',
+			'Plumbing & Drainage',
+			1,
+		]);
+		expect(roundTrip(state)).toEqual(state);
+	});
+
+	it('stores a due date as a day number that converts back to the same calendar date', () => {
+		const day = 20_259;
+		expect(dayToIsoDate(day)).toBe('2025-06-20');
+		const stored = writeTriggerState({
+			day: TODAY,
+			tenders: new Map([['a', { lastListedDay: TODAY, snapshot: snapshot() }]]),
+		});
+		expect((stored.t as Record<string, unknown[]>).a[1]).toBe(day);
+	});
+
+	it('keeps newTender state within 64 bytes per tracked tender', () => {
+		const tenders = new Map(
+			Array.from({ length: 1000 }, (_, index) => [
+				tenderId(index + 1),
+				{ lastListedDay: TODAY - (index % 91) },
+			]),
+		);
+		const json = JSON.stringify(writeTriggerState({ scope: 'K3Jw1xq0Yb8e', day: TODAY, tenders }));
+		expect(json.length / tenders.size).toBeLessThanOrEqual(64);
+	});
+
+	it('keeps newTender state within 64 bytes per tender even with UUID-sized tender ids', () => {
+		const tenders = new Map(
+			Array.from({ length: 500 }, (_, index) => [
+				`6f1c2a4e-9b7d-4c3a-8e21-${String(index).padStart(12, '0')}`,
+				{ lastListedDay: TODAY - (index % 91) },
+			]),
+		);
+		const json = JSON.stringify(writeTriggerState({ scope: 'K3Jw1xq0Yb8e', day: TODAY, tenders }));
+		expect(json.length / tenders.size).toBeLessThanOrEqual(64);
+	});
+
+	it('keeps newOrUpdatedTender state within 96 bytes per tender for typical names', () => {
+		const names = [
+			'Plumbing & Drainage',
+			'Electrical & Data Cabling',
+			'HVAC / Mechanical Services',
+		];
+		const builders = ['Kōwhai Construction Ltd', 'Southern Cross Builders', 'Tōtara Projects'];
+		const tenders = new Map(
+			Array.from({ length: 1000 }, (_, index) => [
+				tenderId(index + 1),
+				{
+					lastListedDay: TODAY - (index % 91),
+					snapshot: snapshot({
+						name: names[index % names.length],
+						builder: builders[index % builders.length],
+						quotesDueAt: dayToIsoDate(TODAY + (index % 40)),
+					}),
+				},
+			]),
+		);
+		const json = JSON.stringify(writeTriggerState({ scope: 'K3Jw1xq0Yb8e', day: TODAY, tenders }));
+		expect(json.length / tenders.size).toBeLessThanOrEqual(96);
+	});
+
+	it('stays bounded at the cap: the whole state of MAX_TRACKED_TENDERS tenders is under 400 kB', () => {
+		const tenders = new Map(
+			Array.from({ length: MAX_TRACKED_TENDERS }, (_, index) => [
+				tenderId(index + 1),
+				{ lastListedDay: TODAY - (index % 91) },
+			]),
+		);
+		expect(JSON.stringify(writeTriggerState({ day: TODAY, tenders })).length).toBeLessThan(400_000);
+	});
+});
+
+describe('trigger state: reading what is stored', () => {
+	it('says "empty" for the static data of a node that never polled', () => {
+		expect(readTriggerState({})).toEqual({ kind: 'empty' });
+	});
+
+	it('reads the version 1 layout: announced ids, remembered as listed on the last poll day', () => {
+		const read = readTriggerState({
+			version: 1,
+			seenTenderIds: ['tdr-0000001', 'tdr-0000002'],
+			lastPollAt: '2025-05-30T08:00:00.000Z',
+		});
+		const day = dayOf(Date.parse('2025-05-30T08:00:00.000Z'));
+		expect(read).toEqual({
+			kind: 'state',
+			state: {
+				day,
+				tenders: new Map([
+					['tdr-0000001', { lastListedDay: day }],
+					['tdr-0000002', { lastListedDay: day }],
+				]),
+			},
+		});
+	});
+
+	it.each([
+		[{ v: 99, d: TODAY, t: {} }, 'its version 99 is not one this node knows'],
+		[
+			{ version: 1, seenTenderIds: ['a'], lastPollAt: 'yesterday' },
+			'its lastPollAt is not a date-time',
+		],
+		[
+			{ version: 1, seenTenderIds: 'a', lastPollAt: '2025-05-30T08:00:00Z' },
+			'its seenTenderIds is not a list of ids',
+		],
+		[{ v: 2, t: {} }, 'its day is missing'],
+		[{ v: 2, d: TODAY, t: [] }, 'its tender list is missing'],
+		[{ v: 2, d: TODAY, s: 5, t: {} }, 'its scope is not text'],
+		[
+			{ v: 2, d: TODAY, t: { a: [0, null, 0, 0, 'Name', 3] }, b: ['One'] },
+			'its entry for tender a is malformed',
+		],
+		[{ v: 2, d: TODAY, t: { a: 'old' } }, 'its entry for tender a is malformed'],
+		[{ somethingElse: true }, 'it has no version'],
+	])('says why %j cannot be read', (stored, reason) => {
+		expect(readTriggerState(stored)).toEqual({ kind: 'unreadable', reason });
+	});
+});
