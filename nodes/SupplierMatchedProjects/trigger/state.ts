@@ -26,7 +26,7 @@ export interface TenderSnapshot {
 	status: string;
 	name: string;
 	type: string;
-	/** Builder names; a tender listed under several builders joins them in a stable order. */
+	/** The builder's name: a change of name is a change of builder, a new website is not. */
 	builder: string;
 }
 
