@@ -3,8 +3,6 @@
 
 const { writeFileSync } = require('node:fs');
 const path = require('node:path');
-const { default: openapiTS, astToString } = require('openapi-typescript');
-const prettier = require('prettier');
 const { loadOpenApiDocument } = require('../openapi');
 
 const REPO_ROOT = path.join(__dirname, '..');
@@ -24,6 +22,10 @@ const HEADER = `/**
  * @returns {Promise<string>}
  */
 async function generateApiTypes() {
+	// Required here rather than at the top so tests can import this module's constants without
+	// loading Prettier, whose CommonJS entry starts an ES module import jest cannot serve.
+	const { default: openapiTS, astToString } = require('openapi-typescript');
+	const prettier = require('prettier');
 	// openapi-typescript validates the document itself (through Redocly) before transforming it.
 	const document = /** @type {import('openapi-typescript').OpenAPI3} */ (
 		/** @type {unknown} */ (loadOpenApiDocument())
