@@ -1,0 +1,232 @@
+// @ts-check
+'use strict';
+
+const { createRandom } = require('./random');
+
+/** @typedef {import('./random').Random} Random */
+
+/**
+ * What can go wrong between a client and the API:
+ * - serverError: 500 INTERNAL_SERVER_ERROR; fetchFailed: 502 FETCH_FAILED (a downstream failure)
+ * - rateLimited: 429 RATE_LIMITED with Retry-After, whatever the real budget says
+ * - latencySpike: the response is delayed by `ms`, then served normally
+ * - drop: the connection is destroyed after the headers and part of the body
+ * - malformedJson: the body is cut short, so it is not valid JSON (Content-Length matches)
+ * - html: a proxy's HTML error page (502 by default)
+ * - emptyBody: a response with no body at all (200 by default)
+ * @typedef {'serverError' | 'fetchFailed' | 'rateLimited' | 'latencySpike' | 'drop' | 'malformedJson' | 'html' | 'emptyBody'} FaultKind
+ */
+
+/**
+ * @typedef {'results' | 'token'} FaultTarget
+ */
+
+/**
+ * @typedef {object} Fault
+ * @property {FaultKind} kind
+ * @property {number} status the HTTP status the fault answers with (kinds that answer themselves)
+ * @property {number} ms latencySpike delay
+ * @property {number} retryAfterSeconds rateLimited Retry-After
+ */
+
+/**
+ * @typedef {object} FaultRequest
+ * @property {FaultKind} kind
+ * @property {number} [times] how many upcoming requests it hits (default 1)
+ * @property {FaultTarget} [on] which endpoint (default 'results')
+ * @property {number} [status] override the status of serverError, fetchFailed, html, emptyBody, malformedJson
+ * @property {number} [ms] latencySpike delay (default 2000)
+ * @property {number} [retryAfterSeconds] rateLimited Retry-After (default 1)
+ */
+
+/**
+ * @typedef {Partial<Record<FaultKind, number>> & {
+ *   latencySpikeMs?: number,
+ *   retryAfterSeconds?: number,
+ *   on?: FaultTarget | 'both',
+ * }} FaultRates
+ */
+
+/** @type {readonly FaultKind[]} */
+const FAULT_KINDS = [
+	'serverError',
+	'fetchFailed',
+	'rateLimited',
+	'latencySpike',
+	'drop',
+	'malformedJson',
+	'html',
+	'emptyBody',
+];
+
+/** @type {Record<FaultKind, number>} */
+const DEFAULT_STATUS = {
+	serverError: 500,
+	fetchFailed: 502,
+	rateLimited: 429,
+	latencySpike: 200,
+	drop: 200,
+	malformedJson: 200,
+	html: 502,
+	emptyBody: 200,
+};
+
+/**
+ * @param {unknown} value
+ * @param {string} what
+ * @param {number} min
+ * @param {number} max
+ * @returns {number}
+ */
+function integerIn(value, what, min, max) {
+	if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
+		throw new Error(
+			`${what} must be a whole number from ${min} to ${max} (got ${JSON.stringify(value)})`,
+		);
+	}
+	return value;
+}
+
+/**
+ * @param {unknown} kind
+ * @returns {FaultKind}
+ */
+function faultKind(kind) {
+	if (!FAULT_KINDS.includes(/** @type {FaultKind} */ (kind))) {
+		throw new Error(
+			`fault kind must be one of ${FAULT_KINDS.join(', ')} (got ${JSON.stringify(kind)})`,
+		);
+	}
+	return /** @type {FaultKind} */ (kind);
+}
+
+/**
+ * @param {FaultKind} kind
+ * @param {{ status?: number, ms?: number, retryAfterSeconds?: number }} options
+ * @returns {Fault}
+ */
+function buildFault(kind, { status, ms, retryAfterSeconds }) {
+	const ownStatus = kind !== 'rateLimited' && kind !== 'latencySpike' && kind !== 'drop';
+	if (status !== undefined && !ownStatus) throw new Error(`a ${kind} fault does not take a status`);
+	return {
+		kind,
+		status: status === undefined ? DEFAULT_STATUS[kind] : integerIn(status, 'status', 200, 599),
+		ms: ms === undefined ? 2000 : integerIn(ms, 'ms', 0, 600_000),
+		retryAfterSeconds:
+			retryAfterSeconds === undefined
+				? 1
+				: integerIn(retryAfterSeconds, 'retryAfterSeconds', 0, 86_400),
+	};
+}
+
+/**
+ * One-shot queued faults (deterministic, for focused tests) and random fault rates (seeded, for
+ * soak tests). A queued fault wins over the rates.
+ */
+function createFaults() {
+	/** @type {Array<{ fault: Fault, on: FaultTarget, remaining: number }>} */
+	let queue = [];
+	/** @type {{ rates: Array<[FaultKind, number]>, on: FaultTarget | 'both', latencySpikeMs: number, retryAfterSeconds: number, random: Random } | undefined} */
+	let random;
+	const injected = /** @type {Record<FaultKind, number>} */ (
+		Object.fromEntries(FAULT_KINDS.map((kind) => [kind, 0]))
+	);
+
+	return {
+		/** @param {FaultRequest} request */
+		inject(request) {
+			if (typeof request !== 'object' || request === null)
+				throw new Error('injectFault needs { kind, ... }');
+			const { kind, times = 1, on = 'results', ...options } = request;
+			const unknown = Object.keys(options).filter(
+				(key) => !['status', 'ms', 'retryAfterSeconds'].includes(key),
+			);
+			if (unknown.length > 0) {
+				throw new Error(
+					`injectFault does not take ${unknown.join(', ')}; it takes kind, times, on, status, ms, retryAfterSeconds`,
+				);
+			}
+			if (on !== 'results' && on !== 'token')
+				throw new Error(`on must be 'results' or 'token' (got ${JSON.stringify(on)})`);
+			queue.push({
+				fault: buildFault(faultKind(kind), options),
+				on,
+				remaining: integerIn(times, 'times', 1, 1_000_000),
+			});
+		},
+		/**
+		 * @param {FaultRates | null} rates null (or {}) turns random faults off
+		 * @param {number} [rngSeed]
+		 */
+		setRates(rates, rngSeed = 1) {
+			if (rates === null || Object.keys(rates).length === 0) {
+				random = undefined;
+				return;
+			}
+			const { latencySpikeMs = 2000, retryAfterSeconds = 1, on = 'results', ...byKind } = rates;
+			/** @type {Array<[FaultKind, number]>} */
+			const entries = Object.entries(byKind).map(([kind, rate]) => {
+				if (typeof rate !== 'number' || !(rate >= 0 && rate <= 1)) {
+					throw new Error(
+						`the rate of ${kind} must be a probability from 0 to 1 (got ${JSON.stringify(rate)})`,
+					);
+				}
+				return [faultKind(kind), rate];
+			});
+			const total = entries.reduce((sum, [, rate]) => sum + rate, 0);
+			if (total > 1)
+				throw new Error(`fault rates add up to ${total}; they must add up to at most 1`);
+			if (on !== 'results' && on !== 'token' && on !== 'both') {
+				throw new Error(`on must be 'results', 'token' or 'both' (got ${JSON.stringify(on)})`);
+			}
+			buildFault('latencySpike', { ms: latencySpikeMs });
+			buildFault('rateLimited', { retryAfterSeconds });
+			random = {
+				rates: entries,
+				on,
+				latencySpikeMs,
+				retryAfterSeconds,
+				random: createRandom(integerIn(rngSeed, 'rngSeed', 0, 2 ** 32 - 1)),
+			};
+		},
+		/**
+		 * The fault for the request that just arrived, if any; counts it.
+		 * @param {FaultTarget} target
+		 * @returns {Fault | undefined}
+		 */
+		next(target) {
+			const queued = queue.find((entry) => entry.on === target && entry.remaining > 0);
+			/** @type {Fault | undefined} */
+			let fault;
+			if (queued) {
+				queued.remaining--;
+				queue = queue.filter((entry) => entry.remaining > 0);
+				fault = queued.fault;
+			} else if (random && (random.on === 'both' || random.on === target)) {
+				let roll = random.random.next();
+				for (const [kind, rate] of random.rates) {
+					if (roll < rate) {
+						fault = buildFault(kind, {
+							ms: random.latencySpikeMs,
+							retryAfterSeconds: random.retryAfterSeconds,
+						});
+						break;
+					}
+					roll -= rate;
+				}
+			}
+			if (fault) injected[fault.kind]++;
+			return fault;
+		},
+		clear() {
+			queue = [];
+			random = undefined;
+		},
+		/** @returns {Record<FaultKind, number>} */
+		injected: () => ({ ...injected }),
+	};
+}
+
+/** @typedef {ReturnType<typeof createFaults>} Faults */
+
+module.exports = { createFaults, FAULT_KINDS };

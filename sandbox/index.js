@@ -1,0 +1,302 @@
+// @ts-check
+'use strict';
+
+const http = require('node:http');
+const { createAuth } = require('./auth');
+const { createClock } = require('./clock');
+const { createControlRouter } = require('./control');
+const { createCursorCodec } = require('./cursor');
+const { createFaults } = require('./faults');
+const { DEFAULT_CLIENTS, DEFAULT_COMPANIES, SANDBOX_FIXTURES } = require('./fixtures');
+const { createRandom, deriveSeed } = require('./random');
+const { createRateLimiter } = require('./rate-limit');
+const { createRequestListener } = require('./server');
+const { createStore } = require('./store');
+
+/** @typedef {import('./fixtures').SandboxClient} SandboxClient */
+/** @typedef {import('./fixtures').SandboxCompany} SandboxCompany */
+/** @typedef {import('./rate-limit').RateLimit} RateLimit */
+/** @typedef {import('./server').RequestLogEntry} RequestLogEntry */
+/** @typedef {import('./store').HistoryEvent} HistoryEvent */
+/** @typedef {import('./store').OpenTenderOptions} OpenTenderOptions */
+/** @typedef {import('./store').TenderPatch} TenderPatch */
+/** @typedef {import('./faults').FaultRequest} FaultRequest */
+/** @typedef {import('./faults').FaultRates} FaultRates */
+/** @typedef {import('./faults').FaultKind} FaultKind */
+/** @typedef {import('./types').Project} Project */
+/** @typedef {import('./types').Party} Party */
+/** @typedef {import('./types').SandboxTender} SandboxTender */
+
+/**
+ * @typedef {object} SandboxOptions
+ * @property {number} [port] 0 (default) picks a free port
+ * @property {'127.0.0.1' | '::1' | 'localhost'} [host] loopback only
+ * @property {number} [seed] same seed (and same `now`) = same data
+ * @property {number} [projects] how many projects to generate (default 60)
+ * @property {number} [tokenTtlSeconds] default 3600, as the spec says
+ * @property {RateLimit | false} [rateLimit] default 100 requests per 300 s per client id; false turns it off
+ * @property {number} [cacheSeconds] how long a repeated company+cursor+limit is answered from cache (default 5; 0 = off)
+ * @property {number} [windowDays] the near-term window of open tenders, in days (default 60)
+ * @property {Date | string | number} [now] the sandbox clock's starting point (default: real time)
+ * @property {SandboxClient[]} [clients] added to the fixture clients (same clientId replaces one)
+ * @property {SandboxCompany[]} [companies] added to the fixture companies (same companyId replaces one)
+ */
+
+/**
+ * @typedef {object} Sandbox
+ * @property {string} url base URL of both the API and the token endpoint
+ * @property {number} port
+ * @property {number} seed
+ * @property {typeof SANDBOX_FIXTURES} fixtures
+ * @property {() => Promise<void>} stop closes the server and every open connection
+ * @property {{ now: () => number, set: (at: Date | string | number) => void, advance: (ms: number) => void }} clock
+ * @property {(options?: OpenTenderOptions) => SandboxTender} openTender a new open tender matching the company
+ *   (default SANDBOX_FIXTURES.companyId); without projectId, on a new project
+ * @property {(tenderId: string, status?: 'Closed' | 'Awarded') => SandboxTender} closeTender
+ * @property {(tenderId: string, patch: TenderPatch) => SandboxTender} updateTender
+ * @property {(projectId: string, builder: Party | string, fields?: Omit<OpenTenderOptions, 'projectId' | 'builder'>) => SandboxTender} addTenderUnderBuilder
+ * @property {(projectId: string, status: 'Active' | 'Closed') => void} setProjectStatus
+ * @property {(tenderId: string) => SandboxTender} getTender
+ * @property {(companyId: string) => Project[]} listOpen exactly what a complete walk returns now, in order
+ * @property {() => HistoryEvent[]} history
+ * @property {() => { projects: number, tenders: number }} counts
+ * @property {(filter?: { clientId?: string }) => number} revokeTokens how many live tokens were revoked
+ * @property {(filter?: { clientId?: string }) => number} tokensIssued
+ * @property {() => RequestLogEntry[]} requests API requests (control routes are not logged)
+ * @property {() => void} resetRequests
+ * @property {(fault: FaultRequest) => void} injectFault
+ * @property {(rates: FaultRates | null, rngSeed?: number) => void} setFaultRates
+ * @property {() => void} clearFaults
+ * @property {() => Record<FaultKind, number>} faultsInjected
+ * @property {(ms: number) => void} setLatency added to every API request
+ * @property {() => void} clearCache
+ */
+
+const LOOPBACK_HOSTS = ['127.0.0.1', '::1', 'localhost'];
+
+/**
+ * @param {unknown} value
+ * @param {string} name
+ * @param {number} min
+ * @param {number} max
+ * @returns {number}
+ */
+function wholeNumber(value, name, min, max) {
+	if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
+		throw new Error(
+			`startSandbox: ${name} must be a whole number from ${min} to ${max} (got ${JSON.stringify(value)})`,
+		);
+	}
+	return value;
+}
+
+/**
+ * @template {object} T
+ * @param {readonly T[]} defaults
+ * @param {T[] | undefined} extra
+ * @param {(item: T) => string} key
+ * @returns {T[]}
+ */
+function mergeById(defaults, extra, key) {
+	/** @type {Map<string, T>} */
+	const merged = new Map(defaults.map((item) => [key(item), item]));
+	for (const item of extra ?? []) merged.set(key(item), item);
+	return [...merged.values()];
+}
+
+/**
+ * @param {SandboxCompany[]} companies
+ * @param {SandboxClient[]} clients
+ */
+function checkRegistrations(companies, clients) {
+	for (const company of companies) {
+		if (
+			typeof company.companyId !== 'string' ||
+			company.companyId === '' ||
+			!Array.isArray(company.keywords)
+		) {
+			throw new Error(
+				`startSandbox: each company needs { companyId, keywords: string[] } (got ${JSON.stringify(company)})`,
+			);
+		}
+	}
+	const companyIds = new Set(companies.map((company) => company.companyId));
+	for (const client of clients) {
+		if (
+			!client.clientId ||
+			!client.clientSecret ||
+			!Array.isArray(client.scopes) ||
+			!Array.isArray(client.companyIds)
+		) {
+			throw new Error(
+				`startSandbox: each client needs { clientId, clientSecret, scopes: string[], companyIds: string[] } (client ${JSON.stringify(client.clientId)})`,
+			);
+		}
+		const unknown = client.companyIds.filter((companyId) => !companyIds.has(companyId));
+		if (unknown.length > 0) {
+			throw new Error(
+				`startSandbox: client ${client.clientId} is registered to unknown companies: ${unknown.join(', ')}`,
+			);
+		}
+	}
+}
+
+/**
+ * Starts the local Supplier Matched-Projects API on a loopback port.
+ * @param {SandboxOptions} [options]
+ * @returns {Promise<Sandbox>}
+ */
+async function startSandbox(options = {}) {
+	const host = options.host ?? '127.0.0.1';
+	if (!LOOPBACK_HOSTS.includes(host)) {
+		throw new Error(
+			`startSandbox: host must be a loopback address (${LOOPBACK_HOSTS.join(', ')}); got ${JSON.stringify(host)}`,
+		);
+	}
+	const port = wholeNumber(options.port ?? 0, 'port', 0, 65535);
+	const seed = wholeNumber(options.seed ?? 1, 'seed', 0, 2 ** 32 - 1);
+	const projectCount = wholeNumber(options.projects ?? 60, 'projects', 0, 1_000_000);
+	const tokenTtlSeconds = wholeNumber(
+		options.tokenTtlSeconds ?? 3600,
+		'tokenTtlSeconds',
+		1,
+		86_400 * 365,
+	);
+	const windowDays = wholeNumber(options.windowDays ?? 60, 'windowDays', 0, 3650);
+	const cacheSeconds = options.cacheSeconds ?? 5;
+	if (typeof cacheSeconds !== 'number' || !(cacheSeconds >= 0)) {
+		throw new Error(
+			`startSandbox: cacheSeconds must be a number of seconds, 0 or more (got ${JSON.stringify(cacheSeconds)})`,
+		);
+	}
+	const rateLimit = options.rateLimit ?? { requests: 100, windowSeconds: 300 };
+	if (rateLimit !== false) {
+		wholeNumber(rateLimit.requests, 'rateLimit.requests', 1, 1_000_000);
+		wholeNumber(rateLimit.windowSeconds, 'rateLimit.windowSeconds', 1, 86_400);
+	}
+	const companies = mergeById(DEFAULT_COMPANIES, options.companies, (company) => company.companyId);
+	const clients = mergeById(DEFAULT_CLIENTS, options.clients, (client) => client.clientId);
+	checkRegistrations(companies, clients);
+
+	const clock = createClock(options.now);
+	const store = createStore({
+		dataRandom: createRandom(deriveSeed(seed, 'data')),
+		controlRandom: createRandom(deriveSeed(seed, 'control')),
+		clock,
+		projectCount,
+		windowDays,
+		companies,
+		defaultCompanyId: SANDBOX_FIXTURES.companyId,
+	});
+	store.warm();
+	const auth = createAuth({ clients, clock, tokenTtlSeconds });
+	const faults = createFaults();
+	/** @type {RequestLogEntry[]} */
+	let requestLog = [];
+	/** @type {Map<string, { expiresAt: number, body: string }>} */
+	const cache = new Map();
+	let latencyMs = 0;
+	/** @type {Set<{ timer: NodeJS.Timeout, resolve: () => void }>} */
+	const pendingDelays = new Set();
+	let url = '';
+
+	/** @param {number} ms */
+	const delay = (ms) =>
+		new Promise((resolve) => {
+			const pending = {
+				timer: setTimeout(() => {
+					pendingDelays.delete(pending);
+					resolve(undefined);
+				}, ms),
+				resolve: () => resolve(undefined),
+			};
+			pendingDelays.add(pending);
+		});
+
+	/** @type {Sandbox} */
+	const sandbox = {
+		url: '',
+		port: 0,
+		seed,
+		fixtures: SANDBOX_FIXTURES,
+		stop: async () => {},
+		clock: { now: clock.now, set: clock.set, advance: clock.advance },
+		openTender: (tenderOptions) => store.openTender(tenderOptions),
+		closeTender: (tenderId, status) => store.closeTender(tenderId, status),
+		updateTender: (tenderId, patch) => store.updateTender(tenderId, patch),
+		addTenderUnderBuilder: (projectId, builder, fields) =>
+			store.addTenderUnderBuilder(projectId, builder, fields),
+		setProjectStatus: (projectId, status) => store.setProjectStatus(projectId, status),
+		getTender: (tenderId) => store.getTender(tenderId),
+		listOpen: (companyId) => store.listOpen(companyId),
+		history: () => store.history(),
+		counts: () => store.counts(),
+		revokeTokens: (filter) => auth.revokeTokens(filter),
+		tokensIssued: (filter) => auth.tokensIssued(filter),
+		requests: () => requestLog.map((entry) => ({ ...entry })),
+		resetRequests: () => {
+			requestLog = [];
+		},
+		injectFault: (fault) => faults.inject(fault),
+		setFaultRates: (rates, rngSeed) => faults.setRates(rates, rngSeed),
+		clearFaults: () => faults.clear(),
+		faultsInjected: () => faults.injected(),
+		setLatency: (ms) => {
+			if (typeof ms !== 'number' || !Number.isInteger(ms) || ms < 0 || ms > 600_000) {
+				throw new Error(
+					`setLatency(ms) needs a whole number of milliseconds from 0 to 600000 (got ${JSON.stringify(ms)})`,
+				);
+			}
+			latencyMs = ms;
+		},
+		clearCache: () => cache.clear(),
+	};
+
+	const server = http.createServer(
+		createRequestListener({
+			store,
+			auth,
+			faults,
+			limiter: createRateLimiter(rateLimit, clock),
+			cursors: createCursorCodec(),
+			clock,
+			cacheSeconds,
+			latencyMs: () => latencyMs,
+			delay,
+			log: (entry) => requestLog.push(entry),
+			url: () => url,
+			control: createControlRouter(sandbox),
+			cache,
+		}),
+	);
+	await new Promise((resolve, reject) => {
+		server.once('error', reject);
+		server.listen(port, host, () => {
+			server.off('error', reject);
+			resolve(undefined);
+		});
+	});
+	const address = server.address();
+	if (address === null || typeof address === 'string')
+		throw new Error('startSandbox: the server has no TCP address');
+	url = `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
+
+	let stopping = /** @type {Promise<void> | undefined} */ (undefined);
+	sandbox.url = url;
+	sandbox.port = address.port;
+	sandbox.stop = () => {
+		stopping ??= new Promise((resolve) => {
+			server.close(() => resolve());
+			server.closeAllConnections();
+			for (const pending of pendingDelays) {
+				clearTimeout(pending.timer);
+				pending.resolve();
+			}
+			pendingDelays.clear();
+		});
+		return stopping;
+	};
+	return sandbox;
+}
+
+module.exports = { startSandbox, SANDBOX_FIXTURES };
