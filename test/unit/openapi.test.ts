@@ -316,18 +316,32 @@ describe('openapi/openapi.yaml', () => {
 		}
 	});
 
+	it('declares the OAuth error codes of each token response as examples', () => {
+		const codes = (status: string) =>
+			validator
+				.declaredResponses()
+				.filter(
+					(declared) => declared.pathTemplate === '/oauth2/token' && declared.status === status,
+				)
+				.map((declared) => declared.variant);
+
+		expect(codes('400')).toEqual(['invalid_request', 'unsupported_grant_type', 'invalid_scope']);
+		expect(codes('401')).toEqual(['invalid_client']);
+	});
+
 	it('declares Retry-After on 429 as whole seconds', () => {
 		const retryAfter = at(
 			document,
-			'paths',
-			RESULTS_PATH,
-			'get',
+			'components',
 			'responses',
-			'429',
+			'RateLimited',
 			'headers',
 			'Retry-After',
 		);
 
+		expect(at(document, 'paths', RESULTS_PATH, 'get', 'responses', '429').$ref).toBe(
+			'#/components/responses/RateLimited',
+		);
 		expect(validator.schemaErrors(retryAfter.schema, 30)).toEqual([]);
 		expect(validator.schemaErrors(retryAfter.schema, 1.5)).not.toEqual([]);
 	});

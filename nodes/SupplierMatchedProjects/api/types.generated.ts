@@ -203,8 +203,8 @@ export interface components {
 			expires_in: number;
 		};
 		/**
-		 * @description Error body of the results endpoint. The specification does not show the error body shape;
-		 *     this is the shape this description chose. Clients must branch on the HTTP status and must
+		 * @description Error body of the results endpoint, and of the token endpoint's rate-limit and 5xx responses.
+		 *     The specification does not show the error body shape; this is the shape this description chose. Clients must branch on the HTTP status and must
 		 *     not depend on a code where the specification does not show it.
 		 */
 		ErrorBody: {
@@ -247,7 +247,24 @@ export interface components {
 		};
 	};
 	responses: {
-		/** @description A downstream failure. Clients retry with backoff. */
+		/**
+		 * @description Rate limit exceeded (100 requests per 5 minutes per credential). The specification does not
+		 *     show this response; status, header and body here are this description's choice.
+		 */
+		RateLimited: {
+			headers: {
+				/** @description Seconds to wait before the next request. */
+				'Retry-After'?: number;
+				[name: string]: unknown;
+			};
+			content: {
+				'application/json': components['schemas']['ErrorBody'];
+			};
+		};
+		/**
+		 * @description A downstream failure. Clients retry with backoff. On the token endpoint the specification
+		 *     shows no such response; it is declared because any HTTP service can fail this way.
+		 */
 		DownstreamFailure: {
 			headers: {
 				/** @description Seconds to wait before retrying, when the service suggests one. */
@@ -298,6 +315,8 @@ export interface operations {
 			/** @description Token issued. */
 			200: {
 				headers: {
+					/** @description RFC 6749 section 5.1 forbids caching a token response. */
+					'Cache-Control'?: string;
 					[name: string]: unknown;
 				};
 				content: {
@@ -322,12 +341,18 @@ export interface operations {
 			 */
 			401: {
 				headers: {
+					/** @description The authentication scheme the token endpoint accepts. */
+					'WWW-Authenticate'?: string;
 					[name: string]: unknown;
 				};
 				content: {
 					'application/json': components['schemas']['OAuthErrorBody'];
 				};
 			};
+			429: components['responses']['RateLimited'];
+			500: components['responses']['DownstreamFailure'];
+			502: components['responses']['DownstreamFailure'];
+			503: components['responses']['DownstreamFailure'];
 		};
 	};
 	listMatchedProjectResults: {
@@ -399,20 +424,7 @@ export interface operations {
 					'application/json': components['schemas']['ErrorBody'];
 				};
 			};
-			/**
-			 * @description Rate limit exceeded (100 requests per 5 minutes per credential). The specification does not
-			 *     show this response; status, header and body here are this description's choice.
-			 */
-			429: {
-				headers: {
-					/** @description Seconds to wait before the next request. */
-					'Retry-After'?: number;
-					[name: string]: unknown;
-				};
-				content: {
-					'application/json': components['schemas']['ErrorBody'];
-				};
-			};
+			429: components['responses']['RateLimited'];
 			500: components['responses']['DownstreamFailure'];
 			502: components['responses']['DownstreamFailure'];
 			503: components['responses']['DownstreamFailure'];
