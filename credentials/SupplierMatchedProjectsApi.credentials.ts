@@ -1,0 +1,119 @@
+import type {
+	ICredentialDataDecryptedObject,
+	ICredentialTestRequest,
+	ICredentialType,
+	IDataObject,
+	IHttpRequestHelper,
+	IHttpRequestOptions,
+	Icon,
+	INodeProperties,
+} from 'n8n-workflow';
+
+import { addAuthHeaders, prepareToken } from '../nodes/SupplierMatchedProjects/transport/token';
+
+export class SupplierMatchedProjectsApi implements ICredentialType {
+	name = 'supplierMatchedProjectsApi';
+
+	displayName = 'Supplier Matched Projects API';
+
+	icon: Icon = {
+		light: 'file:../nodes/SupplierMatchedProjects/supplierMatchedProjects.svg',
+		dark: 'file:../nodes/SupplierMatchedProjects/supplierMatchedProjects.dark.svg',
+	};
+
+	documentationUrl = 'https://www.npmjs.com/package/n8n-nodes-supplier-matched-projects#credentials';
+
+	properties: INodeProperties[] = [
+		{
+			displayName: 'Auth URL',
+			name: 'authUrl',
+			type: 'string',
+			default: '',
+			required: true,
+			placeholder: 'https://auth.example.com',
+			description:
+				'Address of the token issuer, as issued with your client ID. The token endpoint is this address followed by /oauth2/token.',
+		},
+		{
+			displayName: 'Base URL',
+			name: 'baseUrl',
+			type: 'string',
+			default: '',
+			required: true,
+			placeholder: 'https://api.example.com',
+			description: 'Address of the resource API, as issued with your client ID',
+		},
+		{
+			displayName: 'Client ID',
+			name: 'clientId',
+			type: 'string',
+			default: '',
+			required: true,
+		},
+		{
+			displayName: 'Client Secret',
+			name: 'clientSecret',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			required: true,
+		},
+		{
+			displayName: 'Scope',
+			name: 'scope',
+			type: 'string',
+			default: 'speci-finder/read',
+			description: 'Sent with the token request. Leave empty to leave it out.',
+		},
+		{
+			// n8n runs preAuthentication only while this is empty. It stays empty: the token is
+			// kept in memory and never returned to n8n, so it is never written to the database.
+			displayName: 'Access Token',
+			name: 'accessToken',
+			type: 'hidden',
+			typeOptions: { expirable: true, password: true },
+			default: '',
+		},
+	];
+
+	async preAuthentication(
+		this: IHttpRequestHelper,
+		credentials: ICredentialDataDecryptedObject,
+	): Promise<IDataObject> {
+		await prepareToken(this.helpers, credentials);
+		return {};
+	}
+
+	async authenticate(
+		credentials: ICredentialDataDecryptedObject,
+		requestOptions: IHttpRequestOptions,
+	): Promise<IHttpRequestOptions> {
+		return addAuthHeaders(credentials, requestOptions);
+	}
+
+	test: ICredentialTestRequest = {
+		request: {
+			baseURL: '={{$credentials.baseUrl.trim()}}',
+			url: '/swagger/doc',
+			method: 'GET',
+		},
+		rules: [
+			{
+				type: 'responseCode',
+				properties: {
+					value: 404,
+					message:
+						"The token exchange worked, but no Supplier Matched-Projects API answered at the Base URL (HTTP 404). Check the Base URL: it is the resource API's address, without /api/supplier/v1.",
+				},
+			},
+			{
+				type: 'responseCode',
+				properties: {
+					value: 401,
+					message:
+						'The token exchange worked, but the API refused the token (HTTP 401). Check that the Base URL belongs to the same service as the Auth URL, and keep the Scope as speci-finder/read.',
+				},
+			},
+		],
+	};
+}

@@ -1,0 +1,88 @@
+import type { ErrorBody } from '../api/types';
+
+export interface ApiFailure {
+	/** The cause, in a sentence. */
+	message: string;
+	/** What to do about it. */
+	description: string;
+}
+
+export interface FailureContext {
+	companyId: string;
+	clientId: string;
+	baseUrl: string;
+	attempts: number;
+}
+
+/** The error code the API put in its body, if it sent one we can read. */
+export function errorCodeOf(body: unknown): string | undefined {
+	if (typeof body !== 'object' || body === null) return undefined;
+	const code = (body as Partial<ErrorBody>).code;
+	return typeof code === 'string' && code !== '' ? code : undefined;
+}
+
+function serverSays(body: unknown): string {
+	if (typeof body !== 'object' || body === null) return '';
+	const message = (body as Partial<ErrorBody>).message;
+	return typeof message === 'string' && message !== '' ? ` The API says: ${message}` : '';
+}
+
+function afterAttempts(context: FailureContext): string {
+	return context.attempts > 1 ? ` after ${context.attempts} attempts` : '';
+}
+
+/** Turns an API error answer (section 7 of the API specification) into a cause and a fix. */
+export function describeApiFailure(
+	status: number,
+	body: unknown,
+	context: FailureContext,
+): ApiFailure {
+	const code = errorCodeOf(body);
+	const says = serverSays(body);
+	if (status === 400 && code === 'CLIENT_ID_HEADER_MISSING') {
+		return {
+			message: 'The API did not receive the x-service-client-id header (CLIENT_ID_HEADER_MISSING)',
+			description: `The node sends it on every request from the credential's Client ID. Something between n8n and the API removed it: check the proxy settings of n8n and of your network.${says}`,
+		};
+	}
+	if (status === 400) {
+		return {
+			message: `The API rejected the request for company "${context.companyId}" as invalid (HTTP 400${code ? `, ${code}` : ''})`,
+			description: `Check the Company ID. If the request came from an older cursor, run the node again to start from the first page.${says}`,
+		};
+	}
+	if (status === 401 && code === 'CLIENT_ID_HEADER_MISMATCH') {
+		return {
+			message: `The credential's Client ID "${context.clientId}" is not the client the access token was issued to (CLIENT_ID_HEADER_MISMATCH)`,
+			description: `Enter the Client ID and Client Secret that were issued together for this integration; if you changed one, change the other to match.${says}`,
+		};
+	}
+	if (status === 401 || status === 403) {
+		return {
+			message: `The API refused access to company "${context.companyId}" (${code ?? `HTTP ${status}`})`,
+			description: `The API gives this one answer for four causes: the token is not valid for this API; the company "${context.companyId}" is not registered to client "${context.clientId}"; the permission is not published; or the token lacks the scope speci-finder/read. Check the Company ID, keep the credential's Scope as speci-finder/read, and ask the operator to register the company and publish the permission.${says}`,
+		};
+	}
+	if (status === 404) {
+		return {
+			message: `No Supplier Matched-Projects API answered at ${context.baseUrl} (HTTP 404)`,
+			description: `Check the credential's Base URL: it is the resource API's address, without /api/supplier/v1.${says}`,
+		};
+	}
+	if (status === 429) {
+		return {
+			message: `The API's rate limit was reached${afterAttempts(context)} (HTTP 429)`,
+			description: `The API allows 100 requests per 5 minutes per credential, and asked for a longer wait than the node will make. Run the workflow later, or fetch fewer pages by setting a Limit.${says}`,
+		};
+	}
+	if (status >= 500) {
+		return {
+			message: `The API failed on its side${afterAttempts(context)} (${code ?? `HTTP ${status}`})`,
+			description: `This is a temporary failure of the service or one of its downstream systems. Run the workflow again later.${says}`,
+		};
+	}
+	return {
+		message: `The API answered with HTTP ${status}${code ? ` (${code})` : ''}`,
+		description: `Check the credential's Base URL and the Company ID.${says}`,
+	};
+}

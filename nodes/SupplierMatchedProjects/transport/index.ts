@@ -1,0 +1,297 @@
+import type {
+	ICredentialDataDecryptedObject,
+	IExecuteFunctions,
+	IHttpRequestOptions,
+	ILoadOptionsFunctions,
+	IN8nHttpFullResponse,
+	INode,
+	IPollFunctions,
+	JsonObject,
+} from 'n8n-workflow';
+import {
+	getCredentialAllowedDomains,
+	NodeApiError,
+	NodeOperationError,
+	sleep,
+} from 'n8n-workflow';
+
+import type { ResultsPage } from '../api/types';
+import { describeApiFailure, errorCodeOf, type FailureContext } from './api-errors';
+import { apiRateBudget } from './budget';
+import { networkFailureOf, type NetworkFailure } from './network';
+import {
+	backoffDelay,
+	DEFAULT_RETRY_POLICY,
+	isRetryableStatus,
+	parseRetryAfter,
+	type RetryPolicy,
+} from './retry';
+import { CREDENTIAL_TYPE, CredentialSettingsError, readSettings, type SupplierSettings } from './settings';
+import { discardTokenUsedBy, TokenRequestError } from './token';
+
+export { CREDENTIAL_TYPE } from './settings';
+
+export type SupplierContext = IExecuteFunctions | IPollFunctions | ILoadOptionsFunctions;
+
+export const MAX_PAGE_SIZE = 100;
+const RESULTS_PATH = '/api/supplier/v1/companies';
+
+/**
+ * Thrown when this credential's share of the API rate limit (100 requests per 5 minutes, counted
+ * across every execution in this n8n process) has no free slot within the time the transport is
+ * willing to wait. Nothing was sent.
+ */
+export class RateBudgetError extends NodeApiError {
+	constructor(node: INode, waitMs: number) {
+		const seconds = Math.ceil(waitMs / 1000);
+		super(
+			node,
+			{ waitMs },
+			{
+				message: `This credential has used its 100 requests per 5 minutes; the next one is allowed in ${seconds} s`,
+				description:
+					'The node keeps each credential within the API rate limit across all running workflows and stopped rather than wait that long. Run the workflow later, set a Limit to fetch fewer pages, or poll less often.',
+				httpCode: '429',
+			},
+		);
+	}
+}
+
+export function isRateBudgetError(error: unknown): error is RateBudgetError {
+	return error instanceof RateBudgetError;
+}
+
+let activePolicy: Readonly<RetryPolicy> = DEFAULT_RETRY_POLICY;
+
+/**
+ * Replaces parts of the retry policy until the returned function is called. Tests use it to keep
+ * timeouts short; production code never calls it, so the defaults always apply there.
+ */
+export function overrideRetryPolicy(overrides: Partial<RetryPolicy>): () => void {
+	const previous = activePolicy;
+	activePolicy = Object.freeze({ ...previous, ...overrides });
+	return () => {
+		activePolicy = previous;
+	};
+}
+
+type Outcome =
+	| { answer: IN8nHttpFullResponse }
+	| { network: NetworkFailure }
+	| { token: TokenRequestError }
+	| { failure: string };
+
+function isObject(value: unknown): value is Record<string, unknown> {
+	return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function isResultsPage(body: unknown): body is ResultsPage {
+	return (
+		isObject(body) &&
+		Array.isArray(body.data) &&
+		body.data.every(isObject) &&
+		isObject(body._metadata) &&
+		typeof body._metadata.hasNextPage === 'boolean'
+	);
+}
+
+function outcomeOfFailure(error: unknown): Outcome {
+	const seen = new Set<unknown>();
+	let level: unknown = error;
+	while (isObject(level) && !seen.has(level)) {
+		if (level instanceof TokenRequestError) return { token: level };
+		seen.add(level);
+		level = level.cause;
+	}
+	const network = networkFailureOf(error);
+	if (network !== undefined) return { network };
+	return { failure: error instanceof Error ? error.message : String(error) };
+}
+
+function settingsOf(node: INode, credentials: ICredentialDataDecryptedObject): SupplierSettings {
+	try {
+		return readSettings(credentials);
+	} catch (error) {
+		if (error instanceof CredentialSettingsError) {
+			throw new NodeOperationError(node, error.message, { level: 'warning' });
+		}
+		throw new NodeOperationError(node, error as Error);
+	}
+}
+
+/**
+ * A company ID is sent as one path segment, percent-encoded. "." and ".." cannot be: URL parsers
+ * resolve them (encoded or not) as "this folder" and "parent folder".
+ */
+export function companyIdProblem(companyId: unknown): string | undefined {
+	if (typeof companyId !== 'string' || companyId.trim() === '') {
+		return "Company ID is empty: enter the supplier company's ID, or an expression that gives one";
+	}
+	if (companyId === '.' || companyId === '..') {
+		return `Company ID "${companyId}" cannot be sent to the API: enter the supplier company's ID`;
+	}
+	return undefined;
+}
+
+export function resultsUrl(baseUrl: string, companyId: string): string {
+	return `${baseUrl}${RESULTS_PATH}/${encodeURIComponent(companyId)}/speci-finder/results`;
+}
+
+async function send(
+	context: SupplierContext,
+	credentials: ICredentialDataDecryptedObject,
+	options: IHttpRequestOptions,
+): Promise<Outcome> {
+	try {
+		const answer = (await context.helpers.httpRequestWithAuthentication.call(
+			context,
+			CREDENTIAL_TYPE,
+			options,
+			{
+				credentialsDecrypted: { id: '', name: '', type: CREDENTIAL_TYPE, data: credentials },
+				// The transport retries a 401 itself, so the retry also passes through the rate budget.
+				preAuthenticationRetryStatusCode: [],
+			},
+		)) as IN8nHttpFullResponse;
+		return { answer };
+	} catch (error) {
+		return outcomeOfFailure(error);
+	}
+}
+
+function apiError(node: INode, message: string, description: string, httpCode?: number): NodeApiError {
+	return new NodeApiError(
+		node,
+		{ message, description } as JsonObject,
+		{ message, description, httpCode: httpCode === undefined ? undefined : String(httpCode) },
+	);
+}
+
+/**
+ * Fetches one page of matched projects for a company. Adds nothing to the auth headers itself (the
+ * credential does); retries 5xx, 429 and network failures with backoff, honours Retry-After,
+ * retries a 401 once with a new token, keeps within the credential's rate budget, and turns every
+ * failure into a NodeApiError that names the cause and the fix.
+ */
+export async function requestResultsPage(
+	this: SupplierContext,
+	companyId: string,
+	page: { cursor?: string; limit: number },
+): Promise<ResultsPage> {
+	const node = this.getNode();
+	const credentials = await this.getCredentials<ICredentialDataDecryptedObject>(CREDENTIAL_TYPE);
+	const settings = settingsOf(node, credentials);
+	const problem = companyIdProblem(companyId);
+	if (problem !== undefined) throw new NodeOperationError(node, problem, { level: 'warning' });
+	if (!Number.isInteger(page.limit) || page.limit < 1 || page.limit > MAX_PAGE_SIZE) {
+		throw new NodeOperationError(
+			node,
+			`A page holds 1 to ${MAX_PAGE_SIZE} projects; ${page.limit} was asked for`,
+		);
+	}
+
+	const policy = activePolicy;
+	const deadline = Date.now() + policy.maxTotalWaitMs;
+	const budgetKey = JSON.stringify([settings.authUrl, settings.clientId]);
+	const cancelSignal =
+		'getExecutionCancelSignal' in this ? this.getExecutionCancelSignal() : undefined;
+	const allowedDomains = getCredentialAllowedDomains({
+		node,
+		credentialData: credentials,
+		credentialOwnedSurface: true,
+		nodeEndpointUrl: settings.baseUrl,
+	});
+	const options: IHttpRequestOptions = {
+		method: 'GET',
+		url: resultsUrl(settings.baseUrl, companyId),
+		qs: page.cursor === undefined ? { limit: page.limit } : { limit: page.limit, cursor: page.cursor },
+		headers: { Accept: 'application/json' },
+		json: true,
+		returnFullResponse: true,
+		ignoreHttpStatusErrors: true,
+		timeout: policy.requestTimeoutMs,
+		...(allowedDomains === undefined ? {} : { allowedDomains }),
+	};
+	const failureContext = (attempts: number): FailureContext => ({
+		companyId,
+		clientId: settings.clientId,
+		baseUrl: settings.baseUrl,
+		attempts,
+	});
+
+	/** Waits before the next attempt, unless that would pass the deadline. */
+	const waitedFor = async (ms: number): Promise<boolean> => {
+		if (Date.now() + ms > deadline) return false;
+		await sleep(ms);
+		if (cancelSignal?.aborted) {
+			throw new NodeOperationError(node, 'The execution was cancelled while waiting to retry');
+		}
+		return true;
+	};
+
+	let attempts = 0;
+	let retriedUnauthorised = false;
+	for (;;) {
+		const budget = await apiRateBudget.acquire(budgetKey, deadline);
+		if (!budget.acquired) throw new RateBudgetError(node, budget.waitMs);
+		attempts++;
+		// A copy per attempt: the token used for it is remembered against this object.
+		const attemptCredentials = { ...credentials };
+		const outcome = await send(this, attemptCredentials, options);
+		const mayRetry = attempts < policy.maxAttempts;
+
+		if ('answer' in outcome) {
+			const { statusCode, body, headers } = outcome.answer;
+			if (statusCode >= 200 && statusCode < 300) {
+				if (isResultsPage(body)) return body;
+				throw apiError(
+					node,
+					`The address ${settings.baseUrl} answered, but not with a page of matched projects`,
+					"Check the credential's Base URL: it is the resource API's address, without /api/supplier/v1.",
+					statusCode,
+				);
+			}
+			if (statusCode === 401 && !retriedUnauthorised) {
+				retriedUnauthorised = true;
+				discardTokenUsedBy(attemptCredentials);
+				continue;
+			}
+			if (isRetryableStatus(statusCode) && mayRetry) {
+				const retryAfter = parseRetryAfter(headers?.['retry-after'], Date.now());
+				if (await waitedFor(retryAfter ?? backoffDelay(attempts, policy))) continue;
+			}
+			const failure = describeApiFailure(statusCode, body, failureContext(attempts));
+			throw new NodeApiError(
+				node,
+				{ code: errorCodeOf(body) ?? null, message: failure.message } as JsonObject,
+				{ message: failure.message, description: failure.description, httpCode: String(statusCode) },
+			);
+		}
+
+		if ('token' in outcome) {
+			if (outcome.token.retryable && mayRetry && (await waitedFor(backoffDelay(attempts, policy)))) {
+				continue;
+			}
+			throw apiError(node, outcome.token.message, outcome.token.description ?? '');
+		}
+
+		if ('network' in outcome) {
+			const { network } = outcome;
+			if (network.retryable && mayRetry && (await waitedFor(backoffDelay(attempts, policy)))) {
+				continue;
+			}
+			const seconds = Math.round(policy.requestTimeoutMs / 1000);
+			throw apiError(
+				node,
+				network.kind === 'timeout'
+					? `The API at ${settings.baseUrl} did not answer within ${seconds} s${attempts > 1 ? ` (${attempts} attempts)` : ''}`
+					: `Could not reach the API at ${settings.baseUrl}: ${network.summary}`,
+				network.kind === 'cancelled'
+					? 'The execution was stopped.'
+					: "Check the credential's Base URL and that n8n can reach it, through a proxy if your network needs one. If the service is slow or down, run the workflow again later.",
+			);
+		}
+
+		throw apiError(node, outcome.failure, "Check the credential's settings.");
+	}
+}

@@ -1,0 +1,74 @@
+export type NetworkFailureKind = 'timeout' | 'refused' | 'dns' | 'interrupted' | 'tls' | 'cancelled';
+
+/** A request that got no HTTP answer. */
+export interface NetworkFailure {
+	kind: NetworkFailureKind;
+	/** Worded without the raw error codes: n8n swaps a message naming one for a generic text. */
+	summary: string;
+	retryable: boolean;
+}
+
+const FAILURES: Record<string, NetworkFailure> = {
+	ECONNABORTED: { kind: 'timeout', summary: 'no answer within the time limit', retryable: true },
+	ETIMEDOUT: { kind: 'timeout', summary: 'no answer within the time limit', retryable: true },
+	UND_ERR_CONNECT_TIMEOUT: { kind: 'timeout', summary: 'no answer within the time limit', retryable: true },
+	UND_ERR_HEADERS_TIMEOUT: { kind: 'timeout', summary: 'no answer within the time limit', retryable: true },
+	UND_ERR_BODY_TIMEOUT: { kind: 'timeout', summary: 'no answer within the time limit', retryable: true },
+	ECONNREFUSED: { kind: 'refused', summary: 'the connection was refused', retryable: true },
+	ENOTFOUND: { kind: 'dns', summary: 'the host name was not found', retryable: false },
+	EAI_AGAIN: { kind: 'dns', summary: 'the host name could not be resolved for now', retryable: true },
+	ECONNRESET: { kind: 'interrupted', summary: 'the connection was closed unexpectedly', retryable: true },
+	EPIPE: { kind: 'interrupted', summary: 'the connection was closed unexpectedly', retryable: true },
+	UND_ERR_SOCKET: { kind: 'interrupted', summary: 'the connection was closed unexpectedly', retryable: true },
+	EHOSTUNREACH: { kind: 'interrupted', summary: 'the host is unreachable', retryable: true },
+	ENETUNREACH: { kind: 'interrupted', summary: 'the network is unreachable', retryable: true },
+	ENETDOWN: { kind: 'interrupted', summary: 'the network is down', retryable: true },
+	ERR_CANCELED: { kind: 'cancelled', summary: 'the request was cancelled', retryable: false },
+	ABORT_ERR: { kind: 'cancelled', summary: 'the request was cancelled', retryable: false },
+	CERT_HAS_EXPIRED: { kind: 'tls', summary: 'its TLS certificate has expired', retryable: false },
+	DEPTH_ZERO_SELF_SIGNED_CERT: {
+		kind: 'tls',
+		summary: 'its TLS certificate is self-signed',
+		retryable: false,
+	},
+	SELF_SIGNED_CERT_IN_CHAIN: {
+		kind: 'tls',
+		summary: 'its TLS certificate chain is self-signed',
+		retryable: false,
+	},
+	UNABLE_TO_VERIFY_LEAF_SIGNATURE: {
+		kind: 'tls',
+		summary: 'its TLS certificate could not be verified',
+		retryable: false,
+	},
+	ERR_TLS_CERT_ALTNAME_INVALID: {
+		kind: 'tls',
+		summary: 'its TLS certificate is for another host name',
+		retryable: false,
+	},
+};
+
+function hasHttpAnswer(level: Record<string, unknown>): boolean {
+	const response = level.response;
+	return typeof response === 'object' && response !== null && 'status' in response;
+}
+
+/**
+ * Finds why a request got no answer, following the error's causes (n8n wraps the HTTP client's
+ * error in its own). Undefined when the server did answer, or for any other failure.
+ */
+export function networkFailureOf(error: unknown): NetworkFailure | undefined {
+	const seen = new Set<unknown>();
+	let level: unknown = error;
+	while (typeof level === 'object' && level !== null && !seen.has(level)) {
+		seen.add(level);
+		const current = level as Record<string, unknown>;
+		if (hasHttpAnswer(current)) return undefined;
+		if (typeof current.code === 'string' && FAILURES[current.code] !== undefined) {
+			return FAILURES[current.code];
+		}
+		if (current.name === 'AbortError') return FAILURES.ABORT_ERR;
+		level = current.cause;
+	}
+	return undefined;
+}

@@ -1,0 +1,297 @@
+import { createHash } from 'crypto';
+import type {
+	ICredentialDataDecryptedObject,
+	IHttpRequestHelper,
+	IHttpRequestOptions,
+	IN8nHttpFullResponse,
+} from 'n8n-workflow';
+import { UserError } from 'n8n-workflow';
+
+import type { OAuthErrorBody, TokenResponse } from '../api/types';
+import { networkFailureOf } from './network';
+import { readSettings, TOKEN_PATH, type SupplierSettings } from './settings';
+
+/** Refresh this long before the token expires, as the reference clients do. */
+export const REFRESH_MARGIN_MS = 60_000;
+/** Used when the issuer leaves out expires_in; the API documents one hour. */
+const DEFAULT_LIFETIME_SECONDS = 3600;
+const TOKEN_REQUEST_TIMEOUT_MS = 30_000;
+
+export type TokenFailureKind =
+	| 'invalidClient'
+	| 'invalidScope'
+	| 'wrongAuthUrl'
+	| 'refused'
+	| 'issuerUnavailable'
+	| 'unreachable';
+
+/**
+ * The token exchange failed. The message names the cause and the fix. It deliberately carries
+ * no HTTP status or error code property: n8n wraps it in a NodeApiError, which would replace a
+ * message that has one with a generic status text.
+ */
+export class TokenRequestError extends UserError {
+	readonly kind: TokenFailureKind;
+
+	/** Worth trying again later: the issuer failed or could not be reached. */
+	readonly retryable: boolean;
+
+	constructor(kind: TokenFailureKind, message: string, description: string) {
+		super(message, { description });
+		this.kind = kind;
+		this.retryable = kind === 'issuerUnavailable' || kind === 'unreachable';
+	}
+}
+
+interface CachedToken {
+	accessToken: string;
+	/** Epoch ms from which a new token is fetched instead of this one. */
+	refreshAt: number;
+	expiresAt: number;
+}
+
+const tokens = new Map<string, CachedToken>();
+const inFlight = new Map<string, Promise<CachedToken>>();
+/**
+ * The token each request was authenticated with, keyed by the credentials object n8n passes to
+ * preAuthentication and authenticate. n8n decrypts a fresh object for every request and passes the
+ * same one again only when it retries that request after a 401, which is how a rejected token is
+ * recognised without n8n telling the credential.
+ */
+const usedTokens = new WeakMap<object, string>();
+
+/** Identifies a token: a changed Auth URL, client ID, secret or scope must get a token of its own. */
+function cacheKey(settings: SupplierSettings): string {
+	return createHash('sha256')
+		.update(JSON.stringify([settings.authUrl, settings.clientId, settings.clientSecret, settings.scope]))
+		.digest('hex');
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+	return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function oauthErrorOf(body: unknown): OAuthErrorBody | undefined {
+	return isObject(body) && typeof body.error === 'string' ? (body as OAuthErrorBody) : undefined;
+}
+
+function tokenOf(body: unknown): TokenResponse | undefined {
+	return isObject(body) && typeof body.access_token === 'string' && body.access_token !== ''
+		? (body as TokenResponse)
+		: undefined;
+}
+
+/** Only what went wrong is kept from the raw error: it holds the request, and so the secret. */
+function failedBeforeAnswer(settings: SupplierSettings, error: unknown): TokenRequestError {
+	const failure = networkFailureOf(error);
+	if (failure === undefined) {
+		const reason = error instanceof Error ? error.message : String(error);
+		return new TokenRequestError(
+			'refused',
+			`The token request to ${settings.authUrl}${TOKEN_PATH} failed: ${reason.split(settings.clientSecret).join('***')}`,
+			"Check the credential's Auth URL and the credential's allowed domains.",
+		);
+	}
+	const fix =
+		failure.kind === 'timeout'
+			? 'The issuer may be overloaded: try again later, and check the Auth URL.'
+			: "Check the credential's Auth URL (the token issuer's address, without /oauth2/token) and that n8n can reach it, through a proxy if your network needs one.";
+	return new TokenRequestError(
+		'unreachable',
+		`Could not reach the token issuer at ${settings.authUrl}: ${failure.summary}`,
+		fix,
+	);
+}
+
+function describeRefusal(settings: SupplierSettings, status: number, body: unknown): TokenRequestError {
+	const oauth = oauthErrorOf(body);
+	const issuerSays =
+		oauth?.error_description !== undefined ? ` The issuer says: ${oauth.error_description}` : '';
+	if (oauth?.error === 'invalid_client' || (status === 401 && oauth === undefined)) {
+		return new TokenRequestError(
+			'invalidClient',
+			'The token issuer rejected the client ID or client secret (invalid_client)',
+			`Check the credential's Client ID and Client Secret: enter them exactly as the operator issued them, as a pair.${issuerSays}`,
+		);
+	}
+	if (oauth?.error === 'invalid_scope') {
+		const requested = settings.scope === '' ? 'the default scope' : `the scope "${settings.scope}"`;
+		return new TokenRequestError(
+			'invalidScope',
+			`The token issuer refused ${requested} for this client (invalid_scope)`,
+			`Ask the operator to grant speci-finder/read to client "${settings.clientId}", and keep the credential's Scope as speci-finder/read.${issuerSays}`,
+		);
+	}
+	if (oauth !== undefined) {
+		return new TokenRequestError(
+			'refused',
+			`The token issuer refused the token request (${oauth.error})`,
+			`Check that the Auth URL is the Supplier Matched-Projects token issuer and that the client is allowed the client-credentials grant; the operator can tell which.${issuerSays}`,
+		);
+	}
+	if (status === 429 || status >= 500) {
+		return new TokenRequestError(
+			'issuerUnavailable',
+			`The token issuer at ${settings.authUrl} is not available right now (HTTP ${status})`,
+			'This is on the issuer\'s side: try again later.',
+		);
+	}
+	return new TokenRequestError(
+		'wrongAuthUrl',
+		`No token endpoint answered at ${settings.authUrl}${TOKEN_PATH} (HTTP ${status})`,
+		'Check the credential\'s Auth URL: it is the token issuer\'s address, without /oauth2/token.',
+	);
+}
+
+async function requestToken(
+	helpers: IHttpRequestHelper['helpers'],
+	settings: SupplierSettings,
+): Promise<CachedToken> {
+	const form = new URLSearchParams({
+		grant_type: 'client_credentials',
+		client_id: settings.clientId,
+		client_secret: settings.clientSecret,
+	});
+	if (settings.scope !== '') form.set('scope', settings.scope);
+	const options: IHttpRequestOptions = {
+		method: 'POST',
+		url: `${settings.authUrl}${TOKEN_PATH}`,
+		headers: {
+			'Content-Type': 'application/x-www-form-urlencoded',
+			Accept: 'application/json',
+		},
+		body: form.toString(),
+		returnFullResponse: true,
+		ignoreHttpStatusErrors: true,
+		timeout: TOKEN_REQUEST_TIMEOUT_MS,
+	};
+	const sentAt = Date.now();
+	let response: IN8nHttpFullResponse;
+	try {
+		response = (await helpers.httpRequest(options)) as IN8nHttpFullResponse;
+	} catch (error) {
+		throw failedBeforeAnswer(settings, error);
+	}
+	if (response.statusCode < 200 || response.statusCode >= 300) {
+		throw describeRefusal(settings, response.statusCode, response.body);
+	}
+	const token = tokenOf(response.body);
+	if (token === undefined) {
+		const what = isObject(response.body) ? 'JSON without an access_token' : 'something other than JSON';
+		throw new TokenRequestError(
+			'wrongAuthUrl',
+			`The address ${settings.authUrl}${TOKEN_PATH} answered with ${what}, not an OAuth token`,
+			"Check the credential's Auth URL: it is the token issuer's address, without /oauth2/token.",
+		);
+	}
+	const granted = (token as TokenResponse & { scope?: unknown }).scope;
+	// RFC 6749 section 5.1: an issuer that grants less than was asked for says so in "scope".
+	if (
+		settings.scope !== '' &&
+		typeof granted === 'string' &&
+		!granted.split(' ').includes(settings.scope)
+	) {
+		throw new TokenRequestError(
+			'invalidScope',
+			`The token issuer did not grant the scope "${settings.scope}" to this client`,
+			`Ask the operator to grant speci-finder/read to client "${settings.clientId}".`,
+		);
+	}
+	const lifetimeSeconds =
+		typeof token.expires_in === 'number' && token.expires_in > 0
+			? token.expires_in
+			: DEFAULT_LIFETIME_SECONDS;
+	const lifetimeMs = lifetimeSeconds * 1000;
+	// A very short-lived token would otherwise be refreshed on every request.
+	const margin = Math.min(REFRESH_MARGIN_MS, lifetimeMs / 2);
+	return {
+		accessToken: token.access_token,
+		expiresAt: sentAt + lifetimeMs,
+		refreshAt: sentAt + lifetimeMs - margin,
+	};
+}
+
+function dropExpired(now: number): void {
+	for (const [key, token] of tokens) if (token.expiresAt <= now) tokens.delete(key);
+}
+
+/**
+ * A token for these settings: the cached one until its refresh time, otherwise a new one.
+ * Concurrent callers for the same settings share one token request.
+ */
+export async function obtainToken(
+	helpers: IHttpRequestHelper['helpers'],
+	settings: SupplierSettings,
+): Promise<string> {
+	const key = cacheKey(settings);
+	const now = Date.now();
+	const cached = tokens.get(key);
+	if (cached !== undefined && now < cached.refreshAt) return cached.accessToken;
+
+	let pending = inFlight.get(key);
+	if (pending === undefined) {
+		pending = requestToken(helpers, settings)
+			.then((token) => {
+				dropExpired(Date.now());
+				tokens.set(key, token);
+				return token;
+			})
+			.finally(() => inFlight.delete(key));
+		inFlight.set(key, pending);
+	}
+	return (await pending).accessToken;
+}
+
+/** Forgets the token if it is still the cached one; a newer token fetched meanwhile is kept. */
+export function discardToken(settings: SupplierSettings, accessToken: string): void {
+	const key = cacheKey(settings);
+	if (tokens.get(key)?.accessToken === accessToken) tokens.delete(key);
+}
+
+/** Forgets the token the request made with this credentials object was sent with. */
+export function discardTokenUsedBy(credentials: ICredentialDataDecryptedObject): void {
+	const used = usedTokens.get(credentials);
+	if (used === undefined) return;
+	discardToken(readSettings(credentials), used);
+	usedTokens.delete(credentials);
+}
+
+/**
+ * The credential's preAuthentication: makes sure a token is in memory for this request. Returns
+ * nothing n8n would store: the token never reaches the credentials table.
+ */
+export async function prepareToken(
+	helpers: IHttpRequestHelper['helpers'],
+	credentials: ICredentialDataDecryptedObject,
+): Promise<void> {
+	const settings = readSettings(credentials);
+	const rejected = usedTokens.get(credentials);
+	if (rejected !== undefined) discardToken(settings, rejected);
+	usedTokens.set(credentials, await obtainToken(helpers, settings));
+}
+
+/** The credential's authenticate: the bearer token and the client ID header. */
+export function addAuthHeaders(
+	credentials: ICredentialDataDecryptedObject,
+	requestOptions: IHttpRequestOptions,
+): IHttpRequestOptions {
+	const settings = readSettings(credentials);
+	const accessToken = usedTokens.get(credentials) ?? tokens.get(cacheKey(settings))?.accessToken;
+	if (accessToken === undefined) {
+		throw new UserError(
+			'No access token is available for this request: the token exchange did not run. Run the node again; if it persists, re-save the credential.',
+		);
+	}
+	requestOptions.headers = {
+		...(requestOptions.headers ?? {}),
+		Authorization: `Bearer ${accessToken}`,
+		'x-service-client-id': settings.clientId,
+	};
+	return requestOptions;
+}
+
+/** Empties the in-memory token cache. For tests that need a cold process. */
+export function forgetAllTokens(): void {
+	tokens.clear();
+	inFlight.clear();
+}
