@@ -1,0 +1,264 @@
+// @ts-check
+'use strict';
+
+/**
+ * The REST API n8n's own editor uses (`/rest/...`), driven the way the editor drives it: a session
+ * cookie from /rest/login plus the `browser-id` header the cookie is bound to.
+ */
+
+const crypto = require('node:crypto');
+const path = require('node:path');
+
+/**
+ * @typedef {object} Owner
+ * @property {string} email
+ * @property {string} password
+ * @property {string} firstName
+ * @property {string} lastName
+ */
+
+/**
+ * @typedef {object} ExecutionSummary
+ * @property {string} id
+ * @property {string} workflowId
+ * @property {string} status e.g. success, error, running
+ * @property {string} mode e.g. trigger, webhook, manual
+ * @property {string | null} startedAt
+ * @property {string | null} stoppedAt
+ */
+
+/**
+ * @typedef {object} NodeRun
+ * @property {{ main?: ({ json: Record<string, unknown> }[] | null)[] } | undefined} data
+ * @property {{ message?: string, description?: string, name?: string, httpCode?: string } | undefined} error
+ * @property {string} executionStatus
+ */
+
+/**
+ * @typedef {object} ExecutionDetail
+ * @property {string} id
+ * @property {string} status
+ * @property {string} mode
+ * @property {Record<string, NodeRun[]>} runData by node name
+ * @property {{ message?: string, description?: string, node?: { name?: string } } | undefined} error the execution's error, if any
+ */
+
+/** A password that satisfies n8n's rules (8+ characters, a digit, an uppercase letter). */
+function generatePassword() {
+	return `Demo-${crypto.randomBytes(9).toString('base64url')}-7`;
+}
+
+class N8nApiError extends Error {
+	/**
+	 * @param {string} message
+	 * @param {number} status
+	 * @param {unknown} body
+	 */
+	constructor(message, status, body) {
+		super(message);
+		this.name = 'N8nApiError';
+		this.status = status;
+		this.body = body;
+	}
+}
+
+class N8nClient {
+	/**
+	 * @param {string} baseUrl
+	 * @param {{ n8nHome: string }} runtime where n8n's own `flatted` (its execution data format) lives
+	 */
+	constructor(baseUrl, runtime) {
+		this.baseUrl = baseUrl.replace(/\/$/, '');
+		this.browserId = crypto.randomUUID();
+		/** @type {string | undefined} */
+		this.cookie = undefined;
+		/** @type {{ parse: (text: string) => unknown }} */
+		this.flatted = require(path.join(runtime.n8nHome, 'node_modules', 'flatted'));
+	}
+
+	/**
+	 * @param {string} method
+	 * @param {string} route path under /rest, e.g. `/workflows`
+	 * @param {unknown} [body]
+	 * @returns {Promise<any>} the `data` member of n8n's JSON answer
+	 */
+	async rest(method, route, body) {
+		/** @type {Record<string, string>} */
+		const headers = { 'browser-id': this.browserId, accept: 'application/json' };
+		if (this.cookie) headers.cookie = this.cookie;
+		if (body !== undefined) headers['content-type'] = 'application/json';
+		const response = await fetch(`${this.baseUrl}/rest${route}`, {
+			method,
+			headers,
+			body: body === undefined ? undefined : JSON.stringify(body),
+			signal: AbortSignal.timeout(120000),
+		});
+		const cookies = response.headers.getSetCookie();
+		const auth = cookies.find((cookie) => cookie.startsWith('n8n-auth='));
+		if (auth) this.cookie = auth.split(';')[0];
+		const text = await response.text();
+		/** @type {any} */
+		let parsed;
+		try {
+			parsed = text === '' ? undefined : JSON.parse(text);
+		} catch {
+			parsed = text;
+		}
+		if (!response.ok) {
+			const message =
+				parsed && typeof parsed === 'object' && 'message' in parsed
+					? parsed.message
+					: String(text).slice(0, 500);
+			throw new N8nApiError(
+				`${method} /rest${route} answered ${response.status}: ${message}`,
+				response.status,
+				parsed,
+			);
+		}
+		return parsed && typeof parsed === 'object' && 'data' in parsed ? parsed.data : parsed;
+	}
+
+	/**
+	 * Creates the instance owner (the first-run form of the editor) and keeps its session.
+	 * @param {Owner} owner
+	 */
+	async setupOwner(owner) {
+		return await this.rest('POST', '/owner/setup', owner);
+	}
+
+	/** @param {{ email: string, password: string }} login */
+	async login(login) {
+		return await this.rest('POST', '/login', {
+			emailOrLdapLoginId: login.email,
+			password: login.password,
+		});
+	}
+
+	/** @returns {Promise<{ id: string, name: string, active: boolean, versionId: string, activeVersionId?: string | null }[]>} */
+	async listWorkflows() {
+		return await this.rest('GET', '/workflows');
+	}
+
+	/**
+	 * @param {string} workflowId
+	 * @returns {Promise<{ id: string, name: string, active: boolean, versionId: string }>}
+	 */
+	async getWorkflow(workflowId) {
+		return await this.rest('GET', `/workflows/${encodeURIComponent(workflowId)}`);
+	}
+
+	/**
+	 * Publishes (activates) the workflow's current version, as the editor's Publish button does,
+	 * and waits until its triggers are live.
+	 * @param {string} workflowId
+	 * @param {number} [timeoutMs]
+	 */
+	async activateWorkflow(workflowId, timeoutMs = 60000) {
+		const workflow = await this.getWorkflow(workflowId);
+		const activated = await this.rest(
+			'POST',
+			`/workflows/${encodeURIComponent(workflowId)}/activate`,
+			{
+				versionId: workflow.versionId,
+			},
+		);
+		// n8n 2.x answers before the triggers are registered: publication runs from an outbox.
+		const deadline = Date.now() + timeoutMs;
+		for (;;) {
+			/** @type {{ status: string, triggers: { nodeId: string, status: string, errorMessage: string | null }[] }} */
+			const publication = await this.rest(
+				'GET',
+				`/workflows/${encodeURIComponent(workflowId)}/publication-status`,
+			);
+			if (publication.status === 'published') return activated;
+			if (publication.status === 'failed' || publication.status === 'partial') {
+				const reasons = publication.triggers
+					.filter((trigger) => trigger.status === 'failed')
+					.map((trigger) => trigger.errorMessage)
+					.join('; ');
+				throw new Error(`activating workflow ${workflowId} failed: ${reasons}`);
+			}
+			if (Date.now() > deadline) {
+				throw new Error(
+					`workflow ${workflowId} was still "${publication.status}" after ${timeoutMs} ms`,
+				);
+			}
+			await new Promise((resolve) => setTimeout(resolve, 200));
+		}
+	}
+
+	/** @param {string} workflowId */
+	async deactivateWorkflow(workflowId) {
+		return await this.rest('POST', `/workflows/${encodeURIComponent(workflowId)}/deactivate`, {});
+	}
+
+	/**
+	 * Runs a stored credential's Test the way the credential modal does: read it with its
+	 * (redacted) data, send that back to /credentials/test, which puts the secrets back in.
+	 * @param {string} credentialId
+	 * @returns {Promise<{ status: 'OK' | 'Error', message: string }>}
+	 */
+	async testCredential(credentialId) {
+		const credential = await this.rest(
+			'GET',
+			`/credentials/${encodeURIComponent(credentialId)}?includeData=true`,
+		);
+		return await this.rest('POST', '/credentials/test', {
+			credentials: {
+				id: credential.id,
+				name: credential.name,
+				type: credential.type,
+				data: credential.data,
+			},
+		});
+	}
+
+	/**
+	 * @param {string} [workflowId]
+	 * @returns {Promise<ExecutionSummary[]>} newest first
+	 */
+	async listExecutions(workflowId) {
+		const filter = workflowId
+			? `?filter=${encodeURIComponent(JSON.stringify({ workflowId }))}`
+			: '';
+		const page = await this.rest('GET', `/executions${filter}`);
+		return page.results;
+	}
+
+	/**
+	 * @param {string} executionId
+	 * @returns {Promise<ExecutionDetail>}
+	 */
+	async getExecution(executionId) {
+		const execution = await this.rest('GET', `/executions/${encodeURIComponent(executionId)}`);
+		const data = /** @type {any} */ (
+			typeof execution.data === 'string' ? this.flatted.parse(execution.data) : execution.data
+		);
+		return {
+			id: String(execution.id),
+			status: execution.status,
+			mode: execution.mode,
+			runData: data?.resultData?.runData ?? {},
+			error: data?.resultData?.error,
+		};
+	}
+}
+
+/**
+ * The JSON items a node produced on its first output in its last run of an execution.
+ * @param {ExecutionDetail} execution
+ * @param {string} nodeName
+ * @returns {Record<string, unknown>[]}
+ */
+function outputItems(execution, nodeName) {
+	const runs = execution.runData[nodeName];
+	if (!runs || runs.length === 0) {
+		throw new Error(
+			`node "${nodeName}" did not run in execution ${execution.id} (ran: ${Object.keys(execution.runData).join(', ')})`,
+		);
+	}
+	const main = runs[runs.length - 1].data?.main?.[0] ?? [];
+	return main.map((item) => item.json);
+}
+
+module.exports = { N8nClient, N8nApiError, generatePassword, outputItems };

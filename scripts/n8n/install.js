@@ -1,0 +1,322 @@
+// @ts-check
+'use strict';
+
+/**
+ * Installs the pinned Node 24 and n8n into a cache outside the clone, once.
+ *
+ * Each install is built in a `*.partial-<pid>` folder and renamed into place only after its
+ * completion marker is written, so an interrupted install is never mistaken for a finished one and
+ * two runs installing at the same time cannot see each other's half-built tree.
+ */
+
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { spawnGroup } = require('./processes');
+
+/** n8n 2.41.x references a package version the npm registry lacks; 2.40.7 is the newest that installs. */
+const N8N_VERSION = '2.40.7';
+/** n8n 2.38+ refuses to start on Node 20; Node 24 ships on npm as the package `node`. */
+const NODE_VERSION = '24.21.0';
+/**
+ * Bumped whenever the install recipe below changes, so caches made by an older recipe are redone.
+ * Part of the folder name, together with the versions.
+ */
+const RECIPE = 1;
+
+const MARKER = '.install-complete.json';
+
+/**
+ * @typedef {{ log: (line: string) => void }} Logger
+ * @typedef {{ nodeBin: string, nodeHome: string, n8nBin: string, n8nHome: string, nodeVersion: string, n8nVersion: string }} Runtime
+ */
+
+/** @returns {string} */
+function cacheRoot() {
+	const explicit = process.env.SMP_N8N_CACHE_DIR;
+	if (explicit) return path.resolve(explicit);
+	const xdg = process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache');
+	return path.join(xdg, 'n8n-nodes-supplier-matched-projects');
+}
+
+/**
+ * Runs a command, writing its output to a log file; rejects with the log's tail on failure.
+ * @param {string} command
+ * @param {string[]} args
+ * @param {{ cwd: string, env: NodeJS.ProcessEnv, logFile: string }} options
+ * @returns {Promise<void>}
+ */
+function run(command, args, options) {
+	return new Promise((resolve, reject) => {
+		const out = fs.openSync(options.logFile, 'a');
+		fs.writeSync(out, `\n$ ${command} ${args.join(' ')}\n`);
+		const child = spawnGroup(command, args, {
+			cwd: options.cwd,
+			env: options.env,
+			stdio: ['ignore', out, out],
+		});
+		child.on('error', (error) => {
+			fs.closeSync(out);
+			reject(error);
+		});
+		child.on('exit', (code, signal) => {
+			fs.closeSync(out);
+			if (code === 0) return resolve();
+			const tail = fs.readFileSync(options.logFile, 'utf8').split('\n').slice(-40).join('\n');
+			reject(
+				new Error(
+					`${command} ${args.join(' ')} failed (${signal ?? `exit ${code}`}); full log: ${options.logFile}\n${tail}`,
+				),
+			);
+		});
+	});
+}
+
+/**
+ * @param {string} dir
+ * @returns {boolean}
+ */
+function isComplete(dir) {
+	return fs.existsSync(path.join(dir, MARKER));
+}
+
+/**
+ * Builds `finalDir` through `build(partialDir)` unless it is already complete.
+ * @param {string} finalDir
+ * @param {(partialDir: string) => Promise<void>} build
+ * @param {Logger} logger
+ * @returns {Promise<void>}
+ */
+async function buildOnce(finalDir, build, logger) {
+	if (isComplete(finalDir)) return;
+	fs.mkdirSync(path.dirname(finalDir), { recursive: true });
+	// A folder without the marker is a leftover of an interrupted install: redo it.
+	if (fs.existsSync(finalDir)) fs.rmSync(finalDir, { recursive: true, force: true });
+	removeStalePartials(finalDir);
+	const partialDir = `${finalDir}.partial-${process.pid}`;
+	fs.rmSync(partialDir, { recursive: true, force: true });
+	fs.mkdirSync(partialDir, { recursive: true });
+	try {
+		await build(partialDir);
+		fs.writeFileSync(
+			path.join(partialDir, MARKER),
+			JSON.stringify({ finishedAt: new Date().toISOString(), recipe: RECIPE }, null, '\t'),
+		);
+		try {
+			fs.renameSync(partialDir, finalDir);
+		} catch (error) {
+			// Another run finished the same install first; theirs is as good as ours.
+			if (!isComplete(finalDir)) throw error;
+			fs.rmSync(partialDir, { recursive: true, force: true });
+		}
+	} catch (error) {
+		logger.log(
+			`install failed; leaving ${partialDir} for inspection (it is removed on the next run)`,
+		);
+		throw error;
+	}
+}
+
+/**
+ * Removes partial folders whose installing process no longer runs.
+ * @param {string} finalDir
+ */
+function removeStalePartials(finalDir) {
+	const parent = path.dirname(finalDir);
+	const prefix = `${path.basename(finalDir)}.partial-`;
+	for (const entry of fs.readdirSync(parent)) {
+		if (!entry.startsWith(prefix)) continue;
+		const pid = Number(entry.slice(prefix.length));
+		if (Number.isInteger(pid) && pid !== process.pid && isAlive(pid)) continue;
+		fs.rmSync(path.join(parent, entry), { recursive: true, force: true });
+	}
+}
+
+/**
+ * @param {number} pid
+ * @returns {boolean}
+ */
+function isAlive(pid) {
+	try {
+		process.kill(pid, 0);
+		return true;
+	} catch (error) {
+		return /** @type {NodeJS.ErrnoException} */ (error).code === 'EPERM';
+	}
+}
+
+/**
+ * @param {string} nodeHome
+ * @returns {string}
+ */
+function nodeBinOf(nodeHome) {
+	return path.join(nodeHome, 'node_modules', 'node', 'bin', 'node');
+}
+
+/**
+ * The folder of the real Node distribution (bin/, include/ with the headers node-gyp needs).
+ * @param {string} nodeHome
+ * @returns {string}
+ */
+function nodeDistOf(nodeHome) {
+	return path.join(
+		nodeHome,
+		'node_modules',
+		'node',
+		'node_modules',
+		`node-${process.platform}-${process.arch}`,
+	);
+}
+
+/**
+ * Environment for npm/node-gyp that runs under Node 24 and builds native addons against its
+ * headers (the user's npmrc may point `nodedir` at the system Node's headers).
+ * @param {string} nodeHome
+ * @returns {NodeJS.ProcessEnv}
+ */
+function node24Env(nodeHome) {
+	return {
+		...process.env,
+		PATH: `${path.dirname(nodeBinOf(nodeHome))}${path.delimiter}${process.env.PATH ?? ''}`,
+		npm_config_nodedir: nodeDistOf(nodeHome),
+		npm_config_update_notifier: 'false',
+		npm_config_fund: 'false',
+		npm_config_audit: 'false',
+	};
+}
+
+/**
+ * @param {Logger} logger
+ * @returns {Promise<string>} the Node 24 home folder
+ */
+async function ensureNode(logger) {
+	const home = path.join(cacheRoot(), `node-${NODE_VERSION}-r${RECIPE}`);
+	await buildOnce(
+		home,
+		async (dir) => {
+			logger.log(`installing Node ${NODE_VERSION} from the npm package "node" into ${home}`);
+			fs.writeFileSync(
+				path.join(dir, 'package.json'),
+				JSON.stringify({ private: true, name: 'smp-node-runtime' }, null, '\t'),
+			);
+			// The package's preinstall script is what fetches the platform binary package.
+			await run(
+				'npm',
+				[
+					'install',
+					'--no-audit',
+					'--no-fund',
+					'--ignore-scripts=false',
+					'--save-exact',
+					`node@${NODE_VERSION}`,
+				],
+				{
+					cwd: dir,
+					env: { ...process.env, npm_config_update_notifier: 'false' },
+					logFile: path.join(dir, 'install.log'),
+				},
+			);
+			const version = await capture(nodeBinOf(dir), ['--version']);
+			if (version.trim() !== `v${NODE_VERSION}`) {
+				throw new Error(`installed Node reports ${version.trim()}, expected v${NODE_VERSION}`);
+			}
+			if (!fs.existsSync(path.join(nodeDistOf(dir), 'include', 'node', 'node_api.h'))) {
+				throw new Error(
+					`Node headers missing under ${nodeDistOf(dir)}; native addons cannot be built`,
+				);
+			}
+		},
+		logger,
+	);
+	return home;
+}
+
+/**
+ * @param {string} command
+ * @param {string[]} args
+ * @returns {Promise<string>}
+ */
+function capture(command, args) {
+	return new Promise((resolve, reject) => {
+		const child = spawnGroup(command, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+		let out = '';
+		child.stdout?.on('data', (chunk) => (out += chunk));
+		child.on('error', reject);
+		child.on('exit', (code) =>
+			code === 0 ? resolve(out) : reject(new Error(`${command} ${args.join(' ')} exited ${code}`)),
+		);
+	});
+}
+
+/**
+ * @param {Logger} logger
+ * @returns {Promise<Runtime>}
+ */
+async function ensureRuntime(logger) {
+	const nodeHome = await ensureNode(logger);
+	const n8nHome = path.join(cacheRoot(), `n8n-${N8N_VERSION}-node-${NODE_VERSION}-r${RECIPE}`);
+	await buildOnce(
+		n8nHome,
+		async (dir) => {
+			logger.log(
+				`installing n8n ${N8N_VERSION} into ${n8nHome} (about ten minutes the first time; log: ${path.join(dir, 'install.log')})`,
+			);
+			fs.writeFileSync(
+				path.join(dir, 'package.json'),
+				JSON.stringify(
+					{
+						private: true,
+						name: 'smp-n8n-runtime',
+						dependencies: { n8n: N8N_VERSION },
+						// linkedom 0.18.15+ depends on a package version the registry does not have.
+						overrides: { linkedom: '0.18.14' },
+					},
+					null,
+					'\t',
+				),
+			);
+			const env = node24Env(nodeHome);
+			const logFile = path.join(dir, 'install.log');
+			// Install scripts are off because a native Kafka addon's script downloads a binary (no
+			// network here) and n8n does not need it; sqlite3 is the one addon n8n needs built.
+			await run('npm', ['install', '--no-audit', '--no-fund', '--ignore-scripts', '--omit=dev'], {
+				cwd: dir,
+				env,
+				logFile,
+			});
+			logger.log('building sqlite3 for Node 24 from source (about three minutes)');
+			await run('npm', ['rebuild', 'sqlite3', '--ignore-scripts=false'], {
+				cwd: dir,
+				env,
+				logFile,
+			});
+			await run(nodeBinOf(nodeHome), ['-e', "require('sqlite3'); require('n8n/package.json')"], {
+				cwd: dir,
+				env,
+				logFile,
+			});
+		},
+		logger,
+	);
+	return {
+		nodeHome,
+		nodeBin: nodeBinOf(nodeHome),
+		n8nHome,
+		n8nBin: path.join(n8nHome, 'node_modules', 'n8n', 'bin', 'n8n'),
+		nodeVersion: NODE_VERSION,
+		n8nVersion: N8N_VERSION,
+	};
+}
+
+module.exports = { ensureRuntime, cacheRoot, node24Env, N8N_VERSION, NODE_VERSION };
+
+if (require.main === module) {
+	const logger = { log: (/** @type {string} */ line) => console.log(`[n8n-runtime] ${line}`) };
+	ensureRuntime(logger).then(
+		(runtime) => console.log(JSON.stringify(runtime, null, '\t')),
+		(error) => {
+			console.error(`[n8n-runtime] ${error instanceof Error ? error.message : String(error)}`);
+			process.exitCode = 1;
+		},
+	);
+}

@@ -1,0 +1,135 @@
+// @ts-check
+'use strict';
+
+/**
+ * Child processes that must never outlive the script or test that started them.
+ *
+ * Each child is started in its own process group (detached), so stopping it also stops what it
+ * started (n8n's task runner, npm's node-gyp, ...). Every group still running when this process
+ * exits, normally or on SIGINT/SIGTERM, is killed.
+ */
+
+const { spawn } = require('node:child_process');
+
+/** @type {Set<import('node:child_process').ChildProcess>} */
+const running = new Set();
+let hooksInstalled = false;
+
+/**
+ * @param {import('node:child_process').ChildProcess} child
+ * @param {NodeJS.Signals} signal
+ */
+function signalGroup(child, signal) {
+	if (child.pid === undefined) return;
+	try {
+		process.kill(-child.pid, signal);
+	} catch (error) {
+		// ESRCH: the group is already gone.
+		if (/** @type {NodeJS.ErrnoException} */ (error).code !== 'ESRCH') throw error;
+	}
+}
+
+function installHooks() {
+	if (hooksInstalled) return;
+	hooksInstalled = true;
+	process.on('exit', () => {
+		for (const child of running) signalGroup(child, 'SIGKILL');
+	});
+	for (const signal of /** @type {NodeJS.Signals[]} */ (['SIGINT', 'SIGTERM', 'SIGHUP'])) {
+		process.once(signal, () => {
+			for (const child of running) signalGroup(child, 'SIGKILL');
+			process.exit(128 + (signal === 'SIGINT' ? 2 : signal === 'SIGTERM' ? 15 : 1));
+		});
+	}
+}
+
+/**
+ * @param {string} command
+ * @param {string[]} args
+ * @param {import('node:child_process').SpawnOptions} options
+ * @returns {import('node:child_process').ChildProcess}
+ */
+function spawnGroup(command, args, options) {
+	installHooks();
+	const child = spawn(command, args, { ...options, detached: true });
+	running.add(child);
+	child.once('exit', () => running.delete(child));
+	child.once('error', () => running.delete(child));
+	return child;
+}
+
+/**
+ * Resolves once the child has exited (immediately if it already has).
+ * @param {import('node:child_process').ChildProcess} child
+ * @returns {Promise<void>}
+ */
+function exited(child) {
+	if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+	return new Promise((resolve) => child.once('exit', () => resolve()));
+}
+
+/**
+ * Asks the whole group to stop, and kills it after `graceMs`. The group (not just the child) is
+ * signalled both times, so grandchildren that ignore the first signal are still killed.
+ * @param {import('node:child_process').ChildProcess} child
+ * @param {number} [graceMs]
+ * @returns {Promise<void>}
+ */
+async function stopGroup(child, graceMs = 15000) {
+	signalGroup(child, 'SIGTERM');
+	/** @type {NodeJS.Timeout | undefined} */
+	let timer;
+	const timedOut = new Promise((resolve) => {
+		timer = setTimeout(resolve, graceMs);
+	});
+	await Promise.race([exited(child), timedOut]);
+	clearTimeout(timer);
+	// SIGKILL the group even after a clean exit of the leader: a grandchild may still run.
+	signalGroup(child, 'SIGKILL');
+	await exited(child);
+	running.delete(child);
+}
+
+/**
+ * Runs a command to completion in its own process group, capturing its output.
+ * @param {string} command
+ * @param {string[]} args
+ * @param {{ cwd?: string, env?: NodeJS.ProcessEnv, timeoutMs: number, input?: string }} options
+ * @returns {Promise<{ code: number | null, signal: NodeJS.Signals | null, stdout: string, stderr: string, timedOut: boolean }>}
+ */
+function runGroup(command, args, options) {
+	return new Promise((resolve, reject) => {
+		const child = spawnGroup(command, args, {
+			cwd: options.cwd,
+			env: options.env,
+			stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+		});
+		let stdout = '';
+		let stderr = '';
+		let timedOut = false;
+		child.stdout?.on('data', (chunk) => (stdout += chunk));
+		child.stderr?.on('data', (chunk) => (stderr += chunk));
+		if (options.input !== undefined) child.stdin?.end(options.input);
+		const timer = setTimeout(() => {
+			timedOut = true;
+			signalGroup(child, 'SIGKILL');
+		}, options.timeoutMs);
+		child.once('error', (error) => {
+			clearTimeout(timer);
+			reject(error);
+		});
+		child.once('exit', (code, signal) => {
+			clearTimeout(timer);
+			// The leader is gone; make sure nothing it started lingers.
+			signalGroup(child, 'SIGKILL');
+			resolve({ code, signal, stdout, stderr, timedOut });
+		});
+	});
+}
+
+/** @returns {number} */
+function runningCount() {
+	return running.size;
+}
+
+module.exports = { spawnGroup, stopGroup, runGroup, exited, runningCount };

@@ -1,0 +1,264 @@
+// @ts-check
+'use strict';
+
+/**
+ * A real n8n on loopback with a throw-away user folder: start, wait until ready, run its CLI
+ * against the same database, stop (the whole process group, always).
+ */
+
+const crypto = require('node:crypto');
+const fs = require('node:fs');
+const net = require('node:net');
+const os = require('node:os');
+const path = require('node:path');
+
+const { ensureRuntime } = require('./install');
+const { spawnGroup, stopGroup, runGroup, exited } = require('./processes');
+
+/** @typedef {import('./install').Runtime} Runtime */
+
+/**
+ * @typedef {object} N8nInstance
+ * @property {Runtime} runtime
+ * @property {string} userFolder N8N_USER_FOLDER; n8n keeps its files in `<userFolder>/.n8n`
+ * @property {string} n8nFolder `<userFolder>/.n8n`
+ * @property {number} port
+ * @property {string} baseUrl e.g. http://127.0.0.1:43121
+ * @property {NodeJS.ProcessEnv} env the environment n8n and its CLI run with
+ * @property {string} logFile n8n's console output
+ * @property {string} databaseFile the SQLite database
+ * @property {import('node:child_process').ChildProcess} child
+ * @property {() => Promise<void>} stop
+ */
+
+/**
+ * A free TCP port on 127.0.0.1, found by binding port 0 and letting it go.
+ * @returns {Promise<number>}
+ */
+function freePort() {
+	return new Promise((resolve, reject) => {
+		const server = net.createServer();
+		server.unref();
+		server.once('error', reject);
+		server.listen(0, '127.0.0.1', () => {
+			const address = server.address();
+			server.close(() => {
+				if (address && typeof address === 'object') resolve(address.port);
+				else reject(new Error('could not read the port of a probe socket'));
+			});
+		});
+	});
+}
+
+/**
+ * @param {string} [prefix]
+ * @returns {string} a new empty folder under the OS temp dir
+ */
+function makeUserFolder(prefix = 'smp-n8n-') {
+	return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+}
+
+/**
+ * The environment of a private n8n: loopback only, a random encryption key, and every feature
+ * that would call out to n8n's servers (telemetry, version checks, templates, banners, AI,
+ * license renewal) switched off.
+ * @param {{ userFolder: string, port: number, brokerPort: number, encryptionKey: string, logLevel: string, extra?: NodeJS.ProcessEnv }} options
+ * @returns {NodeJS.ProcessEnv}
+ */
+function n8nEnvironment(options) {
+	/** @type {NodeJS.ProcessEnv} */
+	const env = {};
+	// Keep only what a process needs to run; n8n reads many variables by prefix, and none of the
+	// caller's N8N_* or DB_* settings may leak into a throw-away instance.
+	for (const name of ['PATH', 'HOME', 'LANG', 'LC_ALL', 'TZ', 'TMPDIR', 'SHELL', 'USER']) {
+		if (process.env[name] !== undefined) env[name] = process.env[name];
+	}
+	const origin = `http://127.0.0.1:${options.port}`;
+	Object.assign(env, {
+		N8N_USER_FOLDER: options.userFolder,
+		N8N_ENCRYPTION_KEY: options.encryptionKey,
+		N8N_LISTEN_ADDRESS: '127.0.0.1',
+		N8N_HOST: '127.0.0.1',
+		N8N_PORT: String(options.port),
+		N8N_PROTOCOL: 'http',
+		N8N_EDITOR_BASE_URL: `${origin}/`,
+		N8N_WEBHOOK_URL: `${origin}/`,
+		// The cookie must work over plain http on 127.0.0.1 (browsers refuse secure cookies there).
+		N8N_SECURE_COOKIE: 'false',
+		N8N_RUNNERS_MODE: 'internal',
+		N8N_RUNNERS_BROKER_LISTEN_ADDRESS: '127.0.0.1',
+		N8N_RUNNERS_BROKER_PORT: String(options.brokerPort),
+		DB_TYPE: 'sqlite',
+		N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'true',
+		N8N_DIAGNOSTICS_ENABLED: 'false',
+		N8N_DIAGNOSTICS_CONFIG_FRONTEND: '',
+		N8N_DIAGNOSTICS_CONFIG_BACKEND: '',
+		N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
+		N8N_VERSION_NOTIFICATIONS_WHATS_NEW_ENABLED: 'false',
+		N8N_TEMPLATES_ENABLED: 'false',
+		N8N_DYNAMIC_BANNERS_ENABLED: 'false',
+		N8N_HIRING_BANNER_ENABLED: 'false',
+		N8N_PERSONALIZATION_ENABLED: 'false',
+		N8N_AI_ENABLED: 'false',
+		N8N_LICENSE_AUTO_RENEW_ENABLED: 'false',
+		N8N_REINSTALL_MISSING_PACKAGES: 'false',
+		// The verified-nodes list and the MCP server registry are fetched from n8n's servers.
+		N8N_VERIFIED_PACKAGES_ENABLED: 'false',
+		N8N_DISABLED_MODULES: 'mcp-registry',
+		EXTERNAL_FRONTEND_HOOKS_URLS: '',
+		N8N_LOG_LEVEL: options.logLevel,
+		N8N_LOG_OUTPUT: 'console,file',
+		N8N_LOG_FILE_LOCATION: path.join(options.userFolder, '.n8n', 'logs', 'n8n.log'),
+		NODE_ENV: 'production',
+	});
+	return { ...env, ...options.extra };
+}
+
+/**
+ * @param {string} url
+ * @param {number} timeoutMs
+ * @returns {Promise<boolean>}
+ */
+async function isReady(url, timeoutMs) {
+	try {
+		const response = await fetch(url, { signal: AbortSignal.timeout(timeoutMs) });
+		await response.arrayBuffer();
+		return response.status === 200;
+	} catch {
+		return false;
+	}
+}
+
+/**
+ * @param {number} ms
+ * @returns {Promise<void>}
+ */
+function delay(ms) {
+	return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/**
+ * @param {string} file
+ * @param {number} lines
+ * @returns {string}
+ */
+function tail(file, lines) {
+	if (!fs.existsSync(file)) return '(no output)';
+	return fs.readFileSync(file, 'utf8').split('\n').slice(-lines).join('\n');
+}
+
+/**
+ * Prepares a user folder and environment without starting anything, so the CLI can import
+ * credentials and workflows into the database before (or while) n8n runs.
+ * @param {{ runtime: Runtime, userFolder?: string, logLevel?: string, extraEnv?: NodeJS.ProcessEnv }} options
+ * @returns {Promise<{ runtime: Runtime, userFolder: string, n8nFolder: string, port: number, baseUrl: string, env: NodeJS.ProcessEnv, databaseFile: string }>}
+ */
+async function prepareN8n(options) {
+	const userFolder = options.userFolder ?? makeUserFolder();
+	const n8nFolder = path.join(userFolder, '.n8n');
+	fs.mkdirSync(n8nFolder, { recursive: true });
+	const port = await freePort();
+	let brokerPort = await freePort();
+	while (brokerPort === port) brokerPort = await freePort();
+	const env = n8nEnvironment({
+		userFolder,
+		port,
+		brokerPort,
+		encryptionKey: crypto.randomBytes(24).toString('hex'),
+		logLevel: options.logLevel ?? 'info',
+		extra: options.extraEnv,
+	});
+	return {
+		runtime: options.runtime,
+		userFolder,
+		n8nFolder,
+		port,
+		baseUrl: `http://127.0.0.1:${port}`,
+		env,
+		databaseFile: path.join(n8nFolder, 'database.sqlite'),
+	};
+}
+
+/**
+ * Runs one n8n CLI command (import:workflow, export:credentials, ...) against the prepared folder.
+ * @param {{ runtime: Runtime, env: NodeJS.ProcessEnv }} prepared
+ * @param {string[]} args
+ * @param {number} [timeoutMs]
+ * @returns {Promise<string>} stdout
+ */
+async function n8nCli(prepared, args, timeoutMs = 180000) {
+	const result = await runGroup(prepared.runtime.nodeBin, [prepared.runtime.n8nBin, ...args], {
+		env: prepared.env,
+		timeoutMs,
+	});
+	if (result.timedOut)
+		throw new Error(`n8n ${args.join(' ')} did not finish within ${timeoutMs} ms`);
+	if (result.code !== 0) {
+		throw new Error(
+			`n8n ${args.join(' ')} failed (${result.signal ?? `exit ${result.code}`}):\n${result.stdout}\n${result.stderr}`,
+		);
+	}
+	return result.stdout;
+}
+
+/**
+ * Starts `n8n start` and waits until it serves its editor and REST API.
+ * @param {Awaited<ReturnType<typeof prepareN8n>>} prepared
+ * @param {{ timeoutMs?: number }} [options]
+ * @returns {Promise<N8nInstance>}
+ */
+async function startN8n(prepared, options = {}) {
+	const timeoutMs = options.timeoutMs ?? 180000;
+	const logFile = path.join(prepared.userFolder, 'n8n-console.log');
+	const out = fs.openSync(logFile, 'a');
+	const child = spawnGroup(prepared.runtime.nodeBin, [prepared.runtime.n8nBin, 'start'], {
+		env: prepared.env,
+		cwd: prepared.userFolder,
+		stdio: ['ignore', out, out],
+	});
+	fs.closeSync(out);
+	let stopped = false;
+	const stop = async () => {
+		if (stopped) return;
+		stopped = true;
+		await stopGroup(child, 20000);
+	};
+	/** @type {N8nInstance} */
+	const instance = { ...prepared, logFile, child, stop };
+	const deadline = Date.now() + timeoutMs;
+	let exitedEarly = false;
+	void exited(child).then(() => (exitedEarly = true));
+	try {
+		for (;;) {
+			if (exitedEarly) {
+				throw new Error(
+					`n8n exited while starting (code ${child.exitCode}). Its output:\n${tail(logFile, 60)}`,
+				);
+			}
+			if (await isReady(`${prepared.baseUrl}/healthz/readiness`, 2000)) {
+				// Readiness means the database is up; the REST API answers once routes are mounted.
+				if (await isReady(`${prepared.baseUrl}/rest/settings`, 5000)) return instance;
+			}
+			if (Date.now() > deadline) {
+				throw new Error(
+					`n8n did not become ready within ${timeoutMs} ms. Its output:\n${tail(logFile, 60)}`,
+				);
+			}
+			await delay(500);
+		}
+	} catch (error) {
+		await stop();
+		throw error;
+	}
+}
+
+module.exports = {
+	ensureRuntime,
+	prepareN8n,
+	startN8n,
+	n8nCli,
+	freePort,
+	makeUserFolder,
+	delay,
+	tail,
+};
