@@ -21,7 +21,8 @@ export class SupplierMatchedProjectsApi implements ICredentialType {
 		dark: 'file:../nodes/SupplierMatchedProjects/supplierMatchedProjects.dark.svg',
 	};
 
-	documentationUrl = 'https://www.npmjs.com/package/n8n-nodes-supplier-matched-projects#credentials';
+	documentationUrl =
+		'https://www.npmjs.com/package/n8n-nodes-supplier-matched-projects#credentials';
 
 	properties: INodeProperties[] = [
 		{

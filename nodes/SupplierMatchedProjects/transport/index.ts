@@ -8,12 +8,7 @@ import type {
 	IPollFunctions,
 	JsonObject,
 } from 'n8n-workflow';
-import {
-	getCredentialAllowedDomains,
-	NodeApiError,
-	NodeOperationError,
-	sleep,
-} from 'n8n-workflow';
+import { getCredentialAllowedDomains, NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import type { ResultsPage } from '../api/types';
 import { describeApiFailure, errorCodeOf, type FailureContext } from './api-errors';
@@ -26,7 +21,12 @@ import {
 	parseRetryAfter,
 	type RetryPolicy,
 } from './retry';
-import { CREDENTIAL_TYPE, CredentialSettingsError, readSettings, type SupplierSettings } from './settings';
+import {
+	CREDENTIAL_TYPE,
+	CredentialSettingsError,
+	readSettings,
+	type SupplierSettings,
+} from './settings';
 import { discardTokenUsedBy, TokenRequestError } from './token';
 
 export { CREDENTIAL_TYPE } from './settings';
@@ -159,12 +159,17 @@ async function send(
 	}
 }
 
-function apiError(node: INode, message: string, description: string, httpCode?: number): NodeApiError {
-	return new NodeApiError(
-		node,
-		{ message, description } as JsonObject,
-		{ message, description, httpCode: httpCode === undefined ? undefined : String(httpCode) },
-	);
+function apiError(
+	node: INode,
+	message: string,
+	description: string,
+	httpCode?: number,
+): NodeApiError {
+	return new NodeApiError(node, { message, description } as JsonObject, {
+		message,
+		description,
+		httpCode: httpCode === undefined ? undefined : String(httpCode),
+	});
 }
 
 /**
@@ -204,7 +209,10 @@ export async function requestResultsPage(
 	const options: IHttpRequestOptions = {
 		method: 'GET',
 		url: resultsUrl(settings.baseUrl, companyId),
-		qs: page.cursor === undefined ? { limit: page.limit } : { limit: page.limit, cursor: page.cursor },
+		qs:
+			page.cursor === undefined
+				? { limit: page.limit }
+				: { limit: page.limit, cursor: page.cursor },
 		headers: { Accept: 'application/json' },
 		json: true,
 		returnFullResponse: true,
@@ -264,12 +272,20 @@ export async function requestResultsPage(
 			throw new NodeApiError(
 				node,
 				{ code: errorCodeOf(body) ?? null, message: failure.message } as JsonObject,
-				{ message: failure.message, description: failure.description, httpCode: String(statusCode) },
+				{
+					message: failure.message,
+					description: failure.description,
+					httpCode: String(statusCode),
+				},
 			);
 		}
 
 		if ('token' in outcome) {
-			if (outcome.token.retryable && mayRetry && (await waitedFor(backoffDelay(attempts, policy)))) {
+			if (
+				outcome.token.retryable &&
+				mayRetry &&
+				(await waitedFor(backoffDelay(attempts, policy)))
+			) {
 				continue;
 			}
 			throw apiError(node, outcome.token.message, outcome.token.description ?? '');

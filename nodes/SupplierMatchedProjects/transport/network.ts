@@ -1,4 +1,10 @@
-export type NetworkFailureKind = 'timeout' | 'refused' | 'dns' | 'interrupted' | 'tls' | 'cancelled';
+export type NetworkFailureKind =
+	| 'timeout'
+	| 'refused'
+	| 'dns'
+	| 'interrupted'
+	| 'tls'
+	| 'cancelled';
 
 /** A request that got no HTTP answer. */
 export interface NetworkFailure {
@@ -11,15 +17,43 @@ export interface NetworkFailure {
 const FAILURES: Record<string, NetworkFailure> = {
 	ECONNABORTED: { kind: 'timeout', summary: 'no answer within the time limit', retryable: true },
 	ETIMEDOUT: { kind: 'timeout', summary: 'no answer within the time limit', retryable: true },
-	UND_ERR_CONNECT_TIMEOUT: { kind: 'timeout', summary: 'no answer within the time limit', retryable: true },
-	UND_ERR_HEADERS_TIMEOUT: { kind: 'timeout', summary: 'no answer within the time limit', retryable: true },
-	UND_ERR_BODY_TIMEOUT: { kind: 'timeout', summary: 'no answer within the time limit', retryable: true },
+	UND_ERR_CONNECT_TIMEOUT: {
+		kind: 'timeout',
+		summary: 'no answer within the time limit',
+		retryable: true,
+	},
+	UND_ERR_HEADERS_TIMEOUT: {
+		kind: 'timeout',
+		summary: 'no answer within the time limit',
+		retryable: true,
+	},
+	UND_ERR_BODY_TIMEOUT: {
+		kind: 'timeout',
+		summary: 'no answer within the time limit',
+		retryable: true,
+	},
 	ECONNREFUSED: { kind: 'refused', summary: 'the connection was refused', retryable: true },
 	ENOTFOUND: { kind: 'dns', summary: 'the host name was not found', retryable: false },
-	EAI_AGAIN: { kind: 'dns', summary: 'the host name could not be resolved for now', retryable: true },
-	ECONNRESET: { kind: 'interrupted', summary: 'the connection was closed unexpectedly', retryable: true },
-	EPIPE: { kind: 'interrupted', summary: 'the connection was closed unexpectedly', retryable: true },
-	UND_ERR_SOCKET: { kind: 'interrupted', summary: 'the connection was closed unexpectedly', retryable: true },
+	EAI_AGAIN: {
+		kind: 'dns',
+		summary: 'the host name could not be resolved for now',
+		retryable: true,
+	},
+	ECONNRESET: {
+		kind: 'interrupted',
+		summary: 'the connection was closed unexpectedly',
+		retryable: true,
+	},
+	EPIPE: {
+		kind: 'interrupted',
+		summary: 'the connection was closed unexpectedly',
+		retryable: true,
+	},
+	UND_ERR_SOCKET: {
+		kind: 'interrupted',
+		summary: 'the connection was closed unexpectedly',
+		retryable: true,
+	},
 	EHOSTUNREACH: { kind: 'interrupted', summary: 'the host is unreachable', retryable: true },
 	ENETUNREACH: { kind: 'interrupted', summary: 'the network is unreachable', retryable: true },
 	ENETDOWN: { kind: 'interrupted', summary: 'the network is down', retryable: true },

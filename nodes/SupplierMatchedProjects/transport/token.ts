@@ -63,7 +63,9 @@ const usedTokens = new WeakMap<object, string>();
 /** Identifies a token: a changed Auth URL, client ID, secret or scope must get a token of its own. */
 function cacheKey(settings: SupplierSettings): string {
 	return createHash('sha256')
-		.update(JSON.stringify([settings.authUrl, settings.clientId, settings.clientSecret, settings.scope]))
+		.update(
+			JSON.stringify([settings.authUrl, settings.clientId, settings.clientSecret, settings.scope]),
+		)
 		.digest('hex');
 }
 
@@ -103,7 +105,11 @@ function failedBeforeAnswer(settings: SupplierSettings, error: unknown): TokenRe
 	);
 }
 
-function describeRefusal(settings: SupplierSettings, status: number, body: unknown): TokenRequestError {
+function describeRefusal(
+	settings: SupplierSettings,
+	status: number,
+	body: unknown,
+): TokenRequestError {
 	const oauth = oauthErrorOf(body);
 	const issuerSays =
 		oauth?.error_description !== undefined ? ` The issuer says: ${oauth.error_description}` : '';
@@ -133,13 +139,13 @@ function describeRefusal(settings: SupplierSettings, status: number, body: unkno
 		return new TokenRequestError(
 			'issuerUnavailable',
 			`The token issuer at ${settings.authUrl} is not available right now (HTTP ${status})`,
-			'This is on the issuer\'s side: try again later.',
+			"This is on the issuer's side: try again later.",
 		);
 	}
 	return new TokenRequestError(
 		'wrongAuthUrl',
 		`No token endpoint answered at ${settings.authUrl}${TOKEN_PATH} (HTTP ${status})`,
-		'Check the credential\'s Auth URL: it is the token issuer\'s address, without /oauth2/token.',
+		"Check the credential's Auth URL: it is the token issuer's address, without /oauth2/token.",
 	);
 }
 
@@ -177,7 +183,9 @@ async function requestToken(
 	}
 	const token = tokenOf(response.body);
 	if (token === undefined) {
-		const what = isObject(response.body) ? 'JSON without an access_token' : 'something other than JSON';
+		const what = isObject(response.body)
+			? 'JSON without an access_token'
+			: 'something other than JSON';
 		throw new TokenRequestError(
 			'wrongAuthUrl',
 			`The address ${settings.authUrl}${TOKEN_PATH} answered with ${what}, not an OAuth token`,

@@ -1,0 +1,465 @@
+/**
+ * Runs nodes with n8n-core's real engine in-process: WorkflowExecute, the real execution contexts
+ * and request helpers (so httpRequestWithAuthentication, proxy and allowed-domain handling are
+ * n8n's own), with a credentials helper that behaves like packages/cli's CredentialsHelper.
+ */
+import { ExecuteContext, ExecutionLifecycleHooks, RoutingNode, WorkflowExecute } from 'n8n-core';
+import type {
+	ExecutionError,
+	ICredentialDataDecryptedObject,
+	ICredentials,
+	ICredentialsDecrypted,
+	ICredentialType,
+	IDataObject,
+	IExecuteData,
+	IHttpRequestHelper,
+	IHttpRequestOptions,
+	INode,
+	INodeCredentialsDetails,
+	INodeCredentialTestResult,
+	INodeExecutionData,
+	INodeParameters,
+	INodeProperties,
+	INodeType,
+	INodeTypes,
+	IRun,
+	IRunExecutionData,
+	IVersionedNodeType,
+	IWorkflowExecuteAdditionalData,
+	WorkflowExecuteMode,
+} from 'n8n-workflow';
+import {
+	createRunExecutionData,
+	getCredentialOwnRequestAllowedDomains,
+	ICredentialsHelper,
+	injectDomainRestrictionFields,
+	NodeHelpers,
+	UserError,
+	Workflow,
+} from 'n8n-workflow';
+
+/** Every time n8n would have written a credential to its database. */
+export interface CredentialWrite {
+	type: string;
+	data: ICredentialDataDecryptedObject;
+}
+
+/**
+ * Mirrors packages/cli/src/credentials-helper.ts where it matters here: defaults are applied on
+ * every decryption (so the expirable property is ''), each decryption returns a fresh object,
+ * preAuthentication runs only while the expirable property is empty, expired or under test, its
+ * HTTP helper is restricted to the credential's allowed domains, and output that contains the
+ * expirable property is merged and written to the database (recorded in `writes`).
+ */
+export class TestCredentialsHelper extends ICredentialsHelper {
+	readonly writes: CredentialWrite[] = [];
+
+	/** How often the credential's preAuthentication ran. */
+	preAuthenticationRuns = 0;
+
+	private readonly types = new Map<string, ICredentialType>();
+
+	private readonly stored = new Map<string, ICredentialDataDecryptedObject>();
+
+	constructor(credentialTypes: ICredentialType[]) {
+		super();
+		for (const type of credentialTypes) this.types.set(type.name, type);
+	}
+
+	/** Sets what "the database" holds for a credential type (one credential per type). */
+	setCredentials(type: string, data: ICredentialDataDecryptedObject): void {
+		this.stored.set(type, { ...data });
+	}
+
+	getCredentialType(name: string): ICredentialType {
+		const type = this.types.get(name);
+		if (type === undefined) throw new UserError(`Unknown credential type "${name}"`);
+		return type;
+	}
+
+	getParentTypes(name: string): string[] {
+		return this.getCredentialType(name).extends ?? [];
+	}
+
+	isCredentialUsableByNode(): boolean {
+		return true;
+	}
+
+	getCredentialsProperties(type: string): INodeProperties[] {
+		return injectDomainRestrictionFields(this.getCredentialType(type));
+	}
+
+	/** Like the cli's applyDefaultsAndOverwrites: a new object with the properties' defaults. */
+	withDefaults(type: string, data: ICredentialDataDecryptedObject): ICredentialDataDecryptedObject {
+		return NodeHelpers.getNodeParameters(
+			this.getCredentialsProperties(type),
+			{ ...data } as INodeParameters,
+			true,
+			false,
+			null,
+			null,
+		) as ICredentialDataDecryptedObject;
+	}
+
+	async getDecrypted(
+		_additionalData: IWorkflowExecuteAdditionalData,
+		_nodeCredentials: INodeCredentialsDetails,
+		type: string,
+	): Promise<ICredentialDataDecryptedObject> {
+		const data = this.stored.get(type);
+		if (data === undefined) throw new UserError(`No credential of type "${type}" was set`);
+		return this.withDefaults(type, data);
+	}
+
+	async authenticate(
+		credentials: ICredentialDataDecryptedObject,
+		typeName: string,
+		requestOptions: IHttpRequestOptions,
+	): Promise<IHttpRequestOptions> {
+		const { authenticate } = this.getCredentialType(typeName);
+		if (typeof authenticate === 'function') return await authenticate(credentials, requestOptions);
+		return requestOptions;
+	}
+
+	async preAuthentication(
+		helpers: IHttpRequestHelper,
+		credentials: ICredentialDataDecryptedObject,
+		typeName: string,
+		node: INode,
+		credentialsExpired: boolean,
+	): Promise<ICredentialDataDecryptedObject | undefined> {
+		const type = this.getCredentialType(typeName);
+		const expirable = type.properties.find(
+			(property) => property.type === 'hidden' && property.typeOptions?.expirable === true,
+		);
+		if (expirable === undefined || typeof type.preAuthentication !== 'function') return undefined;
+		const isTestingCredentials =
+			node?.parameters?.temp === '' && node?.type === 'n8n-nodes-base.noOp';
+		if (credentials[expirable.name] !== '' && !credentialsExpired && !isTestingCredentials) {
+			return undefined;
+		}
+		this.preAuthenticationRuns++;
+		const restricted: IHttpRequestHelper = {
+			helpers: {
+				httpRequest: async (requestOptions: IHttpRequestOptions) => {
+					const allowedDomains = getCredentialOwnRequestAllowedDomains(credentials);
+					if (allowedDomains === undefined)
+						return await helpers.helpers.httpRequest(requestOptions);
+					if (requestOptions.allowedDomains !== undefined) {
+						throw new UserError(
+							'This credential restricts requests to specific domains, which cannot be combined with the domains its authentication step asks for.',
+						);
+					}
+					return await helpers.helpers.httpRequest({ ...requestOptions, allowedDomains });
+				},
+			},
+		};
+		const output = await type.preAuthentication.call(restricted, credentials);
+		if (output[expirable.name] === undefined) return undefined;
+		if (node.credentials) {
+			this.writes.push({
+				type: typeName,
+				data: { ...credentials, ...output } as ICredentialDataDecryptedObject,
+			});
+			return Object.assign(credentials, output);
+		}
+		return undefined;
+	}
+
+	async runPreAuthentication(
+		helpers: IHttpRequestHelper,
+		credentials: ICredentialDataDecryptedObject,
+		typeName: string,
+	): Promise<ICredentialDataDecryptedObject | undefined> {
+		const { preAuthentication } = this.getCredentialType(typeName);
+		if (typeof preAuthentication !== 'function') return undefined;
+		return (await preAuthentication.call(helpers, credentials)) as ICredentialDataDecryptedObject;
+	}
+
+	async getCredentials(): Promise<ICredentials> {
+		throw new UserError('The test credentials helper keeps no encrypted credentials');
+	}
+
+	async updateCredentials(
+		_nodeCredentials: INodeCredentialsDetails,
+		type: string,
+		data: ICredentialDataDecryptedObject,
+	): Promise<void> {
+		this.writes.push({ type, data: { ...data } });
+	}
+
+	async updateCredentialsOauthTokenData(
+		_nodeCredentials: INodeCredentialsDetails,
+		type: string,
+		data: ICredentialDataDecryptedObject,
+	): Promise<void> {
+		this.writes.push({ type, data: { ...data } });
+	}
+}
+
+/** A NodeTypes registry holding the given node types under their description names. */
+export function createNodeTypes(nodeTypes: INodeType[]): INodeTypes {
+	const byName = new Map(nodeTypes.map((type) => [type.description.name, type]));
+	const get = (name: string): INodeType => {
+		const type = byName.get(name);
+		if (type === undefined) throw new UserError(`Unknown node type "${name}"`);
+		return type;
+	};
+	return {
+		getByName: (name: string): INodeType | IVersionedNodeType => get(name),
+		getByNameAndVersion: (name: string, version?: number): INodeType =>
+			NodeHelpers.getVersionedNodeType(get(name), version),
+		getKnownTypes: (): IDataObject => ({}),
+	};
+}
+
+/** What WorkflowExecute and the execution contexts read from the additional data. */
+export function createAdditionalData(
+	credentialsHelper: ICredentialsHelper,
+	hooks?: ExecutionLifecycleHooks,
+): IWorkflowExecuteAdditionalData {
+	return {
+		credentialsHelper,
+		hooks,
+		currentNodeParameters: undefined,
+		currentNodeExecutionIndex: 0,
+		executionId: 'test-execution',
+		restApiUrl: 'http://127.0.0.1/rest',
+		instanceBaseUrl: 'http://127.0.0.1/',
+		formBaseUrl: 'http://127.0.0.1/form',
+		formWaitingBaseUrl: 'http://127.0.0.1/form-waiting',
+		formTestBaseUrl: 'http://127.0.0.1/form-test',
+		webhookBaseUrl: 'http://127.0.0.1/webhook',
+		webhookWaitingBaseUrl: 'http://127.0.0.1/webhook-waiting',
+		webhookTestBaseUrl: 'http://127.0.0.1/webhook-test',
+		mcpBaseUrl: 'http://127.0.0.1/mcp',
+		mcpTestBaseUrl: 'http://127.0.0.1/mcp-test',
+		variables: {},
+		userId: 'test-user',
+		logAiEvent: () => undefined,
+		executeWorkflow: async () => {
+			throw new UserError('Sub-workflows are not available in the test engine');
+		},
+		getRunExecutionData: async () => undefined,
+		getRuntimeCredential: async () => undefined,
+		startRunnerTask: async () => {
+			throw new UserError('Task runners are not available in the test engine');
+		},
+	} as unknown as IWorkflowExecuteAdditionalData;
+}
+
+export interface RunNodeOptions {
+	nodeType: INodeType;
+	parameters: INodeParameters;
+	credentialsHelper: TestCredentialsHelper;
+	/** The items the node receives; one empty item by default. */
+	items?: INodeExecutionData[];
+	continueOnFail?: boolean;
+	mode?: WorkflowExecuteMode;
+	/** Node name, also the key of its run data. */
+	name?: string;
+	/** Workflow timezone. */
+	timezone?: string;
+}
+
+export interface NodeRun {
+	/** The node's first output, or undefined when it failed. */
+	items: INodeExecutionData[] | undefined;
+	/** The node's error, when the execution failed. */
+	error: ExecutionError | undefined;
+	run: IRun;
+}
+
+/** Credentials reference every test node carries, for each of the helper's credential types. */
+function credentialReferences(nodeType: INodeType): INode['credentials'] {
+	const references: NonNullable<INode['credentials']> = {};
+	for (const credential of nodeType.description.credentials ?? []) {
+		references[credential.name] = { id: `${credential.name}-id`, name: credential.name };
+	}
+	return references;
+}
+
+/** The node as n8n stores it in a workflow. */
+export function createTestNode(
+	nodeType: INodeType,
+	parameters: INodeParameters,
+	options: { name?: string; continueOnFail?: boolean } = {},
+): INode {
+	const version = nodeType.description.version;
+	return {
+		id: 'node-under-test',
+		name: options.name ?? nodeType.description.defaults.name ?? 'Node',
+		type: nodeType.description.name,
+		typeVersion: Array.isArray(version) ? version[version.length - 1] : version,
+		position: [0, 0],
+		parameters,
+		credentials: credentialReferences(nodeType),
+		...(options.continueOnFail ? { onError: 'continueRegularOutput' as const } : {}),
+	};
+}
+
+/** Runs one node as the start of a workflow, fed with `items`, and waits for the execution to end. */
+export async function runNode(options: RunNodeOptions): Promise<NodeRun> {
+	const node = createTestNode(options.nodeType, options.parameters, options);
+	const workflow = new Workflow({
+		id: 'test-workflow',
+		nodes: [node],
+		connections: {},
+		active: false,
+		nodeTypes: createNodeTypes([options.nodeType]),
+		settings: options.timezone ? { timezone: options.timezone } : {},
+	});
+	const mode = options.mode ?? 'manual';
+	const hooks = new ExecutionLifecycleHooks(mode, 'test-execution', {
+		id: 'test-workflow',
+		name: 'Test workflow',
+		active: false,
+		activeVersionId: null,
+		isArchived: false,
+		nodes: [node],
+		connections: {},
+		createdAt: new Date(),
+		updatedAt: new Date(),
+	});
+	let finish: (run: IRun) => void = () => undefined;
+	const finished = new Promise<IRun>((resolve) => {
+		finish = resolve;
+	});
+	hooks.addHandler('workflowExecuteAfter', (run) => finish(run));
+	const additionalData = createAdditionalData(options.credentialsHelper, hooks);
+	const runExecutionData: IRunExecutionData = createRunExecutionData({
+		executionData: {
+			nodeExecutionStack: [
+				{
+					node,
+					data: { main: [options.items ?? [{ json: {} }]] },
+					source: null,
+				},
+			],
+		},
+	});
+	const execution = new WorkflowExecute(additionalData, mode, runExecutionData);
+	await execution.processRunExecutionData(workflow);
+	const run = await finished;
+	const taskData = run.data.resultData.runData[node.name]?.[0];
+	return {
+		items: taskData?.data?.main?.[0] ?? undefined,
+		error: taskData?.error ?? run.data.resultData.error,
+		run,
+	};
+}
+
+const noOpNodeType: INodeType = {
+	description: {
+		displayName: 'No Operation, do nothing',
+		name: 'n8n-nodes-base.noOp',
+		group: ['organization'],
+		version: 1,
+		description: 'No Operation',
+		defaults: { name: 'No Operation, do nothing' },
+		inputs: ['main'],
+		outputs: ['main'],
+		properties: [],
+	},
+};
+
+/**
+ * The credential's Test button, as packages/cli's CredentialsTester runs a credential's `test`
+ * request: defaults applied, a temporary NoOp node routing the request through RoutingNode
+ * (and so through preAuthentication and authenticate), then the same rules and fallbacks.
+ */
+export async function testCredential(
+	credentialsHelper: TestCredentialsHelper,
+	type: string,
+	data: ICredentialDataDecryptedObject,
+): Promise<INodeCredentialTestResult> {
+	const testRequest = credentialsHelper.getCredentialType(type).test;
+	if (testRequest === undefined) return { status: 'Error', message: 'No testing function found' };
+	const credentialsDecrypted: ICredentialsDecrypted = {
+		id: 'credential-under-test',
+		name: 'Credential under test',
+		type,
+		data: credentialsHelper.withDefaults(type, data),
+	};
+	const node: INode = {
+		id: 'temp',
+		parameters: {},
+		name: 'Temp-Node',
+		type: noOpNodeType.description.name,
+		typeVersion: 1,
+		position: [0, 0],
+		credentials: { [type]: { id: credentialsDecrypted.id, name: credentialsDecrypted.name } },
+	};
+	const nodeTypeCopy: INodeType = {
+		description: {
+			...noOpNodeType.description,
+			credentials: [{ name: type, required: true }],
+			properties: [
+				{
+					displayName: 'Temp',
+					name: 'temp',
+					type: 'string',
+					routing: { request: testRequest.request },
+					default: '',
+				},
+			],
+		},
+	};
+	const workflow = new Workflow({
+		nodes: [node],
+		connections: {},
+		active: false,
+		nodeTypes: createNodeTypes([nodeTypeCopy]),
+	});
+	const runExecutionData: IRunExecutionData = createRunExecutionData({
+		resultData: { runData: {} },
+	});
+	const executeData: IExecuteData = { node, data: {}, source: null };
+	const executeFunctions = new ExecuteContext(
+		workflow,
+		node,
+		createAdditionalData(credentialsHelper),
+		'internal',
+		runExecutionData,
+		0,
+		[],
+		{ main: [[{ json: {} }]] },
+		executeData,
+		[],
+	);
+	const routingNode = new RoutingNode(executeFunctions, nodeTypeCopy, credentialsDecrypted);
+	let response: INodeExecutionData[][] | null | undefined;
+	try {
+		response = await routingNode.runNode();
+	} catch (error) {
+		const cause = (
+			error as { cause?: { response?: { status: number; statusText?: string }; code?: string } }
+		).cause;
+		if (cause?.response) {
+			const statusCode = cause.response.status;
+			for (const rule of testRequest.rules ?? []) {
+				if (rule.type === 'responseCode' && rule.properties.value === statusCode) {
+					return { status: 'Error', message: rule.properties.message };
+				}
+			}
+			if (statusCode < 199 || statusCode > 299) {
+				return {
+					status: 'Error',
+					message: cause.response.statusText || `Received HTTP status code: ${statusCode}`,
+				};
+			}
+		} else if (cause?.code) {
+			return { status: 'Error', message: cause.code };
+		}
+		return { status: 'Error', message: String((error as Error).message) };
+	}
+	for (const rule of testRequest.rules ?? []) {
+		if (rule.type === 'responseSuccessBody') {
+			const responseData = response?.[0]?.[0]?.json as IDataObject | undefined;
+			if (responseData?.[rule.properties.key] === rule.properties.value) {
+				return { status: 'Error', message: rule.properties.message };
+			}
+		}
+	}
+	return { status: 'OK', message: 'Connection successful!' };
+}
