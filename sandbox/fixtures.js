@@ -4,8 +4,27 @@
 const SCOPE = 'speci-finder/read';
 
 /**
+ * @typedef {{ readonly clientId: string, readonly clientSecret: string }} FixtureCredentials
+ */
+
+/**
+ * @typedef {object} SandboxFixtures
+ * @property {FixtureCredentials} client registered to companyId, secondCompanyId and the two empty companies
+ * @property {string} companyId has keywords and matches
+ * @property {string} secondCompanyId other keywords, also registered to client
+ * @property {string} noKeywordsCompanyId registered to client, no keywords configured
+ * @property {string} noMatchesCompanyId registered to client, keywords that match nothing
+ * @property {string} unregisteredCompanyId exists, registered to no application
+ * @property {FixtureCredentials} otherClient registered to otherClientCompanyId only
+ * @property {string} otherClientCompanyId
+ * @property {FixtureCredentials} noScopeClient registered to companyId; its application lacks the scope
+ * @property {string} scope
+ */
+
+/**
  * Well-known identities and companies every sandbox has, so tests, demos and docs can rely on them.
  * These secrets only ever open the local sandbox.
+ * @type {Readonly<SandboxFixtures>}
  */
 const SANDBOX_FIXTURES = Object.freeze({
 	client: Object.freeze({ clientId: 'sandbox-client', clientSecret: 'sandbox-secret' }),
@@ -14,10 +33,8 @@ const SANDBOX_FIXTURES = Object.freeze({
 	noKeywordsCompanyId: 'company-no-keywords',
 	noMatchesCompanyId: 'company-no-matches',
 	unregisteredCompanyId: 'company-unregistered',
-	/** Registered to another company only (otherClientCompanyId). */
 	otherClient: Object.freeze({ clientId: 'other-client', clientSecret: 'other-secret' }),
 	otherClientCompanyId: 'company-other',
-	/** Registered to companyId, but its application lacks the speci-finder/read scope. */
 	noScopeClient: Object.freeze({ clientId: 'no-scope-client', clientSecret: 'no-scope-secret' }),
 	scope: SCOPE,
 });

@@ -1,0 +1,94 @@
+#!/usr/bin/env node
+// @ts-check
+'use strict';
+
+const { startSandbox, SANDBOX_FIXTURES } = require('./index');
+
+/**
+ * Reads a whole-number environment variable, or its default when unset.
+ * @param {string} name
+ * @param {number} fallback
+ * @param {number} min
+ * @param {number} max
+ * @returns {number}
+ */
+function envNumber(name, fallback, min, max) {
+	const raw = process.env[name];
+	if (raw === undefined || raw === '') return fallback;
+	const value = /^\d+$/.test(raw) ? Number(raw) : NaN;
+	if (!(value >= min && value <= max)) {
+		throw new Error(
+			`${name} must be a whole number from ${min} to ${max} (got ${JSON.stringify(raw)})`,
+		);
+	}
+	return value;
+}
+
+async function main() {
+	const demoEverySeconds = envNumber('DEMO_NEW_TENDER_EVERY_SECONDS', 0, 0, 86_400);
+	const rateLimitOff = process.env.RATE_LIMIT === 'off';
+	const sandbox = await startSandbox({
+		port: envNumber('PORT', 3456, 0, 65535),
+		seed: envNumber('SEED', 1, 0, 2 ** 32 - 1),
+		projects: envNumber('PROJECTS', 60, 0, 1_000_000),
+		cacheSeconds: envNumber('CACHE_SECONDS', 5, 0, 3600),
+		windowDays: envNumber('WINDOW_DAYS', 60, 0, 3650),
+		tokenTtlSeconds: envNumber('TOKEN_TTL_SECONDS', 3600, 1, 86_400),
+		...(rateLimitOff ? { rateLimit: false } : {}),
+	});
+	const { counts } = sandbox;
+	const { client } = SANDBOX_FIXTURES;
+	process.stdout.write(
+		[
+			`Supplier Matched-Projects sandbox listening on ${sandbox.url}`,
+			`  ${counts().projects} projects, ${counts().tenders} tenders (seed ${sandbox.seed})`,
+			`  Base URL and token URL: ${sandbox.url}  (token endpoint ${sandbox.url}/oauth2/token)`,
+			`  Client ID: ${client.clientId}   Client secret: ${client.clientSecret}   Scope: ${SANDBOX_FIXTURES.scope}`,
+			`  Company ID: ${SANDBOX_FIXTURES.companyId} (also ${SANDBOX_FIXTURES.secondCompanyId})`,
+			`  Rate limit: ${rateLimitOff ? 'off' : '100 requests per 5 minutes per client'}; control routes: GET ${sandbox.url}/__sandbox`,
+			'',
+		].join('\n'),
+	);
+
+	/** @type {NodeJS.Timeout | undefined} */
+	let demoTimer;
+	if (demoEverySeconds > 0) {
+		demoTimer = setInterval(() => {
+			const tender = sandbox.openTender({ companyId: SANDBOX_FIXTURES.companyId });
+			process.stdout.write(
+				`Opened tender ${tender.id} "${tender.name}" on project ${tender.projectId} (quotes due ${tender.quotesDueAt})\n`,
+			);
+		}, demoEverySeconds * 1000);
+	}
+
+	let stopping = false;
+	/** @param {NodeJS.Signals} signal */
+	const stop = (signal) => {
+		if (stopping) return;
+		stopping = true;
+		if (demoTimer) clearInterval(demoTimer);
+		sandbox.stop().then(
+			() => {
+				process.stdout.write(`Sandbox stopped (${signal}).\n`);
+				process.exit(0);
+			},
+			(/** @type {unknown} */ error) => {
+				process.stderr.write(
+					`Sandbox did not stop cleanly: ${error instanceof Error ? error.message : String(error)}\n`,
+				);
+				process.exit(1);
+			},
+		);
+	};
+	process.on('SIGINT', stop);
+	process.on('SIGTERM', stop);
+}
+
+main().catch((/** @type {unknown} */ error) => {
+	const message = error instanceof Error ? error.message : String(error);
+	const hint = /EADDRINUSE/.test(message)
+		? ' (the port is taken: set PORT to another one, or 0 for any free port)'
+		: '';
+	process.stderr.write(`Sandbox failed to start: ${message}${hint}\n`);
+	process.exit(1);
+});

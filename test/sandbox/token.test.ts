@@ -1,0 +1,270 @@
+import { openHarness, SANDBOX_FIXTURES } from './harness';
+import type { Harness } from './harness';
+
+const { client: fixtureClient, noScopeClient, otherClient, scope } = SANDBOX_FIXTURES;
+const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
+
+function basic(clientId: string, clientSecret: string): string {
+	const encode = (part: string) => encodeURIComponent(part).replace(/%20/g, '+');
+	return `Basic ${Buffer.from(`${encode(clientId)}:${encode(clientSecret)}`).toString('base64')}`;
+}
+
+describe('sandbox token endpoint (POST /oauth2/token)', () => {
+	let harness: Harness;
+
+	beforeAll(async () => {
+		harness = await openHarness({ rateLimit: { requests: 2, windowSeconds: 300 } });
+	});
+
+	afterAll(async () => {
+		await harness.sandbox.stop();
+	});
+
+	it('issues an opaque bearer token for one hour, never cached by intermediaries', async () => {
+		const result = await harness.client.requestToken();
+
+		expect(result.status).toBe(200);
+		expect(result.body).toEqual({
+			access_token: expect.stringMatching(/^[A-Za-z0-9_-]{32,}$/),
+			token_type: 'Bearer',
+			expires_in: 3600,
+		});
+		expect(result.headers.get('cache-control')).toBe('no-store');
+		expect(result.headers.get('content-type')).toMatch(/^application\/json/);
+	});
+
+	it('issues a different token on every request and counts them per client', async () => {
+		const before = harness.sandbox.tokensIssued({ clientId: fixtureClient.clientId });
+		const otherBefore = harness.sandbox.tokensIssued({ clientId: otherClient.clientId });
+		const totalBefore = harness.sandbox.tokensIssued();
+
+		const first = await harness.client.token();
+		const second = await harness.client.token();
+		await harness.client.token({ ...otherClient });
+
+		expect(first).not.toBe(second);
+		expect(harness.sandbox.tokensIssued({ clientId: fixtureClient.clientId })).toBe(before + 2);
+		expect(harness.sandbox.tokensIssued({ clientId: otherClient.clientId })).toBe(otherBefore + 1);
+		expect(harness.sandbox.tokensIssued()).toBe(totalBefore + 3);
+	});
+
+	it('issues a working token when scope is omitted (the quick-start request)', async () => {
+		const token = await harness.client.token({ scope: null });
+
+		const page = await harness.client.results({ token, limit: 1 });
+
+		expect(page.status).toBe(200);
+	});
+
+	it('accepts HTTP Basic client authentication, form-encoded as RFC 6749 section 2.3.1 says', async () => {
+		const result = await harness.client.requestToken({
+			form: { grant_type: 'client_credentials', scope },
+			headers: { authorization: basic(fixtureClient.clientId, fixtureClient.clientSecret) },
+		});
+
+		expect(result.status).toBe(200);
+	});
+
+	it.each<[string, Record<string, string>, Record<string, string>, number, string, RegExp]>([
+		[
+			'a JSON body',
+			{},
+			{ 'content-type': 'application/json' },
+			400,
+			'invalid_request',
+			/application\/x-www-form-urlencoded/,
+		],
+		[
+			'no grant_type',
+			{ client_id: fixtureClient.clientId, client_secret: fixtureClient.clientSecret },
+			FORM,
+			400,
+			'invalid_request',
+			/grant_type is required/,
+		],
+		[
+			'grant_type=password',
+			{
+				grant_type: 'password',
+				client_id: fixtureClient.clientId,
+				client_secret: fixtureClient.clientSecret,
+			},
+			FORM,
+			400,
+			'unsupported_grant_type',
+			/client_credentials/,
+		],
+		[
+			'a wrong secret',
+			{
+				grant_type: 'client_credentials',
+				client_id: fixtureClient.clientId,
+				client_secret: 'wrong-secret',
+			},
+			FORM,
+			401,
+			'invalid_client',
+			/client authentication failed/,
+		],
+		[
+			'an unknown client',
+			{
+				grant_type: 'client_credentials',
+				client_id: 'nobody',
+				client_secret: fixtureClient.clientSecret,
+			},
+			FORM,
+			401,
+			'invalid_client',
+			/client authentication failed/,
+		],
+		[
+			'no client_secret',
+			{ grant_type: 'client_credentials', client_id: fixtureClient.clientId },
+			FORM,
+			401,
+			'invalid_client',
+			/client_secret/,
+		],
+		[
+			'no client at all',
+			{ grant_type: 'client_credentials' },
+			FORM,
+			401,
+			'invalid_client',
+			/client authentication is required/,
+		],
+		[
+			'a scope the application lacks',
+			{
+				grant_type: 'client_credentials',
+				client_id: noScopeClient.clientId,
+				client_secret: noScopeClient.clientSecret,
+				scope,
+			},
+			FORM,
+			400,
+			'invalid_scope',
+			/not granted speci-finder\/read/,
+		],
+		[
+			'an unknown scope',
+			{
+				grant_type: 'client_credentials',
+				client_id: fixtureClient.clientId,
+				client_secret: fixtureClient.clientSecret,
+				scope: 'admin/write',
+			},
+			FORM,
+			400,
+			'invalid_scope',
+			/admin\/write/,
+		],
+		[
+			'an empty scope',
+			{
+				grant_type: 'client_credentials',
+				client_id: fixtureClient.clientId,
+				client_secret: fixtureClient.clientSecret,
+				scope: '',
+			},
+			FORM,
+			400,
+			'invalid_scope',
+			/scope is empty/,
+		],
+	])(
+		'refuses %s with an RFC 6749 error body',
+		async (_case, form, headers, status, error, description) => {
+			const result = await harness.client.send('POST', '/oauth2/token', {
+				headers,
+				body:
+					headers['content-type'] === 'application/json'
+						? JSON.stringify(form)
+						: new URLSearchParams(form).toString(),
+			});
+
+			expect(result.status).toBe(status);
+			expect(result.body).toEqual({ error, error_description: expect.stringMatching(description) });
+			expect(result.text).not.toContain(fixtureClient.clientSecret);
+			expect(result.text).not.toContain(noScopeClient.clientSecret);
+			expect(result.headers.get('www-authenticate')).toBe(
+				status === 401 ? 'Basic realm="supplier-matched-projects"' : null,
+			);
+		},
+	);
+
+	it('refuses a parameter sent twice', async () => {
+		const body = `grant_type=client_credentials&client_id=${fixtureClient.clientId}&client_id=${otherClient.clientId}&client_secret=${fixtureClient.clientSecret}`;
+
+		const result = await harness.client.send('POST', '/oauth2/token', { headers: FORM, body });
+
+		expect(result.status).toBe(400);
+		expect(result.body).toEqual({
+			error: 'invalid_request',
+			error_description: expect.stringContaining('repeated: client_id'),
+		});
+	});
+
+	it('refuses two client authentication methods at once', async () => {
+		const result = await harness.client.requestToken({
+			headers: { authorization: basic(fixtureClient.clientId, fixtureClient.clientSecret) },
+		});
+
+		expect(result.status).toBe(400);
+		expect(result.body).toMatchObject({
+			error: 'invalid_request',
+			error_description: expect.stringContaining('one client authentication method'),
+		});
+	});
+
+	it('refuses unreadable HTTP Basic credentials with invalid_client', async () => {
+		const result = await harness.client.requestToken({
+			form: { grant_type: 'client_credentials' },
+			headers: { authorization: 'Basic bm8tY29sb24taGVyZQ==' },
+		});
+
+		expect(result.status).toBe(401);
+		expect(result.body).toMatchObject({ error: 'invalid_client' });
+	});
+
+	it('takes POST only', async () => {
+		const result = await harness.client.send('GET', '/oauth2/token');
+
+		expect(result.status).toBe(405);
+		expect(result.headers.get('allow')).toBe('POST');
+		expect(result.body).toMatchObject({ code: 'METHOD_NOT_ALLOWED' });
+	});
+
+	it('does not count token requests against the results rate limit', async () => {
+		const limited = await openHarness({ rateLimit: { requests: 2, windowSeconds: 300 } });
+		try {
+			for (let attempt = 0; attempt < 5; attempt++) await limited.client.token();
+			const statuses = [];
+			for (let attempt = 0; attempt < 3; attempt++) {
+				statuses.push((await limited.client.results({ token: limited.token, limit: 1 })).status);
+			}
+
+			expect(statuses).toEqual([200, 200, 429]);
+		} finally {
+			await limited.sandbox.stop();
+		}
+	});
+
+	it('logs token requests with the client that asked and never the secret', async () => {
+		harness.sandbox.resetRequests();
+
+		await harness.client.requestToken({ clientSecret: 'wrong-secret' });
+
+		const log = harness.sandbox.requests();
+		expect(log).toEqual([
+			expect.objectContaining({
+				method: 'POST',
+				path: '/oauth2/token',
+				status: 401,
+				clientId: fixtureClient.clientId,
+			}),
+		]);
+		expect(JSON.stringify(log)).not.toContain('wrong-secret');
+	});
+});
