@@ -36,6 +36,8 @@ function createCursorCodec() {
 			const given = Buffer.from(signature, 'base64url');
 			const expected = sign(payload);
 			if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
+			// base64url ignores stray characters and spare low bits; only the exact encoding counts.
+			if (given.toString('base64url') !== signature) return undefined;
 			/** @type {unknown} */
 			const decoded = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
 			if (!Array.isArray(decoded) || decoded.length !== 4 || decoded[0] !== 1) return undefined;

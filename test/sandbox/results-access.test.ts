@@ -1,0 +1,233 @@
+import { openHarness, SANDBOX_FIXTURES } from './harness';
+import type { Harness } from './harness';
+
+const { client: fixtureClient, otherClient, noScopeClient } = SANDBOX_FIXTURES;
+
+describe('sandbox results endpoint: headers, token, scope and registration', () => {
+	let harness: Harness;
+
+	beforeAll(async () => {
+		harness = await openHarness();
+	});
+
+	afterAll(async () => {
+		await harness.sandbox.stop();
+	});
+
+	it('answers a valid call with a results page', async () => {
+		const result = await harness.client.results({ token: harness.token, limit: 2 });
+
+		expect(result.status).toBe(200);
+		expect(result.headers.get('content-type')).toBe('application/json; charset=utf-8');
+		expect(result.body).toEqual({
+			data: [expect.objectContaining({ projectId: expect.any(String) }), expect.anything()],
+			_metadata: { nextCursor: expect.any(String), hasNextPage: true },
+		});
+	});
+
+	it('400 CLIENT_ID_HEADER_MISSING without x-service-client-id, checked before the token', async () => {
+		const withToken = await harness.client.results({
+			token: harness.token,
+			headers: { 'x-service-client-id': undefined },
+		});
+		const withoutToken = await harness.client.results({
+			headers: { 'x-service-client-id': undefined },
+		});
+		const blank = await harness.client.results({
+			token: harness.token,
+			headers: { 'x-service-client-id': '  ' },
+		});
+
+		for (const result of [withToken, withoutToken, blank]) {
+			expect(result.status).toBe(400);
+			expect(result.body).toEqual({
+				code: 'CLIENT_ID_HEADER_MISSING',
+				message: expect.stringContaining('x-service-client-id'),
+			});
+		}
+	});
+
+	it.each<[string, Record<string, string>]>([
+		['no Authorization header', {}],
+		[
+			'a Basic Authorization header',
+			{ authorization: `Basic ${Buffer.from('a:b').toString('base64')}` },
+		],
+		['an empty bearer token', { authorization: 'Bearer ' }],
+		['an unknown bearer token', { authorization: 'Bearer not-a-token-the-sandbox-issued' }],
+	])('401 Unauthorised with %s', async (_case, headers) => {
+		const result = await harness.client.results({ headers });
+
+		expect(result.status).toBe(401);
+		expect(result.body).toEqual({
+			code: 'Unauthorised',
+			message: expect.stringMatching(/^Unauthorised: /),
+		});
+	});
+
+	it('401 CLIENT_ID_HEADER_MISMATCH when the header names another client than the token', async () => {
+		const result = await harness.client.results({
+			token: harness.token,
+			clientId: otherClient.clientId,
+		});
+
+		expect(result.status).toBe(401);
+		expect(result.body).toMatchObject({ code: 'CLIENT_ID_HEADER_MISMATCH' });
+	});
+
+	it('checks the token before the header match: an unknown token with any header is Unauthorised', async () => {
+		const result = await harness.client.results({
+			token: 'forged',
+			clientId: otherClient.clientId,
+		});
+
+		expect(result.body).toMatchObject({ code: 'Unauthorised' });
+	});
+
+	it.each([
+		['a company registered to no application', SANDBOX_FIXTURES.unregisteredCompanyId],
+		["another application's company", SANDBOX_FIXTURES.otherClientCompanyId],
+		['a company that does not exist', 'company-404'],
+	])('401 Unauthorised for %s', async (_case, companyId) => {
+		const result = await harness.client.results({ token: harness.token, companyId });
+
+		expect(result.status).toBe(401);
+		expect(result.body).toEqual({
+			code: 'Unauthorised',
+			message: expect.stringContaining('not registered to this application'),
+		});
+	});
+
+	it("serves the other client's own company to the other client", async () => {
+		const token = await harness.client.token({ ...otherClient });
+
+		const result = await harness.client.results({
+			token,
+			clientId: otherClient.clientId,
+			companyId: SANDBOX_FIXTURES.otherClientCompanyId,
+		});
+
+		expect(result.status).toBe(200);
+	});
+
+	it('401 Unauthorised when the token lacks speci-finder/read (application without the scope)', async () => {
+		const token = await harness.client.token({ ...noScopeClient, scope: null });
+
+		const result = await harness.client.results({ token, clientId: noScopeClient.clientId });
+
+		expect(result.status).toBe(401);
+		expect(result.body).toEqual({
+			code: 'Unauthorised',
+			message: expect.stringContaining('speci-finder/read'),
+		});
+	});
+
+	it('expires tokens after tokenTtlSeconds on the sandbox clock', async () => {
+		const token = await harness.client.token();
+		harness.sandbox.clock.advance(3599 * 1000);
+		const stillValid = await harness.client.results({ token, limit: 1 });
+		harness.sandbox.clock.advance(1000);
+		const expired = await harness.client.results({ token, limit: 1 });
+
+		expect(stillValid.status).toBe(200);
+		expect(expired.status).toBe(401);
+		expect(expired.body).toMatchObject({
+			code: 'Unauthorised',
+			message: expect.stringContaining('expired'),
+		});
+		harness.token = await harness.client.token();
+	});
+
+	it('honours a custom token lifetime', async () => {
+		const shortLived = await openHarness({ tokenTtlSeconds: 60 });
+		try {
+			const issued = await shortLived.client.requestToken();
+			shortLived.sandbox.clock.advance(60_000);
+
+			expect(issued.body).toMatchObject({ expires_in: 60 });
+			expect((await shortLived.client.results({ token: shortLived.token })).status).toBe(401);
+		} finally {
+			await shortLived.sandbox.stop();
+		}
+	});
+
+	it("revokes one client's tokens and leaves other clients' alone", async () => {
+		const mine = await harness.client.token();
+		const theirs = await harness.client.token({ ...otherClient });
+
+		const revoked = harness.sandbox.revokeTokens({ clientId: fixtureClient.clientId });
+
+		expect(revoked).toBeGreaterThanOrEqual(2);
+		expect((await harness.client.results({ token: mine })).status).toBe(401);
+		expect((await harness.client.results({ token: harness.token })).status).toBe(401);
+		const other = await harness.client.results({
+			token: theirs,
+			clientId: otherClient.clientId,
+			companyId: SANDBOX_FIXTURES.otherClientCompanyId,
+		});
+		expect(other.status).toBe(200);
+
+		expect(harness.sandbox.revokeTokens()).toBeGreaterThanOrEqual(1);
+		harness.token = await harness.client.token();
+	});
+
+	it('takes GET only on the results path and answers unknown paths with 404', async () => {
+		const post = await harness.client.send(
+			'POST',
+			'/api/supplier/v1/companies/company-1/speci-finder/results',
+		);
+		const unknown = await harness.client.send(
+			'GET',
+			'/api/supplier/v2/companies/company-1/speci-finder/results',
+		);
+
+		expect(post.status).toBe(405);
+		expect(post.headers.get('allow')).toBe('GET');
+		expect(unknown.status).toBe(404);
+		expect(unknown.body).toMatchObject({ code: 'NOT_FOUND' });
+	});
+
+	it('serves the OpenAPI description at /swagger/doc, pointed at this sandbox', async () => {
+		const result = await harness.client.send('GET', '/swagger/doc');
+		const document = result.body as {
+			openapi: string;
+			servers: Array<{ url: string }>;
+			paths: Record<string, { servers?: Array<{ url: string }> }>;
+			components: {
+				securitySchemes: Record<string, { flows?: { clientCredentials?: { tokenUrl: string } } }>;
+			};
+		};
+
+		expect(result.status).toBe(200);
+		expect(document.openapi).toMatch(/^3\.1\./);
+		expect(document.servers).toEqual([expect.objectContaining({ url: harness.sandbox.url })]);
+		expect(document.paths['/oauth2/token'].servers).toEqual([
+			expect.objectContaining({ url: harness.sandbox.url }),
+		]);
+		const tokenUrls = Object.values(document.components.securitySchemes)
+			.map((scheme) => scheme.flows?.clientCredentials?.tokenUrl)
+			.filter((url) => url !== undefined);
+		expect(tokenUrls).toEqual([`${harness.sandbox.url}/oauth2/token`]);
+	});
+
+	it('logs each results call with the header client id and whether it came from cache', async () => {
+		harness.sandbox.resetRequests();
+
+		await harness.client.results({ token: harness.token, limit: 3 });
+		await harness.client.results({ token: harness.token, limit: 3 });
+
+		expect(harness.sandbox.requests()).toEqual([
+			{
+				method: 'GET',
+				path: '/api/supplier/v1/companies/company-1/speci-finder/results',
+				query: { limit: '3' },
+				status: 200,
+				clientId: fixtureClient.clientId,
+				at: expect.stringMatching(/^2030-03-1\dT/),
+				servedFromCache: false,
+				fault: null,
+			},
+			expect.objectContaining({ status: 200, servedFromCache: true }),
+		]);
+	});
+});
