@@ -11,6 +11,7 @@ import type {
 import { getCredentialAllowedDomains, NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import type { ResultsPage } from '../api/types';
+import { MAX_PAGE_SIZE } from '../helpers/paging';
 import { describeApiFailure, errorCodeOf, type FailureContext } from './api-errors';
 import { apiRateBudget } from './budget';
 import { networkFailureOf, type NetworkFailure } from './network';
@@ -33,7 +34,6 @@ export { CREDENTIAL_TYPE } from './settings';
 
 export type SupplierContext = IExecuteFunctions | IPollFunctions | ILoadOptionsFunctions;
 
-export const MAX_PAGE_SIZE = 100;
 const RESULTS_PATH = '/api/supplier/v1/companies';
 
 /**

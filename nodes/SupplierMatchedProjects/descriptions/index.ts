@@ -1,0 +1,96 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+/**
+ * Parameters both nodes show. They carry no display conditions; each node adds its own
+ * (see updateDisplayOptions in n8n-workflow).
+ */
+
+export const companyIdProperty: INodeProperties = {
+	displayName: 'Company ID',
+	name: 'companyId',
+	type: 'string',
+	required: true,
+	default: '',
+	placeholder: 'e.g. 4f6d2a1c',
+	description:
+		'ID of the supplier company whose matched projects to read. It must be registered to the client ID of the credential.',
+};
+
+export const outputProperty: INodeProperties = {
+	displayName: 'Output',
+	name: 'output',
+	type: 'options',
+	options: [
+		{
+			name: 'Projects',
+			value: 'projects',
+			description: 'One item per project, as the API returns it, with its tenders',
+		},
+		{
+			name: 'Tenders',
+			value: 'tenders',
+			description: "One item per tender, with its project's fields under project",
+		},
+	],
+	default: 'projects',
+};
+
+export const simplifyProperty: INodeProperties = {
+	displayName: 'Simplify',
+	name: 'simplify',
+	type: 'boolean',
+	default: false,
+	description:
+		'Whether to return flat, spreadsheet-ready columns (lists joined with "; ") instead of the nested data',
+};
+
+export const filtersProperty: INodeProperties = {
+	displayName: 'Filters',
+	name: 'filters',
+	type: 'collection',
+	placeholder: 'Add Filter',
+	default: {},
+	description: 'Applied by the node to what the API returns; the API itself has no filters',
+	options: [
+		{
+			displayName: 'Matched Keywords',
+			name: 'matchedKeywords',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. plumbing, roofing',
+			description:
+				'Keep tenders that matched one of these keywords (comma-separated, case-insensitive)',
+		},
+		{
+			displayName: 'Project Status',
+			name: 'projectStatuses',
+			type: 'multiOptions',
+			options: [
+				{ name: 'Active', value: 'Active' },
+				{ name: 'Closed', value: 'Closed' },
+			],
+			default: [],
+			description: 'Keep projects with one of these statuses',
+		},
+		{
+			displayName: 'Quotes Due Within (Days)',
+			name: 'quotesDueWithinDays',
+			type: 'number',
+			typeOptions: { minValue: 0, numberPrecision: 0 },
+			default: 14,
+			description:
+				"Keep tenders whose quotes are due from today up to this many days ahead, in the workflow's time zone. Tenders without a due date are left out.",
+		},
+		{
+			displayName: 'Tender Type',
+			name: 'tenderTypes',
+			type: 'multiOptions',
+			options: [
+				{ name: 'Procurement', value: 'Procurement' },
+				{ name: 'Tender', value: 'Tender' },
+			],
+			default: [],
+			description: 'Keep tenders of these types',
+		},
+	],
+};

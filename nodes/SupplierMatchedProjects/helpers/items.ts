@@ -1,0 +1,318 @@
+import type { Party, Project, ProjectStatus, Tender, TenderType } from '../api/types';
+
+export type OutputMode = 'projects' | 'tenders';
+
+export const OUTPUT_MODES: readonly OutputMode[] = ['projects', 'tenders'];
+export const TENDER_TYPES: readonly TenderType[] = ['Tender', 'Procurement'];
+export const PROJECT_STATUSES: readonly ProjectStatus[] = ['Active', 'Closed'];
+
+/** A project without its tenders: what a tender item carries of its project. */
+export type ProjectFields = Omit<Project, 'tenders'>;
+
+/**
+ * One item per tender: the tender's own fields at the top level, and its project's fields (all
+ * but `tenders`) under `project`, so no project field can collide with a tender field.
+ */
+export type TenderItem = Tender & { project: ProjectFields };
+
+/** A spreadsheet cell: no nested objects or arrays. */
+export type FlatValue = string | number | boolean | null;
+export type FlatRecord = Record<string, FlatValue>;
+
+/** Joins list values in one cell; names may contain commas, so a semicolon separates them. */
+export const LIST_SEPARATOR = '; ';
+
+export interface ProjectFilters {
+	/** Keep tenders of these types. */
+	tenderTypes?: TenderType[];
+	/** Keep projects with these statuses. */
+	projectStatuses?: ProjectStatus[];
+	/** Keep tenders whose quotes are due from today up to this many days ahead. */
+	quotesDueWithinDays?: number;
+	/** Keep tenders that matched one of these keywords (case-insensitive). */
+	matchedKeywords?: string[];
+}
+
+/** A filter value the user gave cannot be applied; the message says what to enter instead. */
+export class FilterError extends Error {}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+	return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function listOf<T>(value: T[] | null | undefined): T[] {
+	return Array.isArray(value) ? value : [];
+}
+
+// ---- splitting ----
+
+export function projectFields(project: Project): ProjectFields {
+	const fields: Record<string, unknown> = { ...project };
+	delete fields.tenders;
+	return fields as ProjectFields;
+}
+
+export function splitTenders(project: Project): TenderItem[] {
+	const fields = projectFields(project);
+	return listOf(project.tenders).map((tender) => ({ ...tender, project: fields }));
+}
+
+// ---- simplifying ----
+
+function cell(value: unknown): FlatValue {
+	if (value === undefined || value === null) return null;
+	if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') {
+		return value;
+	}
+	return JSON.stringify(value);
+}
+
+function joined(values: Array<string | null | undefined>): string {
+	const seen = new Set<string>();
+	for (const value of values) {
+		if (typeof value === 'string' && value !== '') seen.add(value);
+	}
+	return [...seen].join(LIST_SEPARATOR);
+}
+
+function partyNames(parties: Party[] | null | undefined): string {
+	return joined(listOf(parties).map((party) => (isObject(party) ? party.name : undefined)));
+}
+
+function capitalised(name: string): string {
+	return name.charAt(0).toUpperCase() + name.slice(1);
+}
+
+const KNOWN_PROJECT_FIELDS = new Set([
+	'projectId',
+	'projectName',
+	'address',
+	'category',
+	'budget',
+	'status',
+	'consultants',
+	'tenders',
+	'tenderingSubcontractors',
+	'url',
+]);
+
+const KNOWN_TENDER_FIELDS = new Set([
+	'id',
+	'name',
+	'type',
+	'builder',
+	'tenderOpenAt',
+	'quotesDueAt',
+	'status',
+	'matchedKeywords',
+	'project',
+]);
+
+/** Fields the API added after this node was written, flattened under a prefix that cannot clash. */
+function unknownFields(
+	source: Record<string, unknown>,
+	known: Set<string>,
+	prefix: string,
+): FlatRecord {
+	const extra: FlatRecord = {};
+	for (const [name, value] of Object.entries(source)) {
+		if (!known.has(name))
+			extra[prefix === '' ? name : `${prefix}${capitalised(name)}`] = cell(value);
+	}
+	return extra;
+}
+
+function earliest(dates: Array<string | null | undefined>): string | null {
+	const known = dates.filter((date): date is string => typeof date === 'string' && date !== '');
+	return known.length === 0 ? null : known.reduce((min, date) => (date < min ? date : min));
+}
+
+/**
+ * One flat row per project: its fields, its budget band as two numbers, and its tenders summed up
+ * (count, names, types, builders, keywords, earliest due date). Lists are joined with "; ".
+ */
+export function simplifyProject(project: Project): FlatRecord {
+	const tenders = listOf(project.tenders);
+	const budget = isObject(project.budget) ? project.budget : null;
+	return {
+		...unknownFields(project, KNOWN_PROJECT_FIELDS, ''),
+		projectId: cell(project.projectId),
+		projectName: cell(project.projectName),
+		address: cell(project.address),
+		category: cell(project.category),
+		status: cell(project.status),
+		budgetLow: cell(budget?.low),
+		budgetHigh: cell(budget?.high),
+		url: cell(project.url),
+		tenderCount: tenders.length,
+		tenderNames: joined(tenders.map((tender) => tender.name)),
+		tenderTypes: joined(tenders.map((tender) => tender.type)),
+		earliestQuotesDueAt: earliest(tenders.map((tender) => tender.quotesDueAt)),
+		builders: joined(
+			tenders.map((tender) => (isObject(tender.builder) ? tender.builder.name : null)),
+		),
+		matchedKeywords: joined(tenders.flatMap((tender) => listOf(tender.matchedKeywords))),
+		consultants: partyNames(project.consultants),
+		tenderingSubcontractors: partyNames(project.tenderingSubcontractors),
+	};
+}
+
+/** One flat row per tender: tender columns first, then its project's columns prefixed "project". */
+export function simplifyTenderItem(item: TenderItem): FlatRecord {
+	const project = isObject(item.project) ? item.project : ({} as ProjectFields);
+	const budget = isObject(project.budget) ? project.budget : null;
+	const builder = isObject(item.builder) ? item.builder : null;
+	return {
+		...unknownFields(item, KNOWN_TENDER_FIELDS, 'tender'),
+		...unknownFields(project, KNOWN_PROJECT_FIELDS, 'project'),
+		tenderId: cell(item.id),
+		tenderName: cell(item.name),
+		tenderType: cell(item.type),
+		tenderStatus: cell(item.status),
+		tenderOpenAt: cell(item.tenderOpenAt),
+		quotesDueAt: cell(item.quotesDueAt),
+		builderName: cell(builder?.name),
+		builderWebsite: cell(builder?.website),
+		matchedKeywords: joined(listOf(item.matchedKeywords)),
+		projectId: cell(project.projectId),
+		projectName: cell(project.projectName),
+		projectAddress: cell(project.address),
+		projectCategory: cell(project.category),
+		projectStatus: cell(project.status),
+		projectBudgetLow: cell(budget?.low),
+		projectBudgetHigh: cell(budget?.high),
+		projectUrl: cell(project.url),
+		consultants: partyNames(project.consultants),
+		tenderingSubcontractors: partyNames(project.tenderingSubcontractors),
+	};
+}
+
+/** The JSON of the output items for these projects, in the order the API listed them. */
+export function shapeItems(
+	projects: Project[],
+	options: { output: OutputMode; simplify: boolean },
+): Array<Record<string, unknown>> {
+	if (options.output === 'tenders') {
+		const tenderItems = projects.flatMap(splitTenders);
+		return options.simplify ? tenderItems.map(simplifyTenderItem) : tenderItems;
+	}
+	return options.simplify ? projects.map(simplifyProject) : projects;
+}
+
+// ---- filtering ----
+
+/** Today's calendar date (YYYY-MM-DD) in a time zone. */
+export function todayIn(timeZone: string, now: Date = new Date()): string {
+	const parts = new Intl.DateTimeFormat('en-CA', {
+		timeZone,
+		year: 'numeric',
+		month: '2-digit',
+		day: '2-digit',
+	}).formatToParts(now);
+	const part = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
+	return `${part('year')}-${part('month')}-${part('day')}`;
+}
+
+/** A calendar date moved by whole days. */
+export function addDays(date: string, days: number): string {
+	const [year, month, day] = date.split('-').map(Number);
+	return new Date(Date.UTC(year, month - 1, day + days)).toISOString().slice(0, 10);
+}
+
+export function hasFilters(filters: ProjectFilters): boolean {
+	return (
+		(filters.tenderTypes?.length ?? 0) > 0 ||
+		(filters.projectStatuses?.length ?? 0) > 0 ||
+		filters.quotesDueWithinDays !== undefined ||
+		(filters.matchedKeywords?.length ?? 0) > 0
+	);
+}
+
+function tenderMatches(tender: Tender, filters: ProjectFilters, today: string): boolean {
+	if (filters.tenderTypes?.length && !filters.tenderTypes.includes(tender.type)) return false;
+	if (filters.quotesDueWithinDays !== undefined) {
+		const due = tender.quotesDueAt;
+		if (typeof due !== 'string' || due < today) return false;
+		if (due > addDays(today, filters.quotesDueWithinDays)) return false;
+	}
+	if (filters.matchedKeywords?.length) {
+		const wanted = new Set(filters.matchedKeywords.map((keyword) => keyword.trim().toLowerCase()));
+		const matched = listOf(tender.matchedKeywords).some(
+			(keyword) => typeof keyword === 'string' && wanted.has(keyword.trim().toLowerCase()),
+		);
+		if (!matched) return false;
+	}
+	return true;
+}
+
+/**
+ * Keeps the projects that pass the project filters and still have a tender that passes the tender
+ * filters. A kept project lists only its passing tenders; it is returned unchanged when all pass.
+ */
+export function filterProjects(
+	projects: Project[],
+	filters: ProjectFilters,
+	today: string,
+): Project[] {
+	if (!hasFilters(filters)) return projects;
+	const kept: Project[] = [];
+	for (const project of projects) {
+		if (filters.projectStatuses?.length && !filters.projectStatuses.includes(project.status)) {
+			continue;
+		}
+		const tenders = listOf(project.tenders);
+		const passing = tenders.filter((tender) => tenderMatches(tender, filters, today));
+		if (passing.length === 0) continue;
+		kept.push(passing.length === tenders.length ? project : { ...project, tenders: passing });
+	}
+	return kept;
+}
+
+function allowedValues<T extends string>(
+	value: unknown,
+	allowed: readonly T[],
+	label: string,
+): T[] | undefined {
+	if (value === undefined || value === null || value === '') return undefined;
+	const values = Array.isArray(value) ? value : [value];
+	const wrong = values.filter((entry) => !allowed.includes(entry as T));
+	if (wrong.length > 0) {
+		throw new FilterError(
+			`${label} filter: ${wrong.map((entry) => JSON.stringify(entry)).join(', ')} is not one of ${allowed.join(', ')}`,
+		);
+	}
+	return values.length > 0 ? (values as T[]) : undefined;
+}
+
+/** Reads the Filters collection as the node receives it, checking every value. */
+export function parseFilters(raw: Record<string, unknown> | undefined): ProjectFilters {
+	const filters: ProjectFilters = {};
+	if (raw === undefined) return filters;
+	const tenderTypes = allowedValues(raw.tenderTypes, TENDER_TYPES, 'Tender Type');
+	if (tenderTypes) filters.tenderTypes = tenderTypes;
+	const projectStatuses = allowedValues(raw.projectStatuses, PROJECT_STATUSES, 'Project Status');
+	if (projectStatuses) filters.projectStatuses = projectStatuses;
+	const days = raw.quotesDueWithinDays;
+	if (days !== undefined && days !== null && days !== '') {
+		if (typeof days !== 'number' || !Number.isInteger(days) || days < 0) {
+			throw new FilterError(
+				`Quotes Due Within (Days) filter: enter a whole number of days, 0 or more (got ${JSON.stringify(days)})`,
+			);
+		}
+		filters.quotesDueWithinDays = days;
+	}
+	const keywords = raw.matchedKeywords;
+	if (keywords !== undefined && keywords !== null) {
+		if (typeof keywords !== 'string') {
+			throw new FilterError(
+				`Matched Keywords filter: enter keywords separated by commas (got ${JSON.stringify(keywords)})`,
+			);
+		}
+		const list = keywords
+			.split(',')
+			.map((keyword) => keyword.trim())
+			.filter((keyword) => keyword !== '');
+		if (list.length > 0) filters.matchedKeywords = list;
+	}
+	return filters;
+}

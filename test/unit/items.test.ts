@@ -1,0 +1,181 @@
+import type { Project } from '../../nodes/SupplierMatchedProjects/api/types';
+import {
+	shapeItems,
+	simplifyProject,
+	simplifyTenderItem,
+	splitTenders,
+	type FlatRecord,
+} from '../../nodes/SupplierMatchedProjects/helpers/items';
+import { project, tender } from '../support/n8n-fixtures';
+
+function isFlat(record: FlatRecord): boolean {
+	return Object.values(record).every((value) => value === null || typeof value !== 'object');
+}
+
+const sample = (): Project =>
+	project({
+		projectId: 'p1',
+		projectName: 'Harbour Tower',
+		address: '1 Quay St, Sydney NSW 2000, Australia',
+		category: 'Commercial',
+		budget: { low: 2_000_000, high: null },
+		status: 'Closed',
+		consultants: [
+			{ name: 'Smith, Jones & Co', website: null },
+			{ name: 'Arup', website: 'https://arup.example' },
+		],
+		tenderingSubcontractors: [{ name: 'Sparky Pty', website: null }],
+		url: 'https://app.example/p1',
+		tenders: [
+			tender({
+				id: 't1',
+				name: 'Plumbing',
+				type: 'Tender',
+				quotesDueAt: '2030-03-10',
+				builder: { name: 'Acme', website: 'https://acme.example' },
+				matchedKeywords: ['plumbing', 'hvac'],
+			}),
+			tender({
+				id: 't2',
+				name: 'Roofing',
+				type: 'Procurement',
+				quotesDueAt: null,
+				tenderOpenAt: null,
+				builder: { name: 'Bolt Construct', website: null },
+				matchedKeywords: ['roofing', 'plumbing'],
+			}),
+		],
+	});
+
+describe('splitTenders', () => {
+	it("gives one item per tender, the tender's fields on top and its project's under project", () => {
+		const input = sample();
+		const items = splitTenders(input);
+		expect(items).toHaveLength(2);
+		const { tenders, ...projectWithoutTenders } = input;
+		expect(items[0]).toEqual({ ...tenders[0], project: projectWithoutTenders });
+		expect(items[1].id).toBe('t2');
+		expect('tenders' in items[0].project).toBe(false);
+	});
+
+	it('keeps unknown fields of tenders and projects untouched', () => {
+		const input = { ...sample(), newField: { deep: [1, 2] } } as Project;
+		input.tenders[0] = { ...input.tenders[0], tenderExtra: 'x' } as Project['tenders'][number];
+		const [first] = splitTenders(input);
+		expect(first).toMatchObject({ tenderExtra: 'x', project: { newField: { deep: [1, 2] } } });
+	});
+
+	it('does not change the project it splits', () => {
+		const input = sample();
+		const copy = structuredClone(input);
+		splitTenders(input);
+		expect(input).toEqual(copy);
+	});
+});
+
+describe('simplifyProject', () => {
+	it('gives flat columns, joins lists with "; " and sums up the tenders', () => {
+		const row = simplifyProject(sample());
+		expect(row).toEqual({
+			projectId: 'p1',
+			projectName: 'Harbour Tower',
+			address: '1 Quay St, Sydney NSW 2000, Australia',
+			category: 'Commercial',
+			status: 'Closed',
+			budgetLow: 2_000_000,
+			budgetHigh: null,
+			url: 'https://app.example/p1',
+			tenderCount: 2,
+			tenderNames: 'Plumbing; Roofing',
+			tenderTypes: 'Tender; Procurement',
+			earliestQuotesDueAt: '2030-03-10',
+			builders: 'Acme; Bolt Construct',
+			matchedKeywords: 'plumbing; hvac; roofing',
+			consultants: 'Smith, Jones & Co; Arup',
+			tenderingSubcontractors: 'Sparky Pty',
+		});
+		expect(isFlat(row)).toBe(true);
+	});
+
+	it('copes with every null the API allows', () => {
+		const row = simplifyProject(
+			project({
+				budget: null,
+				consultants: [],
+				tenders: [tender({ quotesDueAt: null, tenderOpenAt: null, matchedKeywords: [] })],
+			}),
+		);
+		expect(row).toMatchObject({
+			budgetLow: null,
+			budgetHigh: null,
+			earliestQuotesDueAt: null,
+			matchedKeywords: '',
+			consultants: '',
+		});
+	});
+
+	it('flattens fields the API added later instead of dropping them', () => {
+		const row = simplifyProject({ ...sample(), rating: 4, tags: ['a', 'b'] } as Project);
+		expect(row).toMatchObject({ rating: 4, tags: '["a","b"]' });
+		expect(isFlat(row)).toBe(true);
+	});
+});
+
+describe('simplifyTenderItem', () => {
+	it('gives tender columns and its project columns prefixed "project"', () => {
+		const [, second] = splitTenders(sample());
+		expect(simplifyTenderItem(second)).toEqual({
+			tenderId: 't2',
+			tenderName: 'Roofing',
+			tenderType: 'Procurement',
+			tenderStatus: 'Open',
+			tenderOpenAt: null,
+			quotesDueAt: null,
+			builderName: 'Bolt Construct',
+			builderWebsite: null,
+			matchedKeywords: 'roofing; plumbing',
+			projectId: 'p1',
+			projectName: 'Harbour Tower',
+			projectAddress: '1 Quay St, Sydney NSW 2000, Australia',
+			projectCategory: 'Commercial',
+			projectStatus: 'Closed',
+			projectBudgetLow: 2_000_000,
+			projectBudgetHigh: null,
+			projectUrl: 'https://app.example/p1',
+			consultants: 'Smith, Jones & Co; Arup',
+			tenderingSubcontractors: 'Sparky Pty',
+		});
+	});
+
+	it('prefixes unknown tender and project fields so they cannot clash', () => {
+		const input = { ...sample(), region: 'NSW' } as Project;
+		input.tenders[0] = { ...input.tenders[0], region: 'North' } as Project['tenders'][number];
+		const row = simplifyTenderItem(splitTenders(input)[0]);
+		expect(row).toMatchObject({ tenderRegion: 'North', projectRegion: 'NSW' });
+		expect(isFlat(row)).toBe(true);
+	});
+});
+
+describe('shapeItems', () => {
+	const two = [sample(), project({ projectId: 'p2', tenders: [tender({ id: 't3' })] })];
+
+	it('returns the projects as the API sent them by default', () => {
+		expect(shapeItems(two, { output: 'projects', simplify: false })).toEqual(two);
+	});
+
+	it('returns one item per tender in API order', () => {
+		const items = shapeItems(two, { output: 'tenders', simplify: false });
+		expect(items.map((item) => item.id)).toEqual(['t1', 't2', 't3']);
+	});
+
+	it('simplifies either output', () => {
+		expect(shapeItems(two, { output: 'projects', simplify: true })[1]).toMatchObject({
+			projectId: 'p2',
+			tenderCount: 1,
+		});
+		expect(shapeItems(two, { output: 'tenders', simplify: true })[2]).toMatchObject({
+			tenderId: 't3',
+			projectId: 'p2',
+		});
+	});
+});
