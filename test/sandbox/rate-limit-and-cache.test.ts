@@ -1,0 +1,230 @@
+import type { ResultsPage } from '../../nodes/SupplierMatchedProjects/api/types';
+import { openHarness, SANDBOX_FIXTURES } from './harness';
+import type { Harness } from './harness';
+
+describe('sandbox rate limit (100 requests per 5 minutes per credential)', () => {
+	let harness: Harness;
+
+	beforeEach(async () => {
+		harness = await openHarness({ cacheSeconds: 0 });
+	});
+
+	afterEach(async () => {
+		await harness.sandbox.stop();
+	});
+
+	async function spend(
+		count: number,
+		token = harness.token,
+		clientId?: string,
+		companyId?: string,
+	) {
+		const statuses: number[] = [];
+		for (let request = 0; request < count; request++) {
+			statuses.push(
+				(await harness.client.results({ token, clientId, companyId, limit: 1 })).status,
+			);
+		}
+		return statuses;
+	}
+
+	it('allows 100 requests, refuses the 101st with 429 RATE_LIMITED and Retry-After, then frees up', async () => {
+		expect(await spend(100)).toEqual(Array(100).fill(200));
+
+		const refused = await harness.client.results({ token: harness.token });
+		const retryAfter = Number(refused.headers.get('retry-after'));
+
+		expect(refused.status).toBe(429);
+		expect(refused.body).toEqual({
+			code: 'RATE_LIMITED',
+			message: expect.stringContaining(`retry in ${retryAfter} s`),
+		});
+		expect(retryAfter).toBeGreaterThanOrEqual(299);
+		expect(retryAfter).toBeLessThanOrEqual(300);
+
+		harness.sandbox.clock.advance((retryAfter - 2) * 1000);
+		expect((await harness.client.results({ token: harness.token })).status).toBe(429);
+		harness.sandbox.clock.advance(2000);
+		expect((await harness.client.results({ token: harness.token })).status).toBe(200);
+	});
+
+	it('slides: a slot frees when the oldest request leaves the window, and refusals use no budget', async () => {
+		await spend(50);
+		harness.sandbox.clock.advance(200_000);
+		await spend(50);
+		expect(await spend(3)).toEqual([429, 429, 429]);
+
+		const refused = await harness.client.results({ token: harness.token });
+		const retryAfter = Number(refused.headers.get('retry-after'));
+		expect(retryAfter).toBeGreaterThanOrEqual(99);
+		expect(retryAfter).toBeLessThanOrEqual(100);
+
+		harness.sandbox.clock.advance(retryAfter * 1000);
+		expect(await spend(51)).toEqual([...Array(50).fill(200), 429]);
+	});
+
+	it('counts per credential (client id), not per token or company', async () => {
+		const secondToken = await harness.client.token();
+		await spend(60);
+		await spend(40, secondToken, undefined, SANDBOX_FIXTURES.secondCompanyId);
+		expect(await spend(1)).toEqual([429]);
+
+		const otherToken = await harness.client.token({ ...SANDBOX_FIXTURES.otherClient });
+		const other = await spend(
+			1,
+			otherToken,
+			SANDBOX_FIXTURES.otherClient.clientId,
+			SANDBOX_FIXTURES.otherClientCompanyId,
+		);
+
+		expect(other).toEqual([200]);
+	});
+
+	it('counts requests that pass authentication even when they fail validation', async () => {
+		for (let request = 0; request < 100; request++) {
+			expect((await harness.client.results({ token: harness.token, limit: 0 })).status).toBe(400);
+		}
+
+		expect((await harness.client.results({ token: harness.token })).status).toBe(429);
+	});
+
+	it('does not count requests refused before authentication', async () => {
+		for (let request = 0; request < 100; request++) {
+			await harness.client.results({ token: 'forged' });
+			await harness.client.results({
+				token: harness.token,
+				headers: { 'x-service-client-id': undefined },
+			});
+		}
+
+		expect((await harness.client.results({ token: harness.token })).status).toBe(200);
+	});
+
+	it('can be configured or turned off', async () => {
+		const small = await openHarness({
+			rateLimit: { requests: 3, windowSeconds: 10 },
+			cacheSeconds: 0,
+		});
+		const off = await openHarness({ rateLimit: false, cacheSeconds: 0 });
+		try {
+			const smallStatuses: number[] = [];
+			for (let request = 0; request < 4; request++) {
+				smallStatuses.push((await small.client.results({ token: small.token })).status);
+			}
+			const refused = await small.client.results({ token: small.token });
+			const offStatuses = new Set<number>();
+			for (let request = 0; request < 150; request++) {
+				offStatuses.add((await off.client.results({ token: off.token, limit: 1 })).status);
+			}
+
+			expect(smallStatuses).toEqual([200, 200, 200, 429]);
+			expect(Number(refused.headers.get('retry-after'))).toBeLessThanOrEqual(10);
+			expect([...offStatuses]).toEqual([200]);
+		} finally {
+			await small.sandbox.stop();
+			await off.sandbox.stop();
+		}
+	});
+});
+
+/** servedFromCache of each results request in the log, token requests left out. */
+function cacheFlags(target: Harness): boolean[] {
+	return target.sandbox
+		.requests()
+		.filter((entry) => entry.path.endsWith('/speci-finder/results'))
+		.map((entry) => entry.servedFromCache);
+}
+
+describe('sandbox short cache of repeated cursor and limit', () => {
+	let harness: Harness;
+
+	beforeEach(async () => {
+		harness = await openHarness({
+			cacheSeconds: 5,
+			rateLimit: { requests: 100, windowSeconds: 300 },
+		});
+	});
+
+	afterEach(async () => {
+		await harness.sandbox.stop();
+	});
+
+	it('answers the same company, cursor and limit from cache within cacheSeconds, stale data included', async () => {
+		const first = await harness.client.results({ token: harness.token, limit: 100 });
+		const opened = harness.sandbox.openTender();
+		const repeated = await harness.client.results({ token: harness.token, limit: 100 });
+		const otherLimit = await harness.client.results({ token: harness.token, limit: 99 });
+
+		expect(repeated.text).toBe(first.text);
+		expect((repeated.body as ResultsPage).data.map((project) => project.projectId)).not.toContain(
+			opened.projectId,
+		);
+		expect(
+			harness.sandbox.listOpen(SANDBOX_FIXTURES.companyId).map((project) => project.projectId),
+		).toContain(opened.projectId);
+		expect(cacheFlags(harness)).toEqual([false, true, false]);
+		expect(otherLimit.text).not.toBe(first.text);
+	});
+
+	it('serves fresh data once cacheSeconds have passed on the sandbox clock', async () => {
+		await harness.client.results({ token: harness.token, limit: 100 });
+		const opened = harness.sandbox.openTender();
+		harness.sandbox.clock.advance(5000);
+
+		const fresh = await harness.client.results({ token: harness.token, limit: 100 });
+
+		expect(cacheFlags(harness)).toEqual([false, false]);
+		const freshIds = (fresh.body as ResultsPage).data.map((project) => project.projectId);
+		expect(freshIds).toContain(opened.projectId);
+	});
+
+	it('keys the cache by company and cursor too', async () => {
+		const first = (await harness.client.results({ token: harness.token, limit: 2 }))
+			.body as ResultsPage;
+		await harness.client.results({
+			token: harness.token,
+			limit: 2,
+			companyId: SANDBOX_FIXTURES.secondCompanyId,
+		});
+		await harness.client.results({
+			token: harness.token,
+			limit: 2,
+			cursor: first._metadata.nextCursor ?? undefined,
+		});
+		await harness.client.results({
+			token: harness.token,
+			limit: 2,
+			cursor: first._metadata.nextCursor ?? undefined,
+		});
+
+		expect(cacheFlags(harness)).toEqual([false, false, false, true]);
+	});
+
+	it('still checks credentials and counts cached answers against the rate limit', async () => {
+		await harness.client.results({ token: harness.token, limit: 1 });
+		const unauthorised = await harness.client.results({ token: 'forged', limit: 1 });
+		for (let request = 0; request < 99; request++)
+			await harness.client.results({ token: harness.token, limit: 1 });
+
+		const limited = await harness.client.results({ token: harness.token, limit: 1 });
+
+		expect(unauthorised.status).toBe(401);
+		expect(limited.status).toBe(429);
+	});
+
+	it('can be cleared or turned off', async () => {
+		await harness.client.results({ token: harness.token, limit: 1 });
+		harness.sandbox.clearCache();
+		await harness.client.results({ token: harness.token, limit: 1 });
+		const off = await openHarness({ cacheSeconds: 0 });
+		try {
+			await off.client.results({ token: off.token, limit: 1 });
+			await off.client.results({ token: off.token, limit: 1 });
+
+			expect(cacheFlags(harness)).toEqual([false, false]);
+			expect(cacheFlags(off)).toEqual([false, false]);
+		} finally {
+			await off.sandbox.stop();
+		}
+	});
+});
