@@ -1,0 +1,323 @@
+import type { INode, JsonObject } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
+
+import { describeApiFailure } from '../../nodes/SupplierMatchedProjects/transport/api-errors';
+import { RateBudget } from '../../nodes/SupplierMatchedProjects/transport/budget';
+import { companyIdProblem, resultsUrl } from '../../nodes/SupplierMatchedProjects/transport';
+import { networkFailureOf } from '../../nodes/SupplierMatchedProjects/transport/network';
+import {
+	backoffDelay,
+	DEFAULT_RETRY_POLICY,
+	isRetryableStatus,
+	parseRetryAfter,
+} from '../../nodes/SupplierMatchedProjects/transport/retry';
+import { readSettings } from '../../nodes/SupplierMatchedProjects/transport/settings';
+
+const node: INode = {
+	id: 'n',
+	name: 'Supplier Matched Projects',
+	type: 'n8n-nodes-supplier-matched-projects.supplierMatchedProjects',
+	typeVersion: 1,
+	position: [0, 0],
+	parameters: {},
+};
+
+describe('retry policy', () => {
+	it('backs off exponentially with full jitter, capped', () => {
+		const policy = { baseDelayMs: 500, maxDelayMs: 15_000 };
+		expect([1, 2, 3, 4, 5, 6, 7].map((attempt) => backoffDelay(attempt, policy, () => 1))).toEqual([
+			500, 1000, 2000, 4000, 8000, 15_000, 15_000,
+		]);
+		expect(backoffDelay(3, policy, () => 0)).toBe(0);
+		expect(backoffDelay(3, policy, () => 0.25)).toBe(500);
+	});
+
+	it('keeps production defaults that bound every wait', () => {
+		expect(DEFAULT_RETRY_POLICY).toEqual({
+			maxAttempts: 5,
+			baseDelayMs: 500,
+			maxDelayMs: 15_000,
+			maxTotalWaitMs: 120_000,
+			requestTimeoutMs: 30_000,
+		});
+		expect(Object.isFrozen(DEFAULT_RETRY_POLICY)).toBe(true);
+	});
+
+	it.each([
+		[400, false],
+		[401, false],
+		[403, false],
+		[404, false],
+		[429, true],
+		[500, true],
+		[502, true],
+		[503, true],
+		[599, true],
+	])('status %p retryable: %p', (status, retryable) => {
+		expect(isRetryableStatus(status)).toBe(retryable);
+	});
+
+	describe('parseRetryAfter', () => {
+		const now = Date.parse('2030-01-01T00:00:00Z');
+
+		it.each([
+			['0', 0],
+			['120', 120_000],
+			[' 5 ', 5000],
+			[['3'], 3000],
+			[7, 7000],
+			['Tue, 01 Jan 2030 00:00:30 GMT', 30_000],
+			['Mon, 31 Dec 2029 23:59:00 GMT', 0],
+		])('reads %p as %p ms', (value, ms) => {
+			expect(parseRetryAfter(value, now)).toBe(ms);
+		});
+
+		it.each([undefined, '', 'soon', '-1', '1.5', null, {}])('ignores %p', (value) => {
+			expect(parseRetryAfter(value, now)).toBeUndefined();
+		});
+	});
+});
+
+describe('RateBudget', () => {
+	function fakeClock() {
+		let time = 1_000_000;
+		const sleeps: number[] = [];
+		return {
+			now: () => time,
+			sleep: async (ms: number) => {
+				sleeps.push(ms);
+				time += ms;
+			},
+			advance: (ms: number) => {
+				time += ms;
+			},
+			sleeps,
+		};
+	}
+
+	it('lets `limit` sends through, then waits for the oldest to leave the window', async () => {
+		const clock = fakeClock();
+		const budget = new RateBudget({ limit: 3, windowMs: 1000, ...clock });
+		const far = clock.now() + 60_000;
+		for (let i = 0; i < 3; i++) {
+			expect(await budget.acquire('a', far)).toEqual({ acquired: true });
+			clock.advance(100);
+		}
+		expect(budget.used('a')).toBe(3);
+		expect(await budget.acquire('a', far)).toEqual({ acquired: true });
+		expect(clock.sleeps).toEqual([700]);
+		expect(budget.used('a')).toBe(3);
+	});
+
+	it('gives up at once, without waiting, when no slot frees up before the deadline', async () => {
+		const clock = fakeClock();
+		const budget = new RateBudget({ limit: 2, windowMs: 1000, ...clock });
+		await budget.acquire('a', clock.now());
+		await budget.acquire('a', clock.now());
+		expect(await budget.acquire('a', clock.now() + 999)).toEqual({ acquired: false, waitMs: 1000 });
+		expect(clock.sleeps).toEqual([]);
+		expect(budget.used('a')).toBe(2);
+	});
+
+	it('keeps a separate window per credential', async () => {
+		const clock = fakeClock();
+		const budget = new RateBudget({ limit: 1, windowMs: 1000, ...clock });
+		expect(await budget.acquire('a', clock.now())).toEqual({ acquired: true });
+		expect(await budget.acquire('b', clock.now())).toEqual({ acquired: true });
+		expect(await budget.acquire('a', clock.now())).toEqual({ acquired: false, waitMs: 1000 });
+	});
+
+	it('never lets concurrent callers through beyond the limit', async () => {
+		const clock = fakeClock();
+		const budget = new RateBudget({ limit: 5, windowMs: 1000, ...clock });
+		const outcomes = await Promise.all(
+			Array.from({ length: 8 }, async () => await budget.acquire('a', clock.now() + 10)),
+		);
+		expect(outcomes.filter((outcome) => outcome.acquired)).toHaveLength(5);
+		expect(budget.used('a')).toBe(5);
+	});
+});
+
+describe('API error messages', () => {
+	const context = {
+		companyId: 'c-1',
+		clientId: 'client-9',
+		baseUrl: 'https://api.test',
+		attempts: 1,
+	};
+
+	it.each([
+		[
+			400,
+			{ code: 'CLIENT_ID_HEADER_MISSING', message: 'x' },
+			'did not receive the x-service-client-id header (CLIENT_ID_HEADER_MISSING)',
+			'proxy',
+		],
+		[
+			400,
+			{ code: 'INVALID_LIMIT', message: 'limit must be' },
+			'rejected the request for company "c-1" as invalid (HTTP 400, INVALID_LIMIT)',
+			'The API says: limit must be',
+		],
+		[
+			401,
+			{ code: 'CLIENT_ID_HEADER_MISMATCH', message: 'x' },
+			'Client ID "client-9" is not the client the access token was issued to (CLIENT_ID_HEADER_MISMATCH)',
+			'issued together',
+		],
+		[
+			401,
+			{ code: 'Unauthorised', message: 'Unauthorised.' },
+			'refused access to company "c-1" (Unauthorised)',
+			'not registered to client "client-9"',
+		],
+		[401, 'not json', 'refused access to company "c-1" (HTTP 401)', 'scope speci-finder/read'],
+		[
+			404,
+			undefined,
+			'No Supplier Matched-Projects API answered at https://api.test (HTTP 404)',
+			'Base URL',
+		],
+		[
+			429,
+			{ code: 'RATE_LIMITED', message: 'slow down' },
+			'rate limit was reached (HTTP 429)',
+			'100 requests per 5 minutes',
+		],
+		[
+			502,
+			{ code: 'FETCH_FAILED', message: 'x' },
+			'failed on its side (FETCH_FAILED)',
+			'Run the workflow again later',
+		],
+		[
+			500,
+			{ code: 'INTERNAL_SERVER_ERROR', message: 'x' },
+			'failed on its side (INTERNAL_SERVER_ERROR)',
+			'Run the workflow again later',
+		],
+		[418, {}, 'answered with HTTP 418', 'Base URL'],
+	])('HTTP %p %j names the cause and the fix', (status, body, cause, fix) => {
+		const failure = describeApiFailure(status, body, context);
+		expect(failure.message).toContain(cause);
+		expect(failure.description).toContain(fix);
+		// n8n replaces messages it recognises (status texts, network codes): ours must survive.
+		const error = new NodeApiError(node, { message: failure.message } as JsonObject, {
+			message: failure.message,
+			description: failure.description,
+			httpCode: String(status),
+		});
+		expect(error.message).toBe(failure.message);
+		expect(error.description).toBe(failure.description);
+	});
+
+	it('counts attempts in the message when it retried', () => {
+		expect(describeApiFailure(503, {}, { ...context, attempts: 5 }).message).toBe(
+			'The API failed on its side after 5 attempts (HTTP 503)',
+		);
+	});
+});
+
+describe('networkFailureOf', () => {
+	it('follows causes to the code of the failure', () => {
+		const wrapped = { message: 'outer', cause: { message: 'inner', code: 'ECONNREFUSED' } };
+		expect(networkFailureOf(wrapped)).toMatchObject({ kind: 'refused', retryable: true });
+		expect(networkFailureOf({ code: 'ECONNABORTED' })).toMatchObject({ kind: 'timeout' });
+		expect(networkFailureOf({ code: 'ENOTFOUND' })).toMatchObject({
+			kind: 'dns',
+			retryable: false,
+		});
+		expect(networkFailureOf({ name: 'AbortError' })).toMatchObject({
+			kind: 'cancelled',
+			retryable: false,
+		});
+	});
+
+	it('is undefined when the server answered, or for anything else', () => {
+		expect(networkFailureOf({ code: 'ECONNRESET', response: { status: 500 } })).toBeUndefined();
+		expect(networkFailureOf(new Error('boom'))).toBeUndefined();
+		expect(networkFailureOf('text')).toBeUndefined();
+	});
+
+	it('never words a summary with a raw code n8n would replace', () => {
+		for (const code of ['ECONNREFUSED', 'ENOTFOUND', 'ETIMEDOUT', 'ECONNRESET', 'EAI_AGAIN']) {
+			const summary = networkFailureOf({ code })?.summary ?? '';
+			expect(summary).not.toMatch(/E[A-Z_]{4,}/);
+		}
+	});
+});
+
+describe('readSettings', () => {
+	it('trims fields, drops trailing slashes and a pasted token path, and defaults the scope', () => {
+		expect(
+			readSettings({
+				authUrl: '  https://auth.test/oauth2/token/ ',
+				baseUrl: 'https://api.test/base//',
+				clientId: ' id ',
+				clientSecret: ' secret\n',
+			}),
+		).toEqual({
+			authUrl: 'https://auth.test',
+			baseUrl: 'https://api.test/base',
+			clientId: 'id',
+			clientSecret: 'secret',
+			scope: 'speci-finder/read',
+		});
+	});
+
+	it('leaves the scope out when it is blank', () => {
+		const settings = readSettings({
+			authUrl: 'http://127.0.0.1:1',
+			baseUrl: 'http://127.0.0.1:2',
+			clientId: 'id',
+			clientSecret: 's',
+			scope: '   ',
+		});
+		expect(settings.scope).toBe('');
+	});
+
+	const valid = {
+		authUrl: 'https://a.test',
+		baseUrl: 'https://b.test',
+		clientId: 'id',
+		clientSecret: 'TOPSECRET',
+	};
+	it.each([
+		[
+			{ authUrl: 'ftp://a.test' },
+			'The credential\'s Auth URL "ftp://a.test" is not an http:// or https:// address',
+		],
+		[
+			{ baseUrl: 'api.test' },
+			'The credential\'s Base URL "api.test" is not an http:// or https:// address',
+		],
+		[{ baseUrl: 'https://b.test?x=1' }, 'has a query or fragment'],
+		[{ authUrl: '   ' }, "The credential's Auth URL is empty"],
+		[{ clientId: '' }, "The credential's Client ID is empty"],
+		[{ clientSecret: ' ' }, "The credential's Client Secret is empty"],
+	])('refuses %j with a clear message', (override, message) => {
+		expect(() => readSettings({ ...valid, ...override })).toThrow(message);
+	});
+});
+
+describe('results URL', () => {
+	it('sends any company ID as one encoded path segment', () => {
+		expect(resultsUrl('https://api.test', 'a/b?c#d%e f')).toBe(
+			'https://api.test/api/supplier/v1/companies/a%2Fb%3Fc%23d%25e%20f/speci-finder/results',
+		);
+	});
+
+	it.each([
+		['', 'Company ID is empty'],
+		['  ', 'Company ID is empty'],
+		['.', 'Company ID "." cannot be sent to the API'],
+		['..', 'Company ID ".." cannot be sent to the API'],
+	])('refuses company ID %p', (companyId, message) => {
+		expect(companyIdProblem(companyId)).toContain(message);
+	});
+
+	it('accepts other IDs, dots included', () => {
+		expect(companyIdProblem('...')).toBeUndefined();
+		expect(companyIdProblem('company.1')).toBeUndefined();
+	});
+});
