@@ -11,7 +11,7 @@ import {
 	TokenRequestError,
 } from '../../nodes/SupplierMatchedProjects/transport/token';
 
-const SECRET = 'S3CRET-value-that-must-never-show';
+const SECRET = 'example-client-secret-never-shown';
 
 const credential = new SupplierMatchedProjectsApi();
 
