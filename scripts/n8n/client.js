@@ -193,6 +193,41 @@ class N8nClient {
 	}
 
 	/**
+	 * Starts a manual run of a saved workflow from one of its triggers (the editor's "Execute
+	 * workflow" button) and returns the execution's id.
+	 * @param {string} workflowId
+	 * @param {string} triggerName
+	 * @returns {Promise<string>}
+	 */
+	async runManually(workflowId, triggerName) {
+		const started = await this.rest('POST', `/workflows/${encodeURIComponent(workflowId)}/run`, {
+			triggerToStartFrom: { name: triggerName },
+		});
+		if (!started || typeof started.executionId !== 'string') {
+			throw new Error(`n8n did not start workflow ${workflowId}: ${JSON.stringify(started)}`);
+		}
+		return started.executionId;
+	}
+
+	/**
+	 * The node and credential types the editor was given (n8n serves them at /types/*.json).
+	 * @returns {Promise<{ nodes: string[], credentials: string[] }>}
+	 */
+	async loadedTypes() {
+		/** @param {string} file */
+		const names = async (file) => {
+			/** @type {Record<string, string>} */
+			const headers = { 'browser-id': this.browserId };
+			if (this.cookie) headers.cookie = this.cookie;
+			const response = await fetch(`${this.baseUrl}/types/${file}`, { headers });
+			if (!response.ok) throw new Error(`GET /types/${file} answered ${response.status}`);
+			const types = /** @type {{ name: string }[]} */ (await response.json());
+			return types.map((type) => type.name);
+		};
+		return { nodes: await names('nodes.json'), credentials: await names('credentials.json') };
+	}
+
+	/**
 	 * Runs a stored credential's Test the way the credential modal does: read it with its
 	 * (redacted) data, send that back to /credentials/test, which puts the secrets back in.
 	 * @param {string} credentialId

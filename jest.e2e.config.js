@@ -1,0 +1,20 @@
+/**
+ * The e2e suite: the packed package inside a real n8n (`npm run test:e2e`). One n8n serves the
+ * whole suite, so tests run in band and in file order; the global setup installs n8n (cached)
+ * and builds the tarball before any test timer starts.
+ * @type {import('jest').Config}
+ */
+module.exports = {
+	testEnvironment: 'node',
+	roots: ['<rootDir>/test/e2e'],
+	testMatch: ['**/*.test.ts'],
+	transform: {
+		'^.+\\.ts$': [
+			'ts-jest',
+			{ tsconfig: '<rootDir>/tsconfig.dev.json', diagnostics: { warnOnly: false } },
+		],
+	},
+	globalSetup: '<rootDir>/scripts/e2e/global-setup.js',
+	maxWorkers: 1,
+	testTimeout: 5 * 60 * 1000,
+};

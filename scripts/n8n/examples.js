@@ -1,0 +1,90 @@
+// @ts-check
+'use strict';
+
+/**
+ * The example workflows in examples/, as the demo and the e2e suite import them, and the
+ * credentials they refer to (by the ids the examples carry).
+ */
+
+const fs = require('node:fs');
+const path = require('node:path');
+
+const EXAMPLES_DIR = path.resolve(__dirname, '..', '..', 'examples');
+
+/** Where the spreadsheet example writes: the n8n Docker image's default allowed folder. */
+const EXAMPLE_FILES_DIR = '/home/node/.n8n-files';
+
+const EXAMPLE_IDS = Object.freeze({
+	tendersToSpreadsheet: 'smpExampleTendersToSheet',
+	tendersToEmail: 'smpExampleTendersToEmail',
+	dailyDigest: 'smpExampleDailyDigest',
+});
+
+/** The credential ids and names the examples refer to. */
+const EXAMPLE_CREDENTIALS = Object.freeze({
+	supplier: { id: 'smpExampleCredential', name: 'Supplier Matched Projects account' },
+	smtp: { id: 'smpExampleSmtp', name: 'SMTP account' },
+});
+
+/**
+ * @typedef {{ id: string, name: string, nodes: { name: string, type: string, parameters: Record<string, unknown>, disabled?: boolean }[], [key: string]: unknown }} WorkflowJson
+ */
+
+/**
+ * Reads every example, with the spreadsheet folder moved to `filesDir` (a folder that n8n may
+ * write to in this environment).
+ * @param {{ filesDir: string }} options
+ * @returns {WorkflowJson[]}
+ */
+function loadExamples(options) {
+	return fs
+		.readdirSync(EXAMPLES_DIR)
+		.filter((name) => name.endsWith('.json'))
+		.sort()
+		.map((name) => {
+			const text = fs.readFileSync(path.join(EXAMPLES_DIR, name), 'utf8');
+			return JSON.parse(text.split(EXAMPLE_FILES_DIR).join(options.filesDir));
+		});
+}
+
+/**
+ * Credentials, in the shape `n8n import:credentials` reads, for the ids the examples use.
+ * @param {{ authUrl: string, baseUrl: string, client: { clientId: string, clientSecret: string }, smtp: { host: string, port: number } }} options
+ * @returns {{ id: string, name: string, type: string, data: Record<string, unknown> }[]}
+ */
+function credentialsFor(options) {
+	return [
+		{
+			...EXAMPLE_CREDENTIALS.supplier,
+			type: 'supplierMatchedProjectsApi',
+			data: {
+				authUrl: options.authUrl,
+				baseUrl: options.baseUrl,
+				clientId: options.client.clientId,
+				clientSecret: options.client.clientSecret,
+				scope: 'speci-finder/read',
+			},
+		},
+		{
+			...EXAMPLE_CREDENTIALS.smtp,
+			type: 'smtp',
+			data: {
+				host: options.smtp.host,
+				port: options.smtp.port,
+				secure: false,
+				disableStartTls: true,
+				user: '',
+				password: '',
+			},
+		},
+	];
+}
+
+module.exports = {
+	loadExamples,
+	credentialsFor,
+	EXAMPLE_IDS,
+	EXAMPLE_CREDENTIALS,
+	EXAMPLE_FILES_DIR,
+	EXAMPLES_DIR,
+};

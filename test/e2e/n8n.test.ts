@@ -1,0 +1,174 @@
+import { sleep } from 'n8n-workflow';
+
+import { outputItems, startE2e, type E2eEnvironment } from '../../scripts/e2e/harness';
+import { readSpreadsheetRows, stderrLogger } from '../../scripts/e2e/support';
+
+/**
+ * The packed package, installed as a community node into a real n8n 2.40.7, driven through
+ * n8n's own CLI and the REST API its editor uses. One n8n serves every test, in this order.
+ */
+
+const ONE_POLL_MS = 75_000;
+
+let env: E2eEnvironment;
+
+function sandboxNow(): string {
+	return new Date(env.sandbox.clock.now()).toISOString();
+}
+
+beforeAll(async () => {
+	env = await startE2e(stderrLogger);
+}, 10 * 60_000);
+
+afterAll(async () => {
+	await env?.stop();
+}, 60_000);
+
+describe('the packed package inside a real n8n', () => {
+	test('n8n loads both nodes and the credential from its community nodes folder', async () => {
+		const types = await env.client.loadedTypes();
+
+		expect(types.nodes).toEqual(
+			expect.arrayContaining([
+				`${env.packageName}.supplierMatchedProjects`,
+				`${env.packageName}.supplierMatchedProjectsTrigger`,
+			]),
+		);
+		expect(types.credentials).toContain('supplierMatchedProjectsApi');
+	});
+
+	test("the credential's Test passes with the issued client ID and secret", async () => {
+		const result = await env.client.testCredential(env.credentialIds.credential);
+
+		expect(result).toEqual({ status: 'OK', message: expect.any(String) });
+	});
+
+	test("the credential's Test fails with the mapped message for a wrong client secret", async () => {
+		const tokensBefore = env.sandbox.tokensIssued();
+
+		const result = await env.client.testCredential(env.credentialIds.wrongSecretCredential);
+
+		expect(result.status).toBe('Error');
+		expect(result.message).toContain('rejected the client ID or client secret (invalid_client)');
+		expect(result.message).not.toContain('not-the-issued-secret');
+		expect(env.sandbox.tokensIssued()).toBe(tokensBefore);
+	});
+
+	test('a workflow returns every page as items, and three runs in one n8n use one token', async () => {
+		const { companyId, client } = env.fixtures;
+		const expected = env.sandbox.listOpen(companyId);
+		expect(expected.length).toBeGreaterThan(100);
+		await env.client.activateWorkflow('smpE2eListProjects');
+		env.sandbox.resetRequests();
+
+		const responses = [];
+		for (let run = 0; run < 3; run++) responses.push(await env.callWebhook('e2e-projects'));
+
+		for (const response of responses) {
+			expect(response.status).toBe(200);
+			expect(response.body).toEqual(expected);
+		}
+		const pageRequests = env.sandbox
+			.requests()
+			.filter(
+				(entry) => entry.path === `/api/supplier/v1/companies/${companyId}/speci-finder/results`,
+			);
+		// A complete walk of more than 100 projects takes at least two pages, every run.
+		expect(pageRequests.length).toBeGreaterThanOrEqual(3 * 2);
+		expect(
+			pageRequests.filter((entry) => entry.query.cursor !== undefined).length,
+		).toBeGreaterThanOrEqual(3);
+		expect(env.sandbox.tokensIssued({ clientId: client.clientId })).toBe(1);
+		expect(env.tokenRecorder.tokens).toHaveLength(1);
+	});
+
+	test('an API error shows in the execution with the mapped message', async () => {
+		await env.client.activateWorkflow('smpE2eApiError');
+
+		const response = await env.callWebhook('e2e-refused');
+		const [execution] = await env.waitForExecutions('smpE2eApiError', 1, 30_000);
+		const detail = await env.executionDetail(execution.id);
+
+		expect(response.status).toBeGreaterThanOrEqual(500);
+		expect(detail.status).toBe('error');
+		const failedRun = detail.runData['Matched Projects'][0];
+		expect(failedRun.error?.message).toBe(
+			`The API refused access to company "${env.fixtures.unregisteredCompanyId}" (Unauthorised)`,
+		);
+		expect(failedRun.error?.description).toContain(
+			`the company "${env.fixtures.unregisteredCompanyId}" is not registered to client "${env.fixtures.client.clientId}"`,
+		);
+	});
+
+	test('the daily digest example emails every open tender in one message', async () => {
+		const { companyId } = env.fixtures;
+		const openTenders = env.sandbox.listOpen(companyId).flatMap((project) => project.tenders);
+
+		const executionId = await env.client.runManually(env.exampleIds.dailyDigest, 'Every Morning');
+		const mail = await env.smtp.waitFor(
+			(message) => message.subject.includes('open tender'),
+			60_000,
+		);
+		const [execution] = await env.waitForExecutions(env.exampleIds.dailyDigest, 1, 30_000);
+
+		expect(execution.id).toBe(executionId);
+		expect(execution.status).toBe('success');
+		expect(mail.subject).toBe(`${openTenders.length} open tenders match your keywords`);
+		for (const tender of [openTenders[0], openTenders[openTenders.length - 1]]) {
+			expect(mail.body).toContain(tender.id);
+		}
+	});
+
+	test(
+		'activated trigger workflows emit only the tender added between polls, once, and nothing at activation',
+		async () => {
+			const { companyId } = env.fixtures;
+			const triggerWorkflows = [env.exampleIds.tendersToSpreadsheet, env.exampleIds.tendersToEmail];
+			const activatedAt = sandboxNow();
+			for (const workflowId of triggerWorkflows) await env.client.activateWorkflow(workflowId);
+			await env.waitForPolls(activatedAt, triggerWorkflows.length, ONE_POLL_MS);
+			await sleep(2_000);
+			for (const workflowId of triggerWorkflows) {
+				expect(await env.waitForExecutions(workflowId, 0, 0)).toEqual([]);
+			}
+
+			const tender = env.sandbox.openTender({ companyId });
+			const addedAt = sandboxNow();
+			const executions = [];
+			for (const workflowId of triggerWorkflows) {
+				const [execution] = await env.waitForExecutions(workflowId, 1, 2 * ONE_POLL_MS);
+				expect(execution).toBeDefined();
+				expect(execution.status).toBe('success');
+				executions.push(await env.executionDetail(execution.id));
+			}
+			for (const execution of executions) {
+				const emitted = outputItems(execution, 'New Matching Tender');
+				expect(emitted.map((item) => item.tenderId)).toEqual([tender.id]);
+			}
+			const mail = await env.smtp.waitFor((message) => message.body.includes(tender.id), 30_000);
+			expect(mail.subject).toBe('1 new matching tender');
+			const rows = readSpreadsheetRows(env, 'supplier-tenders');
+			expect(rows.map((row) => row.tenderId)).toEqual([tender.id]);
+
+			// Two more polls of each workflow: the same tender must not be emitted again.
+			await env.waitForPolls(addedAt, 2 * triggerWorkflows.length, 2 * ONE_POLL_MS);
+			await sleep(2_000);
+			for (const workflowId of triggerWorkflows) {
+				expect(await env.waitForExecutions(workflowId, 2, 0)).toHaveLength(1);
+			}
+		},
+		8 * 60_000,
+	);
+
+	test("neither the client secret nor any issued token is in n8n's database, files or logs", async () => {
+		expect(env.tokenRecorder.tokens.length).toBeGreaterThanOrEqual(1);
+		await env.stopN8n();
+
+		const files = env
+			.filesIn(env.n8n.userFolder)
+			.map((file) => file.slice(env.n8n.userFolder.length));
+		expect(files).toEqual(expect.arrayContaining(['/.n8n/database.sqlite', '/n8n-console.log']));
+		expect(files.some((file) => file.startsWith('/.n8n/logs/'))).toBe(true);
+		expect(env.secretsFoundOnDisk()).toEqual([]);
+	});
+});
