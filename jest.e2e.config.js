@@ -15,6 +15,7 @@ module.exports = {
 		],
 	},
 	globalSetup: '<rootDir>/scripts/e2e/global-setup.js',
+	globalTeardown: '<rootDir>/scripts/e2e/global-teardown.js',
 	maxWorkers: 1,
 	testTimeout: 5 * 60 * 1000,
 };

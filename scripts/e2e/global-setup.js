@@ -16,6 +16,10 @@ function log(line) {
  */
 module.exports = async function globalSetup() {
 	await ensureRuntime({ log });
-	if (!process.env.SMP_E2E_TARBALL) process.env.SMP_E2E_TARBALL = await buildAndPack({ log });
+	if (!process.env.SMP_E2E_TARBALL) {
+		process.env.SMP_E2E_TARBALL = await buildAndPack({ log });
+		// Ours to remove in the global teardown; a tarball given from outside is left alone.
+		process.env.SMP_E2E_PACKED_HERE = '1';
+	}
 	log(`package: ${process.env.SMP_E2E_TARBALL}`);
 };

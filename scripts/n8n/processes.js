@@ -6,7 +6,7 @@
  *
  * Each child is started in its own process group (detached), so stopping it also stops what it
  * started (n8n's task runner, npm's node-gyp, ...). Every group still running when this process
- * exits, normally or on SIGINT/SIGTERM, is killed.
+ * exits, normally or on SIGINT/SIGTERM/SIGHUP, is killed.
  */
 
 const { spawn } = require('node:child_process');
@@ -29,18 +29,50 @@ function signalGroup(child, signal) {
 	}
 }
 
+/** @type {(() => Promise<void>)[]} */
+const shutdownHooks = [];
+let shuttingDown = false;
+
+function killAll() {
+	for (const child of running) signalGroup(child, 'SIGKILL');
+}
+
+/**
+ * On SIGINT/SIGTERM/SIGHUP: run the shutdown hooks (a graceful stop, at most `graceMs`), then kill
+ * every group still running and exit. A second signal kills at once.
+ * @param {NodeJS.Signals} signal
+ */
+function onSignal(signal) {
+	const code = 128 + (signal === 'SIGINT' ? 2 : signal === 'SIGTERM' ? 15 : 1);
+	if (shuttingDown || shutdownHooks.length === 0) {
+		killAll();
+		process.exit(code);
+	}
+	shuttingDown = true;
+	const graceMs = 30000;
+	const timeout = new Promise((resolve) => setTimeout(resolve, graceMs).unref());
+	void Promise.race([Promise.allSettled(shutdownHooks.map((hook) => hook())), timeout]).then(() => {
+		killAll();
+		process.exit(code);
+	});
+}
+
 function installHooks() {
 	if (hooksInstalled) return;
 	hooksInstalled = true;
-	process.on('exit', () => {
-		for (const child of running) signalGroup(child, 'SIGKILL');
-	});
+	process.on('exit', killAll);
 	for (const signal of /** @type {NodeJS.Signals[]} */ (['SIGINT', 'SIGTERM', 'SIGHUP'])) {
-		process.once(signal, () => {
-			for (const child of running) signalGroup(child, 'SIGKILL');
-			process.exit(128 + (signal === 'SIGINT' ? 2 : signal === 'SIGTERM' ? 15 : 1));
-		});
+		process.on(signal, onSignal);
 	}
+}
+
+/**
+ * Registers a graceful stop to run when the process is asked to stop by a signal.
+ * @param {() => Promise<void>} hook
+ */
+function onShutdown(hook) {
+	installHooks();
+	shutdownHooks.push(hook);
 }
 
 /**
@@ -127,9 +159,4 @@ function runGroup(command, args, options) {
 	});
 }
 
-/** @returns {number} */
-function runningCount() {
-	return running.size;
-}
-
-module.exports = { spawnGroup, stopGroup, runGroup, exited, runningCount };
+module.exports = { spawnGroup, stopGroup, runGroup, exited, onShutdown };

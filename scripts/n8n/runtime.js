@@ -51,6 +51,20 @@ function freePort() {
 }
 
 /**
+ * Whether a TCP port on 127.0.0.1 can be bound now.
+ * @param {number} port
+ * @returns {Promise<boolean>}
+ */
+function isPortFree(port) {
+	return new Promise((resolve) => {
+		const server = net.createServer();
+		server.unref();
+		server.once('error', () => resolve(false));
+		server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+	});
+}
+
+/**
  * @param {string} [prefix]
  * @returns {string} a new empty folder under the OS temp dir
  */
@@ -153,14 +167,14 @@ function tail(file, lines) {
 /**
  * Prepares a user folder and environment without starting anything, so the CLI can import
  * credentials and workflows into the database before (or while) n8n runs.
- * @param {{ runtime: Runtime, userFolder?: string, logLevel?: string, extraEnv?: NodeJS.ProcessEnv }} options
+ * @param {{ runtime: Runtime, userFolder?: string, port?: number, logLevel?: string, extraEnv?: NodeJS.ProcessEnv }} options
  * @returns {Promise<{ runtime: Runtime, userFolder: string, n8nFolder: string, port: number, baseUrl: string, env: NodeJS.ProcessEnv, databaseFile: string }>}
  */
 async function prepareN8n(options) {
 	const userFolder = options.userFolder ?? makeUserFolder();
 	const n8nFolder = path.join(userFolder, '.n8n');
 	fs.mkdirSync(n8nFolder, { recursive: true });
-	const port = await freePort();
+	const port = options.port ?? (await freePort());
 	let brokerPort = await freePort();
 	while (brokerPort === port) brokerPort = await freePort();
 	const env = n8nEnvironment({
@@ -261,6 +275,7 @@ module.exports = {
 	startN8n,
 	n8nCli,
 	freePort,
+	isPortFree,
 	makeUserFolder,
 	delay,
 	tail,

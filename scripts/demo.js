@@ -1,0 +1,199 @@
+#!/usr/bin/env node
+// @ts-check
+'use strict';
+
+/**
+ * `npm run demo`: the package working inside a real n8n, on this machine only.
+ *
+ * Builds and packs the package, starts the sandbox API with demo data that gains a new matching
+ * tender every minute, a local mail sink, and n8n on 127.0.0.1 with the package installed as a
+ * community node, a demo credential and the example workflows imported and activated. Prints the
+ * editor URL and how to log in. Ctrl-C stops everything and removes the demo's folder.
+ *
+ * Environment: DEMO_N8N_PORT (default 5678, or a free port when taken),
+ * DEMO_NEW_TENDER_EVERY_SECONDS (default 60), DEMO_KEEP=1 keeps the demo folder.
+ */
+
+const fs = require('node:fs');
+const path = require('node:path');
+
+const { startSandbox, SANDBOX_FIXTURES } = require('../sandbox');
+const { N8nClient, generatePassword } = require('./n8n/client');
+const { credentialsFor, loadExamples, EXAMPLE_IDS } = require('./n8n/examples');
+const { buildAndPack, installIntoN8n } = require('./n8n/package');
+const { onShutdown } = require('./n8n/processes');
+const {
+	ensureRuntime,
+	prepareN8n,
+	startN8n,
+	n8nCli,
+	isPortFree,
+	makeUserFolder,
+} = require('./n8n/runtime');
+const { startSmtpSink } = require('./n8n/smtp-sink');
+
+/** @param {string} line */
+function say(line) {
+	console.log(`[demo] ${line}`);
+}
+
+/**
+ * @param {string} name
+ * @param {number} fallback
+ * @param {number} min
+ * @param {number} max
+ * @returns {number}
+ */
+function envNumber(name, fallback, min, max) {
+	const raw = process.env[name];
+	if (raw === undefined || raw === '') return fallback;
+	const value = /^\d+$/.test(raw) ? Number(raw) : NaN;
+	if (!(value >= min && value <= max)) {
+		throw new Error(
+			`${name} must be a whole number from ${min} to ${max} (got ${JSON.stringify(raw)})`,
+		);
+	}
+	return value;
+}
+
+async function main() {
+	const everySeconds = envNumber('DEMO_NEW_TENDER_EVERY_SECONDS', 60, 5, 86400);
+	const wantedPort = envNumber('DEMO_N8N_PORT', 5678, 1, 65535);
+	const keep = process.env.DEMO_KEEP === '1';
+
+	/** @type {(() => Promise<void>)[]} */
+	const stops = [];
+	let stopped = false;
+	const stopAll = async () => {
+		if (stopped) return;
+		stopped = true;
+		for (const stop of stops.reverse()) {
+			try {
+				await stop();
+			} catch (error) {
+				say(`while stopping: ${error instanceof Error ? error.message : String(error)}`);
+			}
+		}
+	};
+	onShutdown(async () => {
+		console.log('');
+		say('stopping n8n, the sandbox and the mail sink ...');
+		await stopAll();
+		say('stopped.');
+	});
+
+	try {
+		const runtime = await ensureRuntime({ log: say });
+		const tarball = await buildAndPack({ log: say });
+		stops.push(async () => fs.rmSync(path.dirname(tarball), { recursive: true, force: true }));
+
+		const demoFolder = makeUserFolder('smp-demo-');
+		stops.push(async () => {
+			if (keep) say(`kept the demo folder: ${demoFolder}`);
+			else fs.rmSync(demoFolder, { recursive: true, force: true });
+		});
+		const filesDir = path.join(demoFolder, 'files');
+		const mailDir = path.join(demoFolder, 'mail');
+		fs.mkdirSync(filesDir, { recursive: true });
+
+		const sandbox = await startSandbox({ port: 0 });
+		stops.push(() => sandbox.stop());
+		const { companyId } = SANDBOX_FIXTURES;
+		const timer = setInterval(() => {
+			const tender = sandbox.openTender({ companyId });
+			say(
+				`sandbox: new tender "${tender.name}" (${tender.id}) on project ${tender.projectId}, quotes due ${tender.quotesDueAt}`,
+			);
+		}, everySeconds * 1000);
+		stops.push(async () => clearInterval(timer));
+
+		const smtp = await startSmtpSink({
+			mailDir,
+			onMail: (mail) =>
+				say(`mail sink: "${mail.subject}" to ${mail.to.join(', ')} -> ${mail.file}`),
+		});
+		stops.push(() => smtp.stop());
+
+		const port = (await isPortFree(wantedPort)) ? wantedPort : undefined;
+		const prepared = await prepareN8n({
+			runtime,
+			userFolder: path.join(demoFolder, 'n8n'),
+			port,
+			extraEnv: { N8N_RESTRICT_FILE_ACCESS_TO: filesDir },
+		});
+		say(`installing the package into ${prepared.n8nFolder}/nodes (as a community node)`);
+		await installIntoN8n(prepared.userFolder, tarball);
+
+		const credentials = credentialsFor({
+			authUrl: sandbox.url,
+			baseUrl: sandbox.url,
+			client: SANDBOX_FIXTURES.client,
+			smtp: { host: smtp.host, port: smtp.port },
+		});
+		const importDir = path.join(demoFolder, 'import');
+		fs.mkdirSync(importDir);
+		try {
+			fs.writeFileSync(path.join(importDir, 'credentials.json'), JSON.stringify(credentials));
+			fs.writeFileSync(
+				path.join(importDir, 'workflows.json'),
+				JSON.stringify(loadExamples({ filesDir })),
+			);
+			say(
+				'importing the demo credentials and the example workflows (n8n import:credentials, import:workflow)',
+			);
+			await n8nCli(prepared, [
+				'import:credentials',
+				`--input=${path.join(importDir, 'credentials.json')}`,
+			]);
+			await n8nCli(prepared, [
+				'import:workflow',
+				`--input=${path.join(importDir, 'workflows.json')}`,
+			]);
+		} finally {
+			fs.rmSync(importDir, { recursive: true, force: true });
+		}
+
+		say('starting n8n ...');
+		const n8n = await startN8n(prepared);
+		stops.push(() => n8n.stop());
+		const owner = {
+			email: 'demo@example.com',
+			password: generatePassword(),
+			firstName: 'Demo',
+			lastName: 'User',
+		};
+		const client = new N8nClient(n8n.baseUrl, runtime);
+		await client.setupOwner(owner);
+		for (const workflowId of Object.values(EXAMPLE_IDS)) await client.activateWorkflow(workflowId);
+
+		console.log(
+			[
+				'',
+				'  n8n is running with the Supplier Matched Projects nodes installed.',
+				'',
+				`  Open     ${n8n.baseUrl}/`,
+				`  Log in   ${owner.email}  /  ${owner.password}`,
+				'',
+				'  Three example workflows are imported and active (Overview > Workflows):',
+				'    - New matching tenders → spreadsheet file   (writes .xlsx files)',
+				'    - New matching tenders → email digest       (sends to the local mail sink)',
+				'    - Daily digest of every open matching tender (7:00; open it and press "Execute workflow")',
+				'',
+				`  The sandbox API (${sandbox.url}) gains a new tender for ${companyId} every ${everySeconds} s;`,
+				'  the trigger workflows poll every minute and pass on only tenders they have not seen.',
+				`  Spreadsheets: ${path.join(filesDir, 'supplier-tenders')}`,
+				`  Emails:       ${mailDir}`,
+				`  n8n's log:    ${n8n.logFile}`,
+				'',
+				'  Ctrl-C stops everything.',
+				'',
+			].join('\n'),
+		);
+	} catch (error) {
+		say(`failed: ${error instanceof Error ? error.message : String(error)}`);
+		await stopAll();
+		process.exitCode = 1;
+	}
+}
+
+void main();
