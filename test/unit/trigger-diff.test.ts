@@ -37,6 +37,7 @@ function poll(overrides: Partial<PollDiffInput> & Pick<PollDiffInput, 'listed'>)
 		scope: SCOPE,
 		today: DAY0,
 		loadedFromStorage: false,
+		projectCount: 1,
 		event: 'newTender',
 		emitOpenOnFirstRun: false,
 		...overrides,
@@ -52,11 +53,11 @@ function reloaded(state: TriggerState): TriggerState {
 
 describe('diffPoll: first run and new tenders', () => {
 	it('takes what is open on the first run as the baseline and announces nothing', () => {
-		const result = poll({ listed: listed('a', 'b') });
+		const result = poll({ listed: listed('a', 'b'), projectCount: 2 });
 		expect(result.firstRun).toBe(true);
 		expect(result.newTenderIds).toEqual([]);
 		expect([...result.next.tenders.keys()]).toEqual(['a', 'b']);
-		expect(result.next).toMatchObject({ scope: SCOPE, day: DAY0 });
+		expect(result.next).toMatchObject({ scope: SCOPE, day: DAY0, projectCount: 2 });
 	});
 
 	it('announces what is open on the first run when asked to', () => {

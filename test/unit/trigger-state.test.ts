@@ -58,6 +58,7 @@ describe('trigger state: writing and reading back', () => {
 			scope: 'abc123',
 			day: TODAY,
 			loadedDay: TODAY - 3,
+			projectCount: 240,
 			tenders: new Map([
 				['a', { lastListedDay: TODAY, snapshot: snapshot() }],
 				[
@@ -199,6 +200,9 @@ describe('trigger state: reading what is stored', () => {
 		[{ v: 2, t: {} }, 'its day is missing'],
 		[{ v: 2, d: TODAY, t: [] }, 'its tender list is missing'],
 		[{ v: 2, d: TODAY, s: 5, t: {} }, 'its scope is not text'],
+		[{ v: 2, d: TODAY, h: 'x', t: {} }, 'its load day is not a number'],
+		[{ v: 2, d: TODAY, n: 1.5, t: {} }, 'its project count is not a number'],
+		[{ v: 2, d: TODAY, t: {}, b: [1] }, 'its builder list is malformed'],
 		[
 			{ v: 2, d: TODAY, t: { a: [0, null, 0, 0, 'Name', 3] }, b: ['One'] },
 			'its entry for tender a is malformed',

@@ -35,6 +35,8 @@ export interface PollDiffInput {
 	 */
 	loadedFromStorage: boolean;
 	listed: readonly ListedTender[];
+	/** Projects the walk listed, filters aside. */
+	projectCount: number;
 	event: TriggerEvent;
 	/** Announce what is open on a first run instead of taking it as the baseline. */
 	emitOpenOnFirstRun: boolean;
@@ -140,6 +142,6 @@ export function diffPoll(input: PollDiffInput): PollDiff {
 		firstRun,
 		newTenderIds,
 		updates,
-		next: { scope, day: today, loadedDay, tenders },
+		next: { scope, day: today, loadedDay, projectCount: input.projectCount, tenders },
 	};
 }

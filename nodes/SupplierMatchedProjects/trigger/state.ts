@@ -49,6 +49,8 @@ export interface TriggerState {
 	 * any tender without that being saved, so no remembered tender counts as unlisted before it.
 	 */
 	loadedDay?: number;
+	/** Projects the last complete walk listed: how many requests the next walk is likely to need. */
+	projectCount?: number;
 	tenders: Map<string, TrackedTender>;
 }
 
@@ -107,7 +109,8 @@ function isWholeNumber(value: unknown): value is number {
 
 /**
  * Compact form, version 2 (all JSON primitives):
- *   { v: 2, s: scope, d: day, h?: loadedDay, t: { [tenderId]: entry }, b?: builderNames }
+ *   { v: 2, s: scope, d: day, h?: loadedDay, n?: projectCount, t: { [tenderId]: entry },
+ *     b?: builderNames }
  * where entry is the age in days since last listed (d - lastListedDay), or, when a snapshot is
  * kept, [age, due, status, type, name, builderIndex] with due as days since the epoch.
  */
@@ -141,19 +144,23 @@ export function writeTriggerState(state: TriggerState): IDataObject {
 	if (state.scope !== undefined) written.s = state.scope;
 	written.d = state.day;
 	if (state.loadedDay !== undefined) written.h = state.loadedDay;
+	if (state.projectCount !== undefined) written.n = state.projectCount;
 	written.t = tenders;
 	if (builders.length > 0) written.b = builders;
 	return written;
 }
 
 function readVersion2(stored: IDataObject): ReadStateResult {
-	const { s: scope, d: day, h: loadedDay, t: tenders, b: builders = [] } = stored;
+	const { s: scope, d: day, h: loadedDay, n: projectCount, t: tenders, b: builders = [] } = stored;
 	if (!isWholeNumber(day)) return { kind: 'unreadable', reason: 'its day is missing' };
 	if (scope !== undefined && typeof scope !== 'string') {
 		return { kind: 'unreadable', reason: 'its scope is not text' };
 	}
 	if (loadedDay !== undefined && !isWholeNumber(loadedDay)) {
 		return { kind: 'unreadable', reason: 'its load day is not a number' };
+	}
+	if (projectCount !== undefined && !isWholeNumber(projectCount)) {
+		return { kind: 'unreadable', reason: 'its project count is not a number' };
 	}
 	if (typeof tenders !== 'object' || tenders === null || Array.isArray(tenders)) {
 		return { kind: 'unreadable', reason: 'its tender list is missing' };
@@ -196,6 +203,7 @@ function readVersion2(stored: IDataObject): ReadStateResult {
 			scope,
 			day,
 			loadedDay: loadedDay as number | undefined,
+			projectCount: projectCount as number | undefined,
 			tenders: tracked,
 		},
 	};
