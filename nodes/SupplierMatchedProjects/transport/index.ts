@@ -296,11 +296,14 @@ export async function requestResultsPage(
 			if (network.retryable && mayRetry && (await waitedFor(backoffDelay(attempts, policy)))) {
 				continue;
 			}
-			const seconds = Math.round(policy.requestTimeoutMs / 1000);
+			const timeout =
+				policy.requestTimeoutMs < 1000
+					? `${policy.requestTimeoutMs} ms`
+					: `${Math.round(policy.requestTimeoutMs / 1000)} s`;
 			throw apiError(
 				node,
 				network.kind === 'timeout'
-					? `The API at ${settings.baseUrl} did not answer within ${seconds} s${attempts > 1 ? ` (${attempts} attempts)` : ''}`
+					? `The API at ${settings.baseUrl} did not answer within ${timeout}${attempts > 1 ? ` (${attempts} attempts)` : ''}`
 					: `Could not reach the API at ${settings.baseUrl}: ${network.summary}`,
 				network.kind === 'cancelled'
 					? 'The execution was stopped.'

@@ -1,0 +1,681 @@
+import nock from 'nock';
+import type { INodeExecutionData, INodeParameters } from 'n8n-workflow';
+
+import { SupplierMatchedProjectsApi } from '../../credentials/SupplierMatchedProjectsApi.credentials';
+import type { Project } from '../../nodes/SupplierMatchedProjects/api/types';
+import { SupplierMatchedProjects } from '../../nodes/SupplierMatchedProjects/SupplierMatchedProjects.node';
+import { overrideRetryPolicy } from '../../nodes/SupplierMatchedProjects/transport';
+import { apiRateBudget } from '../../nodes/SupplierMatchedProjects/transport/budget';
+import { forgetAllTokens } from '../../nodes/SupplierMatchedProjects/transport/token';
+import { runNode, TestCredentialsHelper, type NodeRun } from '../support/engine';
+import { page, project, projects, tender } from '../support/n8n-fixtures';
+
+const AUTH = 'https://auth.supplier.test';
+const API = 'https://api.supplier.test';
+const TYPE = 'supplierMatchedProjectsApi';
+const SECRET = 'example-client-secret-for-engine-tests';
+const CLIENT = 'client-1';
+const COMPANY = 'company-1';
+const RESULTS = `/api/supplier/v1/companies/${COMPANY}/speci-finder/results`;
+
+const nodeType = new SupplierMatchedProjects();
+let helper: TestCredentialsHelper;
+let issued: string[];
+let restorePolicy: (() => void) | undefined;
+
+/** The token endpoint; every token it issues is remembered so tests can look for leaks. */
+function tokenEndpoint(times = 1, lifetime = 3600) {
+	return nock(AUTH)
+		.post('/oauth2/token', (body: Record<string, string>) => {
+			return (
+				body.grant_type === 'client_credentials' &&
+				body.client_id === CLIENT &&
+				body.client_secret === SECRET
+			);
+		})
+		.matchHeader('content-type', /application\/x-www-form-urlencoded/)
+		.times(times)
+		.reply(() => {
+			const token = `token-${issued.length + 1}`;
+			issued.push(token);
+			return [200, { access_token: token, token_type: 'Bearer', expires_in: lifetime }];
+		});
+}
+
+/** The results endpoint, checking both auth headers on every request. */
+function api(token = 'token-1') {
+	return nock(API)
+		.matchHeader('authorization', `Bearer ${token}`)
+		.matchHeader('x-service-client-id', CLIENT);
+}
+
+async function run(
+	parameters: INodeParameters,
+	options: { items?: INodeExecutionData[]; continueOnFail?: boolean } = {},
+) {
+	return await runNode({
+		nodeType,
+		parameters: {
+			resource: 'matchedProject',
+			operation: 'getAll',
+			companyId: COMPANY,
+			...parameters,
+		},
+		credentialsHelper: helper,
+		...options,
+	});
+}
+
+function json(result: NodeRun) {
+	expect(result.error).toBeUndefined();
+	return (result.items ?? []).map((item) => item.json);
+}
+
+function expectNoLeak(result: NodeRun) {
+	const serialised = JSON.stringify(result.run);
+	expect(serialised).not.toContain(SECRET);
+	for (const token of issued) expect(serialised).not.toContain(token);
+}
+
+beforeAll(() => nock.disableNetConnect());
+afterAll(() => nock.enableNetConnect());
+
+beforeEach(() => {
+	forgetAllTokens();
+	apiRateBudget.reset();
+	issued = [];
+	helper = new TestCredentialsHelper([new SupplierMatchedProjectsApi()]);
+	helper.setCredentials(TYPE, {
+		authUrl: `${AUTH}/`,
+		baseUrl: ` ${API}/ `,
+		clientId: CLIENT,
+		clientSecret: SECRET,
+	});
+});
+
+afterEach(() => {
+	restorePolicy?.();
+	restorePolicy = undefined;
+	nock.cleanAll();
+	// The token lives in memory only: n8n never had anything to write to the credentials table.
+	expect(helper.writes).toEqual([]);
+});
+
+describe('paging', () => {
+	it('returns every project across pages, 100 per request, passing cursors back verbatim', async () => {
+		const all = projects(250);
+		const token = tokenEndpoint();
+		const scope = api()
+			.get(RESULTS)
+			.query({ limit: '100' })
+			.reply(200, page(all.slice(0, 100), 'c1/+=?&'))
+			.get(RESULTS)
+			.query({ limit: '100', cursor: 'c1/+=?&' })
+			.reply(200, page(all.slice(100, 200), 'c2 %20'))
+			.get(RESULTS)
+			.query({ limit: '100', cursor: 'c2 %20' })
+			.reply(200, page(all.slice(200)));
+
+		const result = await run({ returnAll: true });
+
+		expect(json(result)).toEqual(all);
+		expect(result.items?.every((item) => JSON.stringify(item.pairedItem) === '{"item":0}')).toBe(
+			true,
+		);
+		expect(token.isDone()).toBe(true);
+		expect(scope.isDone()).toBe(true);
+		expectNoLeak(result);
+	});
+
+	it('stops exactly at the limit across a page boundary', async () => {
+		const all = projects(300);
+		tokenEndpoint();
+		const scope = api()
+			.get(RESULTS)
+			.query({ limit: '100' })
+			.reply(200, page(all.slice(0, 100), 'next'))
+			.get(RESULTS)
+			.query({ limit: '30', cursor: 'next' })
+			.reply(200, page(all.slice(100, 130), 'after'));
+
+		const result = await run({ returnAll: false, limit: 130 });
+
+		expect(json(result).map((p) => p.projectId)).toEqual(all.slice(0, 130).map((p) => p.projectId));
+		expect(scope.isDone()).toBe(true);
+	});
+
+	it('uses the default limit of 50', async () => {
+		tokenEndpoint();
+		const scope = api()
+			.get(RESULTS)
+			.query({ limit: '50' })
+			.reply(200, page(projects(50), 'more'));
+		expect(json(await run({}))).toHaveLength(50);
+		expect(scope.isDone()).toBe(true);
+	});
+
+	it('returns no items, and no error, when nothing matches', async () => {
+		tokenEndpoint();
+		const scope = api().get(RESULTS).query(true).reply(200, page([]));
+		const result = await run({ returnAll: true });
+		expect(json(result)).toEqual([]);
+		expect(scope.isDone()).toBe(true);
+	});
+
+	it('ends with a clear error when a next page has no cursor', async () => {
+		tokenEndpoint();
+		const scope = api()
+			.get(RESULTS)
+			.query(true)
+			.reply(200, { data: projects(2), _metadata: { hasNextPage: true, nextCursor: null } });
+		const result = await run({ returnAll: true });
+		expect(result.error?.message).toBe(
+			'The API said page 1 is followed by another but sent no cursor for it, so the walk stopped there',
+		);
+		expect(scope.isDone()).toBe(true);
+	});
+
+	it('ends with a clear error instead of looping when a cursor repeats', async () => {
+		tokenEndpoint();
+		const scope = api()
+			.get(RESULTS)
+			.query({ limit: '100' })
+			.reply(200, page(projects(1), 'same'))
+			.get(RESULTS)
+			.query({ limit: '100', cursor: 'same' })
+			.reply(200, page(projects(1, 'q'), 'same'));
+		const result = await run({ returnAll: true });
+		expect(result.error?.message).toBe(
+			'The API sent a cursor on page 2 that it had already sent, so the walk stopped rather than loop',
+		);
+		expect(scope.isDone()).toBe(true);
+	});
+});
+
+describe('output', () => {
+	const two = (): Project[] => [
+		project({
+			projectId: 'p1',
+			budget: null,
+			tenders: [tender({ id: 't1', quotesDueAt: null }), tender({ id: 't2', tenderOpenAt: null })],
+		}),
+		project({ projectId: 'p2', tenders: [tender({ id: 't3' })] }),
+	];
+
+	it('passes unknown fields and allowed nulls through untouched', async () => {
+		const withExtras = two().map((p) => ({ ...p, newField: { nested: [1] } }));
+		tokenEndpoint();
+		const scope = api().get(RESULTS).query(true).reply(200, page(withExtras));
+		expect(json(await run({ returnAll: true }))).toEqual(withExtras);
+		expect(scope.isDone()).toBe(true);
+	});
+
+	it('gives one item per tender, carrying its project', async () => {
+		tokenEndpoint();
+		const scope = api().get(RESULTS).query(true).reply(200, page(two()));
+		const items = json(await run({ returnAll: true, output: 'tenders' }));
+		expect(items.map((item) => item.id)).toEqual(['t1', 't2', 't3']);
+		expect(items[2]).toMatchObject({ id: 't3', project: { projectId: 'p2' } });
+		expect(items[0].project).not.toHaveProperty('tenders');
+		expect(scope.isDone()).toBe(true);
+	});
+
+	it('counts the limit in output items, so tenders stop exactly at it too', async () => {
+		tokenEndpoint();
+		const scope = api().get(RESULTS).query({ limit: '2' }).reply(200, page(two(), 'more'));
+		const items = json(await run({ limit: 2, output: 'tenders' }));
+		expect(items.map((item) => item.id)).toEqual(['t1', 't2']);
+		expect(scope.isDone()).toBe(true);
+	});
+
+	it('simplifies to flat columns', async () => {
+		tokenEndpoint();
+		const scope = api().get(RESULTS).query(true).reply(200, page(two()));
+		const [first] = json(await run({ returnAll: true, output: 'tenders', simplify: true }));
+		expect(first).toMatchObject({
+			tenderId: 't1',
+			quotesDueAt: null,
+			projectId: 'p1',
+			projectBudgetLow: null,
+		});
+		expect(Object.values(first).every((value) => value === null || typeof value !== 'object')).toBe(
+			true,
+		);
+		expect(scope.isDone()).toBe(true);
+	});
+});
+
+describe('filters', () => {
+	it('applies them on our side and keeps paging, full pages, until the limit is met', async () => {
+		const procurement = (id: string) =>
+			project({ projectId: id, tenders: [tender({ id: `${id}-t`, type: 'Procurement' })] });
+		const plain = (id: string) =>
+			project({ projectId: id, tenders: [tender({ id: `${id}-t`, type: 'Tender' })] });
+		tokenEndpoint();
+		const scope = api()
+			.get(RESULTS)
+			.query({ limit: '100' })
+			.reply(200, page([plain('a'), procurement('b'), plain('c')], 'n1'))
+			.get(RESULTS)
+			.query({ limit: '100', cursor: 'n1' })
+			.reply(200, page([procurement('d'), procurement('e'), procurement('f')], 'n2'));
+
+		const result = await run({ limit: 3, filters: { tenderTypes: ['Procurement'] } });
+
+		expect(json(result).map((p) => p.projectId)).toEqual(['b', 'd', 'e']);
+		expect(scope.isDone()).toBe(true);
+	});
+
+	it('refuses a filter value it cannot apply, naming the item', async () => {
+		const result = await run({ filters: { tenderTypes: ['Auction'] } });
+		expect(result.error?.message).toBe(
+			'Tender Type filter: "Auction" is not one of Tender, Procurement',
+		);
+		expect(result.error?.context?.itemIndex).toBe(0);
+	});
+});
+
+describe('items', () => {
+	it('reads the company ID per item from expressions and sends it as one encoded segment', async () => {
+		tokenEndpoint();
+		const scope = api()
+			.get(RESULTS)
+			.query(true)
+			.reply(200, page([project({ projectId: 'one' })]))
+			.get('/api/supplier/v1/companies/acme%2Fsydney%20%231/speci-finder/results')
+			.query(true)
+			.reply(200, page([project({ projectId: 'two' }), project({ projectId: 'three' })]));
+
+		const result = await run(
+			{ companyId: '={{ $json.company }}', returnAll: true },
+			{ items: [{ json: { company: COMPANY } }, { json: { company: 'acme/sydney #1' } }] },
+		);
+
+		expect(result.items?.map((item) => [item.json.projectId, item.pairedItem])).toEqual([
+			['one', { item: 0 }],
+			['two', { item: 1 }],
+			['three', { item: 1 }],
+		]);
+		expect(scope.isDone()).toBe(true);
+	});
+
+	it('refuses an empty company ID before any request, naming the item', async () => {
+		const result = await run(
+			{ companyId: '={{ $json.company }}' },
+			{ items: [{ json: { company: '' } }] },
+		);
+		expect(result.error?.message).toBe(
+			"Company ID is empty: enter the supplier company's ID, or an expression that gives one",
+		);
+		expect(result.error?.context?.itemIndex).toBe(0);
+	});
+
+	it('with Continue On Fail, returns the error as an item paired to the failing input', async () => {
+		tokenEndpoint(2);
+		const scope = nock(API)
+			.get(RESULTS)
+			.query(true)
+			.reply(200, page([project({ projectId: 'ok' })]))
+			.get('/api/supplier/v1/companies/not-ours/speci-finder/results')
+			.query(true)
+			.times(2)
+			.reply(401, { code: 'Unauthorised', message: 'Unauthorised.' });
+
+		const result = await run(
+			{ companyId: '={{ $json.company }}', returnAll: true },
+			{
+				items: [{ json: { company: COMPANY } }, { json: { company: 'not-ours' } }],
+				continueOnFail: true,
+			},
+		);
+
+		expect(result.error).toBeUndefined();
+		expect(result.items).toEqual([
+			{ json: expect.objectContaining({ projectId: 'ok' }), pairedItem: { item: 0 } },
+			{
+				json: { error: 'The API refused access to company "not-ours" (Unauthorised)' },
+				pairedItem: { item: 1 },
+			},
+		]);
+		expect(scope.isDone()).toBe(true);
+	});
+
+	it('refuses a limit below 1', async () => {
+		const result = await run({ limit: 0 });
+		expect(result.error?.message).toContain('Limit must be a whole number of at least 1');
+	});
+});
+
+describe('API errors', () => {
+	beforeEach(() => {
+		restorePolicy = overrideRetryPolicy({ baseDelayMs: 1 });
+	});
+
+	it.each([
+		[
+			400,
+			'CLIENT_ID_HEADER_MISSING',
+			1,
+			'The API did not receive the x-service-client-id header (CLIENT_ID_HEADER_MISSING)',
+			'proxy',
+		],
+		[
+			400,
+			'INVALID_LIMIT',
+			1,
+			'The API rejected the request for company "company-1" as invalid (HTTP 400, INVALID_LIMIT)',
+			'Check the Company ID',
+		],
+		[
+			401,
+			'CLIENT_ID_HEADER_MISMATCH',
+			2,
+			'The credential\'s Client ID "client-1" is not the client the access token was issued to (CLIENT_ID_HEADER_MISMATCH)',
+			'issued together',
+		],
+		[
+			401,
+			'Unauthorised',
+			2,
+			'The API refused access to company "company-1" (Unauthorised)',
+			'the company "company-1" is not registered to client "client-1"',
+		],
+		[
+			403,
+			'Forbidden',
+			1,
+			'The API refused access to company "company-1" (Forbidden)',
+			'speci-finder/read',
+		],
+		[
+			404,
+			'NOT_FOUND',
+			1,
+			`No Supplier Matched-Projects API answered at ${API} (HTTP 404)`,
+			'Base URL',
+		],
+		[
+			500,
+			'INTERNAL_SERVER_ERROR',
+			5,
+			'The API failed on its side after 5 attempts (INTERNAL_SERVER_ERROR)',
+			'again later',
+		],
+		[
+			502,
+			'FETCH_FAILED',
+			5,
+			'The API failed on its side after 5 attempts (FETCH_FAILED)',
+			'again later',
+		],
+	])(
+		'HTTP %p %s: %p request(s), then a message with the cause and the fix',
+		async (status, code, requests, message, fix) => {
+			tokenEndpoint(requests);
+			const scope = nock(API)
+				.get(RESULTS)
+				.query(true)
+				.times(requests)
+				.reply(status, { code, message: 'from the API' }, { 'Retry-After': '0' });
+
+			const result = await run({});
+
+			expect(result.error?.message).toBe(message);
+			expect(result.error?.description).toContain(fix);
+			expect(result.error?.description).toContain('The API says: from the API');
+			expect((result.error as { httpCode?: string } | undefined)?.httpCode).toBe(String(status));
+			expect(scope.isDone()).toBe(true);
+			expectNoLeak(result);
+		},
+	);
+
+	it('gives up on a 429 at once when Retry-After asks for more than it will wait', async () => {
+		tokenEndpoint();
+		const scope = nock(API)
+			.get(RESULTS)
+			.query(true)
+			.reply(429, { code: 'RATE_LIMITED', message: 'slow down' }, { 'Retry-After': '3600' });
+		const started = Date.now();
+		const result = await run({});
+		expect(Date.now() - started).toBeLessThan(5000);
+		expect(result.error?.message).toBe("The API's rate limit was reached (HTTP 429)");
+		expect(scope.isDone()).toBe(true);
+	});
+
+	it('says what it got when a 200 is not a results page', async () => {
+		tokenEndpoint();
+		const scope = api().get(RESULTS).query(true).reply(200, '<html>portal</html>');
+		const result = await run({});
+		expect(result.error?.message).toBe(
+			`The address ${API} answered, but not with a page of matched projects`,
+		);
+		expect(scope.isDone()).toBe(true);
+	});
+
+	it('reports a token error in its own words', async () => {
+		const token = nock(AUTH)
+			.post('/oauth2/token')
+			.reply(401, { error: 'invalid_client', error_description: 'client authentication failed' });
+		const result = await run({});
+		expect(result.error?.message).toBe(
+			'The token issuer rejected the client ID or client secret (invalid_client)',
+		);
+		expect(result.error?.description).toContain(
+			"Check the credential's Client ID and Client Secret",
+		);
+		expect(token.isDone()).toBe(true);
+		expectNoLeak(result);
+	});
+
+	it('refuses a credential whose Base URL is not http(s), before any request', async () => {
+		helper.setCredentials(TYPE, {
+			authUrl: AUTH,
+			baseUrl: 'api.supplier.test',
+			clientId: CLIENT,
+			clientSecret: SECRET,
+		});
+		const result = await run({});
+		expect(result.error?.message).toBe(
+			'The credential\'s Base URL "api.supplier.test" is not an http:// or https:// address: enter the full address, for example https://api.example.com',
+		);
+	});
+});
+
+describe('retries', () => {
+	beforeEach(() => {
+		restorePolicy = overrideRetryPolicy({ baseDelayMs: 5 });
+	});
+
+	it.each([
+		['FETCH_FAILED', 502],
+		['INTERNAL_SERVER_ERROR', 500],
+	])('retries %s with backoff and then succeeds', async (code, status) => {
+		tokenEndpoint();
+		const scope = api()
+			.get(RESULTS)
+			.query(true)
+			.times(2)
+			.reply(status, { code, message: 'downstream' })
+			.get(RESULTS)
+			.query(true)
+			.reply(200, page([project({ projectId: 'after-retry' })]));
+		expect(json(await run({})).map((p) => p.projectId)).toEqual(['after-retry']);
+		expect(scope.isDone()).toBe(true);
+	});
+
+	it('waits as long as Retry-After says, in seconds', async () => {
+		tokenEndpoint();
+		const scope = api()
+			.get(RESULTS)
+			.query(true)
+			.reply(429, { code: 'RATE_LIMITED', message: 'wait' }, { 'Retry-After': '1' })
+			.get(RESULTS)
+			.query(true)
+			.reply(200, page([project({ projectId: 'later' })]));
+		const started = Date.now();
+		expect(json(await run({})).map((p) => p.projectId)).toEqual(['later']);
+		expect(Date.now() - started).toBeGreaterThanOrEqual(950);
+		expect(scope.isDone()).toBe(true);
+	});
+
+	it('waits until the HTTP date Retry-After gives', async () => {
+		tokenEndpoint();
+		let secondAt = 0;
+		const at = new Date(Math.ceil((Date.now() + 1500) / 1000) * 1000);
+		const scope = api()
+			.get(RESULTS)
+			.query(true)
+			.reply(429, { code: 'RATE_LIMITED', message: 'wait' }, { 'Retry-After': at.toUTCString() })
+			.get(RESULTS)
+			.query(true)
+			.reply(() => {
+				secondAt = Date.now();
+				return [200, page([])];
+			});
+		await run({});
+		expect(secondAt).toBeGreaterThanOrEqual(at.getTime() - 50);
+		expect(scope.isDone()).toBe(true);
+	});
+
+	it('never retries a 400', async () => {
+		tokenEndpoint();
+		const scope = nock(API)
+			.get(RESULTS)
+			.query(true)
+			.reply(400, { code: 'INVALID_LIMIT', message: 'x' });
+		await run({});
+		expect(scope.isDone()).toBe(true);
+		expect(nock.pendingMocks()).toEqual([]);
+	});
+
+	it('abandons a request after the timeout, retries, and says so', async () => {
+		restorePolicy?.();
+		restorePolicy = overrideRetryPolicy({ requestTimeoutMs: 200, maxAttempts: 2, baseDelayMs: 1 });
+		tokenEndpoint();
+		const scope = nock(API).get(RESULTS).query(true).times(2).delay(1000).reply(200, page([]));
+		const result = await run({});
+		expect(result.error?.message).toBe(
+			`The API at ${API} did not answer within 200 ms (2 attempts)`,
+		);
+		expect(scope.isDone()).toBe(true);
+	});
+
+	it('retries when the token issuer fails for a moment', async () => {
+		const failing = nock(AUTH).post('/oauth2/token').reply(503, 'busy');
+		tokenEndpoint();
+		const scope = api()
+			.get(RESULTS)
+			.query(true)
+			.reply(200, page([project({ projectId: 'x' })]));
+		expect(json(await run({}))).toHaveLength(1);
+		expect(failing.isDone()).toBe(true);
+		expect(scope.isDone()).toBe(true);
+	});
+});
+
+describe('token handling', () => {
+	it('after a 401 discards the token, gets a new one and retries once', async () => {
+		tokenEndpoint(2);
+		const first = api('token-1')
+			.get(RESULTS)
+			.query(true)
+			.reply(401, { code: 'Unauthorised', message: 'expired' });
+		const second = api('token-2')
+			.get(RESULTS)
+			.query(true)
+			.reply(200, page([project({ projectId: 'fresh' })]));
+		expect(json(await run({})).map((p) => p.projectId)).toEqual(['fresh']);
+		expect(first.isDone()).toBe(true);
+		expect(second.isDone()).toBe(true);
+
+		// The next execution keeps using the new token.
+		const third = api('token-2').get(RESULTS).query(true).reply(200, page([]));
+		json(await run({}));
+		expect(third.isDone()).toBe(true);
+		expect(issued).toEqual(['token-1', 'token-2']);
+	});
+
+	it('reuses one token across executions', async () => {
+		const token = tokenEndpoint(1);
+		const scope = api().get(RESULTS).query(true).times(3).reply(200, page([]));
+		for (let i = 0; i < 3; i++) json(await run({}));
+		expect(token.isDone()).toBe(true);
+		expect(scope.isDone()).toBe(true);
+		expect(issued).toEqual(['token-1']);
+	});
+
+	it('refreshes the token about 60 s before it expires', async () => {
+		const start = Date.now();
+		const clock = jest.spyOn(Date, 'now');
+		try {
+			tokenEndpoint(2);
+			const withFirst = api('token-1').get(RESULTS).query(true).times(2).reply(200, page([]));
+			const withSecond = api('token-2').get(RESULTS).query(true).reply(200, page([]));
+			clock.mockReturnValue(start);
+			json(await run({}));
+			clock.mockReturnValue(start + 3600_000 - 61_000);
+			json(await run({}));
+			clock.mockReturnValue(start + 3600_000 - 59_000);
+			json(await run({}));
+			expect(issued).toEqual(['token-1', 'token-2']);
+			expect(withFirst.isDone()).toBe(true);
+			expect(withSecond.isDone()).toBe(true);
+		} finally {
+			clock.mockRestore();
+		}
+	});
+
+	it('shares one token request between concurrent executions', async () => {
+		const token = nock(AUTH)
+			.post('/oauth2/token')
+			.delay(200)
+			.reply(200, { access_token: 'shared-token', token_type: 'Bearer', expires_in: 3600 });
+		issued.push('shared-token');
+		const scope = nock(API)
+			.matchHeader('authorization', 'Bearer shared-token')
+			.get(RESULTS)
+			.query(true)
+			.times(4)
+			.reply(200, page([project()]));
+		const results = await Promise.all([run({}), run({}), run({}), run({})]);
+		for (const result of results) expect(json(result)).toHaveLength(1);
+		expect(token.isDone()).toBe(true);
+		expect(scope.isDone()).toBe(true);
+	});
+});
+
+describe('rate budget', () => {
+	it('keeps the credential within 100 requests per 5 minutes across executions', async () => {
+		tokenEndpoint();
+		let served = 0;
+		const scope = api()
+			.get(RESULTS)
+			.query(true)
+			.times(100)
+			.reply(() => {
+				served++;
+				return [
+					200,
+					{
+						data: [project({ projectId: `p${served}` })],
+						_metadata: { hasNextPage: true, nextCursor: `c${served}` },
+					},
+				];
+			});
+
+		const first = await run({ returnAll: true });
+		expect(served).toBe(100);
+		expect(first.error?.message).toMatch(
+			/^This credential has used its 100 requests per 5 minutes; the next one is allowed in \d+ s$/,
+		);
+		expect(first.error?.description).toContain('set a Limit');
+
+		// Another execution is held back too, without sending anything.
+		const second = await run({});
+		expect(second.error?.message).toMatch(
+			/^This credential has used its 100 requests per 5 minutes/,
+		);
+		expect(served).toBe(100);
+		expect(scope.isDone()).toBe(true);
+	});
+});
