@@ -228,13 +228,24 @@ function words(text) {
 	);
 }
 
+/** @type {Map<string, readonly string[]>} */
+const wordsByTender = new Map();
+
 /**
+ * The words a tender is matched on. Tenders share a handful of names, so the lists are shared
+ * too (frozen): 100,000 projects start fast and a company's matches can be remembered per list.
  * @param {string} name
  * @param {string} type
- * @returns {string[]}
+ * @returns {readonly string[]}
  */
 function tenderWords(name, type) {
-	return [...new Set([...words(name), ...words(type)])];
+	const key = `${name}\n${type}`;
+	let found = wordsByTender.get(key);
+	if (!found) {
+		found = Object.freeze([...new Set([...words(name), ...words(type)])]);
+		if (wordsByTender.size < 10_000) wordsByTender.set(key, found);
+	}
+	return found;
 }
 
 /**

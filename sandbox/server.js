@@ -375,6 +375,38 @@ function openApiReply(context) {
 
 /**
  * @param {ServerContext} context
+ * @param {string} method
+ * @param {URL} url
+ * @param {string | undefined} body undefined when it was too large
+ * @returns {Reply}
+ */
+function controlReply(context, method, url, body) {
+	if (body === undefined) {
+		return errorReply(413, 'PAYLOAD_TOO_LARGE', 'Control requests take at most 64 KiB.');
+	}
+	/** @type {unknown} */
+	let parsed;
+	/** @type {string[]} */
+	let segments;
+	try {
+		parsed = body === '' ? undefined : JSON.parse(body);
+	} catch {
+		return errorReply(400, 'INVALID_JSON', 'The control request body is not valid JSON.');
+	}
+	try {
+		segments = url.pathname
+			.split('/')
+			.slice(2)
+			.filter((segment) => segment !== '')
+			.map(decodeURIComponent);
+	} catch {
+		return errorReply(400, 'INVALID_REQUEST', 'The control path is not valid percent-encoding.');
+	}
+	return context.control({ method, segments, query: url.searchParams, body: parsed });
+}
+
+/**
+ * @param {ServerContext} context
  * @returns {http.RequestListener}
  */
 function createRequestListener(context) {
@@ -388,34 +420,7 @@ function createRequestListener(context) {
 		const path = url.pathname;
 
 		if (path === '/__sandbox' || path.startsWith('/__sandbox/')) {
-			const body = await readBody(request);
-			if (body === undefined)
-				return send(
-					response,
-					errorReply(413, 'PAYLOAD_TOO_LARGE', 'Control requests take at most 64 KiB.'),
-					undefined,
-				);
-			/** @type {unknown} */
-			let parsed;
-			try {
-				parsed = body === '' ? undefined : JSON.parse(body);
-			} catch {
-				return send(
-					response,
-					errorReply(400, 'INVALID_JSON', 'The control request body is not valid JSON.'),
-					undefined,
-				);
-			}
-			const segments = path
-				.split('/')
-				.slice(2)
-				.filter((segment) => segment !== '')
-				.map(decodeURIComponent);
-			return send(
-				response,
-				context.control({ method, segments, query: url.searchParams, body: parsed }),
-				undefined,
-			);
+			return send(response, controlReply(context, method, url, await readBody(request)), undefined);
 		}
 
 		if (context.latencyMs() > 0) await context.delay(context.latencyMs());

@@ -28,6 +28,14 @@ const {
 /** @typedef {import('./cursor').CursorPosition} CursorPosition */
 
 /**
+ * @typedef {object} Company
+ * @property {string} companyId
+ * @property {string[]} keywords
+ * @property {string[][]} keywordWords each keyword split into words
+ * @property {WeakMap<readonly string[], string[]>} matchesByWords matches remembered per shared word list
+ */
+
+/**
  * @typedef {object} HistoryEvent
  * @property {string} at sandbox time, ISO 8601
  * @property {'opened' | 'changed' | 'closed'} type
@@ -260,7 +268,7 @@ function createStore({
 	let lastProjectSequence = projectCount;
 	let lastTenderSequence = generated.tenderCount;
 
-	/** @type {Map<string, { companyId: string, keywords: string[], keywordWords: string[][] }>} */
+	/** @type {Map<string, Company>} */
 	const companyById = new Map(
 		companies.map((company) => [
 			company.companyId,
@@ -268,6 +276,7 @@ function createStore({
 				companyId: company.companyId,
 				keywords: company.keywords.slice(),
 				keywordWords: company.keywords.map((keyword) => words(keyword)),
+				matchesByWords: new WeakMap(),
 			},
 		]),
 	);
@@ -294,16 +303,20 @@ function createStore({
 
 	/**
 	 * A keyword matches when every word of it is among the tender's name and type words.
-	 * @param {{ keywords: string[], keywordWords: string[][] }} company
+	 * @param {Company} company
 	 * @param {readonly string[]} tenderWordList
 	 * @returns {string[]}
 	 */
 	function matchedKeywords(company, tenderWordList) {
-		return company.keywords.filter(
+		const known = company.matchesByWords.get(tenderWordList);
+		if (known) return known;
+		const matched = company.keywords.filter(
 			(_, index) =>
 				company.keywordWords[index].length > 0 &&
 				company.keywordWords[index].every((word) => tenderWordList.includes(word)),
 		);
+		company.matchesByWords.set(tenderWordList, matched);
+		return matched;
 	}
 
 	/**
@@ -319,7 +332,7 @@ function createStore({
 	}
 
 	/**
-	 * @param {{ keywords: string[], keywordWords: string[][] }} company
+	 * @param {Company} company
 	 * @param {StoredProject} project
 	 * @param {number} today
 	 * @returns {IndexEntry | undefined}
@@ -427,7 +440,7 @@ function createStore({
 
 	/**
 	 * A trade package carrying one of the company's keywords, so the new tender matches it.
-	 * @param {{ companyId: string, keywords: string[], keywordWords: string[][] }} company
+	 * @param {Company} company
 	 * @returns {string}
 	 */
 	function matchingName(company) {

@@ -30,7 +30,7 @@
  * @property {number | null} openDay
  * @property {number | null} dueDay
  * @property {TenderStatus} status
- * @property {string[]} words
+ * @property {readonly string[]} words the name's and type's words, shared between tenders
  */
 
 /**

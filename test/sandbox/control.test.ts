@@ -1,0 +1,314 @@
+import { DAY_MS, openHarness, SANDBOX_FIXTURES, sandboxDay, START } from './harness';
+import type { Harness } from './harness';
+
+describe('sandbox control functions and their /__sandbox HTTP routes', () => {
+	let harness: Harness;
+
+	beforeAll(async () => {
+		harness = await openHarness({ cacheSeconds: 0, rateLimit: false });
+	});
+
+	afterAll(async () => {
+		await harness.sandbox.stop();
+	});
+
+	const control = () => harness.client.control;
+
+	it('lists its routes at GET /__sandbox', async () => {
+		const index = (await harness.client.send('GET', '/__sandbox')).body as {
+			routes: Array<{ method: string; path: string }>;
+		};
+
+		expect(index.routes).toEqual(
+			expect.arrayContaining([
+				expect.objectContaining({ method: 'POST', path: '/__sandbox/tenders' }),
+				expect.objectContaining({ method: 'PUT', path: '/__sandbox/faults/rates' }),
+			]),
+		);
+	});
+
+	it('serves the fixtures with the url', async () => {
+		const fixtures = (await harness.client.send('GET', '/__sandbox/fixtures')).body;
+
+		expect(fixtures).toEqual({ ...SANDBOX_FIXTURES, url: harness.sandbox.url });
+	});
+
+	it('reads, sets and advances the clock', async () => {
+		const start = await control().clock.now();
+		await control().clock.set('2031-01-01T00:00:00Z');
+		const set = await control().clock.now();
+		await control().clock.advance(DAY_MS);
+		const advanced = harness.sandbox.clock.now();
+		await control().clock.set(START);
+
+		expect(start.now.slice(0, 10)).toBe('2030-03-10');
+		expect(set.now.slice(0, 13)).toBe('2031-01-01T00');
+		expect(new Date(advanced).toISOString().slice(0, 10)).toBe('2031-01-02');
+		harness.token = await harness.client.token();
+	});
+
+	it('opens a tender over HTTP that the next walk returns, and records it in history', async () => {
+		const tender = await control().openTender({
+			quotesDueAt: sandboxDay(harness.sandbox, 3),
+			name: 'Roofing Repairs',
+		});
+
+		const { projects } = await harness.client.walk({ token: harness.token, limit: 100 });
+		const walked = projects.find((project) => project.projectId === tender.projectId);
+
+		expect(tender).toEqual({
+			id: expect.stringMatching(/^tdr-/),
+			projectId: expect.stringMatching(/^prj-/),
+			name: 'Roofing Repairs',
+			type: 'Tender',
+			builder: { name: expect.any(String), website: expect.anything() },
+			tenderOpenAt: sandboxDay(harness.sandbox),
+			quotesDueAt: sandboxDay(harness.sandbox, 3),
+			status: 'Open',
+		});
+		const { projectId, ...apiTender } = tender;
+		expect(walked?.projectId).toBe(projectId);
+		expect(walked?.tenders).toEqual([{ ...apiTender, matchedKeywords: ['roofing'] }]);
+		expect((await control().history()).at(-1)).toEqual({
+			at: expect.stringMatching(/^2030-03-10T/),
+			type: 'opened',
+			tenderId: tender.id,
+			projectId: tender.projectId,
+		});
+		expect(await control().getTender(tender.id)).toEqual(tender);
+	});
+
+	it('updates, closes and reopens a tender, with the changes in history', async () => {
+		const tender = harness.sandbox.openTender({ quotesDueAt: sandboxDay(harness.sandbox, 10) });
+		const historyBefore = harness.sandbox.history().length;
+
+		const moved = await control().updateTender(tender.id, {
+			quotesDueAt: sandboxDay(harness.sandbox, 20),
+			name: 'Plumbing Stage 2',
+		});
+		const closed = await control().closeTender(tender.id, 'Awarded');
+		const reopened = await control().updateTender(tender.id, { status: 'Open' });
+		const unchanged = await control().updateTender(tender.id, { status: 'Open' });
+
+		expect(moved).toMatchObject({
+			quotesDueAt: sandboxDay(harness.sandbox, 20),
+			name: 'Plumbing Stage 2',
+		});
+		expect(closed.status).toBe('Awarded');
+		expect(reopened.status).toBe('Open');
+		expect(unchanged).toEqual(reopened);
+		expect(harness.sandbox.history().slice(historyBefore)).toEqual([
+			expect.objectContaining({
+				type: 'changed',
+				tenderId: tender.id,
+				changes: {
+					name: { from: tender.name, to: 'Plumbing Stage 2' },
+					quotesDueAt: {
+						from: sandboxDay(harness.sandbox, 10),
+						to: sandboxDay(harness.sandbox, 20),
+					},
+				},
+			}),
+			expect.objectContaining({
+				type: 'closed',
+				changes: { status: { from: 'Open', to: 'Awarded' } },
+			}),
+			expect.objectContaining({
+				type: 'opened',
+				changes: { status: { from: 'Awarded', to: 'Open' } },
+			}),
+		]);
+	});
+
+	it('records a builder change and a builder given by name', async () => {
+		const tender = harness.sandbox.openTender({ builder: 'Tōtara Projects' });
+
+		const changed = harness.sandbox.updateTender(tender.id, {
+			builder: { name: 'Nuevo Constructores', website: null },
+		});
+
+		expect(tender.builder).toEqual({
+			name: 'Tōtara Projects',
+			website: 'https://totara-projects.example',
+		});
+		expect(changed.builder).toEqual({ name: 'Nuevo Constructores', website: null });
+		expect(harness.sandbox.history().at(-1)?.changes).toEqual({
+			builder: { from: tender.builder, to: { name: 'Nuevo Constructores', website: null } },
+		});
+	});
+
+	it('adds a tender under another builder and sets a project status over HTTP', async () => {
+		const first = harness.sandbox.openTender();
+
+		const added = await control().addTenderUnderBuilder(first.projectId, 'Bluegum Builders', {
+			name: 'HVAC Upgrade',
+		});
+		await control().setProjectStatus(first.projectId, 'Closed');
+		const entry = (await control().listOpen(SANDBOX_FIXTURES.companyId)).find(
+			(project) => project.projectId === first.projectId,
+		);
+
+		expect(added).toMatchObject({
+			projectId: first.projectId,
+			builder: { name: 'Bluegum Builders' },
+		});
+		expect(entry?.status).toBe('Closed');
+		expect(entry?.tenders.map((tender) => tender.id).sort()).toEqual([first.id, added.id].sort());
+	});
+
+	it('revokes tokens and reports tokens issued over HTTP', async () => {
+		const before = await control().tokensIssued({ clientId: SANDBOX_FIXTURES.client.clientId });
+		const token = await harness.client.token();
+
+		const revoked = await control().revokeTokens({ clientId: SANDBOX_FIXTURES.client.clientId });
+
+		expect(await control().tokensIssued({ clientId: SANDBOX_FIXTURES.client.clientId })).toBe(
+			before + 1,
+		);
+		expect(await control().tokensIssued()).toBeGreaterThanOrEqual(before + 1);
+		expect(revoked).toBeGreaterThanOrEqual(1);
+		expect((await harness.client.results({ token })).status).toBe(401);
+		harness.token = await harness.client.token();
+	});
+
+	it('reads and resets the request log over HTTP, without logging control calls', async () => {
+		await control().resetRequests();
+		await harness.client.results({ token: harness.token, limit: 4 });
+		await control().history();
+
+		const log = await control().requests();
+
+		expect(log).toEqual([
+			expect.objectContaining({ method: 'GET', query: { limit: '4' }, status: 200 }),
+		]);
+	});
+
+	it('injects faults, sets rates and latency, and clears the cache over HTTP', async () => {
+		await control().injectFault({ kind: 'fetchFailed' });
+		const failed = await harness.client.results({ token: harness.token });
+		await control().setFaultRates({ serverError: 1 }, 3);
+		const random = await harness.client.results({ token: harness.token });
+		await control().clearFaults();
+		await control().setLatency(120);
+		const started = Date.now();
+		const slow = await harness.client.results({ token: harness.token });
+		const elapsed = Date.now() - started;
+		await control().setLatency(0);
+		await control().clearCache();
+
+		expect([failed.status, random.status, slow.status]).toEqual([502, 500, 200]);
+		expect(elapsed).toBeGreaterThanOrEqual(110);
+		expect(await control().faultsInjected()).toMatchObject({ fetchFailed: 1, serverError: 1 });
+	});
+
+	it.each<[string, string, string, unknown, number, RegExp]>([
+		[
+			'an unknown tender',
+			'GET',
+			'/__sandbox/tenders/tdr-nope',
+			undefined,
+			404,
+			/unknown tender "tdr-nope"/,
+		],
+		[
+			'an unknown project',
+			'PUT',
+			'/__sandbox/projects/prj-nope/status',
+			{ status: 'Closed' },
+			404,
+			/unknown project/,
+		],
+		[
+			'an unknown company',
+			'GET',
+			'/__sandbox/companies/nobody/open',
+			undefined,
+			404,
+			/unknown company "nobody"/,
+		],
+		[
+			'a bad status',
+			'POST',
+			'/__sandbox/tenders/tdr-0000001/close',
+			{ status: 'Finished' },
+			400,
+			/status must be one of Open, Closed, Awarded/,
+		],
+		[
+			'an unknown field',
+			'POST',
+			'/__sandbox/tenders',
+			{ colour: 'red' },
+			400,
+			/openTender does not take colour/,
+		],
+		[
+			'a bad date',
+			'POST',
+			'/__sandbox/tenders',
+			{ quotesDueAt: '2030-02-30' },
+			400,
+			/quotesDueAt must be a calendar date as YYYY-MM-DD/,
+		],
+		[
+			'a company without keywords',
+			'POST',
+			'/__sandbox/tenders',
+			{ companyId: SANDBOX_FIXTURES.noKeywordsCompanyId },
+			400,
+			/has no keywords/,
+		],
+		[
+			'a body that is not an object',
+			'POST',
+			'/__sandbox/tenders',
+			[1, 2],
+			400,
+			/must be a JSON object/,
+		],
+		[
+			'an unknown route',
+			'GET',
+			'/__sandbox/nothing-here',
+			undefined,
+			404,
+			/GET \/__sandbox lists them/,
+		],
+		['the wrong method', 'DELETE', '/__sandbox/history', undefined, 405, /takes GET/],
+	])('answers %s with a clear error', async (_case, method, path, body, status, message) => {
+		const result = await harness.client.send(method, path, {
+			headers: { 'content-type': 'application/json' },
+			body: body === undefined ? undefined : JSON.stringify(body),
+		});
+
+		expect(result.status).toBe(status);
+		expect(result.body).toEqual({
+			code: expect.any(String),
+			message: expect.stringMatching(message),
+		});
+	});
+
+	it('answers a body that is not JSON with 400', async () => {
+		const result = await harness.client.send('POST', '/__sandbox/tenders', { body: '{nope' });
+
+		expect(result.status).toBe(400);
+		expect(result.body).toMatchObject({ code: 'INVALID_JSON' });
+	});
+
+	it('throws the same clear errors from the programmatic API', () => {
+		expect(() => harness.sandbox.closeTender('tdr-nope')).toThrow('unknown tender "tdr-nope"');
+		expect(() => harness.sandbox.updateTender('tdr-0000001', { colour: 'red' } as never)).toThrow(
+			/does not take colour/,
+		);
+		expect(() =>
+			harness.sandbox.updateTender('tdr-0000001', { type: 'Quote' as 'Tender' }),
+		).toThrow('type must be one of Tender, Procurement (got "Quote")');
+		expect(() => harness.sandbox.setProjectStatus('prj-000001', 'Archived' as 'Closed')).toThrow(
+			/status must be one of Active, Closed/,
+		);
+		expect(() => harness.sandbox.clock.set('next tuesday')).toThrow(/ISO 8601/);
+		const tender = harness.sandbox.openTender();
+		harness.sandbox.closeTender(tender.id);
+		expect(() => harness.sandbox.closeTender(tender.id)).toThrow(/already Closed/);
+	});
+});

@@ -1,0 +1,161 @@
+import type { Project } from '../../nodes/SupplierMatchedProjects/api/types';
+import { openHarness, SANDBOX_FIXTURES } from './harness';
+import type { Harness } from './harness';
+
+const COMPANIES = [
+	SANDBOX_FIXTURES.companyId,
+	SANDBOX_FIXTURES.secondCompanyId,
+	SANDBOX_FIXTURES.otherClientCompanyId,
+];
+
+function everything(harness: Harness): Project[] {
+	return COMPANIES.flatMap((companyId) => harness.sandbox.listOpen(companyId));
+}
+
+describe('sandbox data', () => {
+	it('is the same for the same seed and start, and different for another seed', async () => {
+		const [first, second, other] = await Promise.all([
+			openHarness({ seed: 7, projects: 150 }),
+			openHarness({ seed: 7, projects: 150 }),
+			openHarness({ seed: 8, projects: 150 }),
+		]);
+		try {
+			const walk = async (harness: Harness) =>
+				(await harness.client.walk({ token: harness.token, limit: 13 })).projects;
+
+			expect(await walk(first)).toEqual(await walk(second));
+			expect(everything(first)).toEqual(everything(second));
+			expect(everything(first)).not.toEqual(everything(other));
+			expect(first.sandbox.counts()).toEqual(second.sandbox.counts());
+			expect(first.sandbox.openTender()).toEqual(second.sandbox.openTender());
+		} finally {
+			await Promise.all([first, second, other].map((harness) => harness.sandbox.stop()));
+		}
+	});
+
+	describe('looks like the real thing', () => {
+		let harness: Harness;
+		let projects: Project[];
+
+		beforeAll(async () => {
+			harness = await openHarness({ projects: 2000 });
+			projects = everything(harness);
+		});
+
+		afterAll(async () => {
+			await harness.sandbox.stop();
+		});
+
+		it('has 1 to 5 tenders per project', () => {
+			const { projects: projectCount, tenders } = harness.sandbox.counts();
+
+			expect(projectCount).toBe(2000);
+			expect(tenders / projectCount).toBeGreaterThan(2);
+			expect(tenders / projectCount).toBeLessThan(4);
+			for (const project of projects) {
+				expect(project.tenders.length).toBeGreaterThanOrEqual(1);
+				expect(project.tenders.length).toBeLessThanOrEqual(5);
+			}
+		});
+
+		it('has budgets that are banded, open-ended or missing', () => {
+			const budgets = projects.map((project) => project.budget);
+
+			expect(budgets).toContain(null);
+			expect(budgets.some((budget) => budget !== null && budget.high === null)).toBe(true);
+			expect(
+				budgets.some(
+					(budget) => budget !== null && budget.high !== null && budget.high > budget.low,
+				),
+			).toBe(true);
+		});
+
+		it('has tenders without a due date or opening date, of both types, from many builders', () => {
+			const tenders = projects.flatMap((project) => project.tenders);
+
+			expect(tenders.some((tender) => tender.quotesDueAt === null)).toBe(true);
+			expect(tenders.some((tender) => tender.tenderOpenAt === null)).toBe(true);
+			expect(new Set(tenders.map((tender) => tender.type))).toEqual(
+				new Set(['Tender', 'Procurement']),
+			);
+			expect(new Set(tenders.map((tender) => tender.builder.name)).size).toBeGreaterThanOrEqual(8);
+			expect(
+				projects.some(
+					(project) => new Set(project.tenders.map((tender) => tender.builder.name)).size > 1,
+				),
+			).toBe(true);
+		});
+
+		it('has unicode names and addresses', () => {
+			const text = projects.map((project) => `${project.projectName} ${project.address}`).join(' ');
+
+			expect(text).toMatch(/[āēīōū]/);
+			expect(text).toMatch(/[éèçü]/);
+			expect(projects.every((project) => /, (New Zealand|Australia)$/.test(project.address))).toBe(
+				true,
+			);
+		});
+
+		it('has parties with https websites or none, consultants and deduplicated subcontractors', () => {
+			const parties = projects.flatMap((project) => [
+				...project.consultants,
+				...project.tenderingSubcontractors,
+				...project.tenders.map((tender) => tender.builder),
+			]);
+
+			expect(
+				parties.every((party) => party.website === null || party.website.startsWith('https://')),
+			).toBe(true);
+			expect(parties.some((party) => party.website === null)).toBe(true);
+			expect(projects.some((project) => project.consultants.length === 0)).toBe(true);
+			expect(projects.some((project) => project.consultants.length > 0)).toBe(true);
+			expect(projects.some((project) => project.tenderingSubcontractors.length > 0)).toBe(true);
+			for (const project of projects) {
+				const names = project.tenderingSubcontractors.map((party) => party.name);
+				expect(new Set(names).size).toBe(names.length);
+			}
+		});
+
+		it('has Active and Closed projects with https deep links', () => {
+			expect(new Set(projects.map((project) => project.status))).toEqual(
+				new Set(['Active', 'Closed']),
+			);
+			expect(
+				projects.every(
+					(project) =>
+						project.url ===
+						`https://app.supplier-matched-projects.invalid/projects/${project.projectId}`,
+				),
+			).toBe(true);
+		});
+	});
+
+	it('starts 100,000 projects in a few seconds and serves a page in milliseconds', async () => {
+		const started = Date.now();
+		const harness = await openHarness({ projects: 100_000, cacheSeconds: 0, rateLimit: false });
+		const startup = Date.now() - started;
+		try {
+			const timings: number[] = [];
+			let cursor: string | undefined;
+			for (let request = 0; request < 20; request++) {
+				const before = performance.now();
+				const result = await harness.client.results({ token: harness.token, limit: 100, cursor });
+				timings.push(performance.now() - before);
+				expect(result.status).toBe(200);
+				cursor = (result.body as { _metadata: { nextCursor: string } })._metadata.nextCursor;
+			}
+			expect(harness.sandbox.counts().projects).toBe(100_000);
+			harness.sandbox.openTender();
+			const afterChange = performance.now();
+			await harness.client.results({ token: harness.token, limit: 100 });
+			const changedPage = performance.now() - afterChange;
+
+			timings.sort((a, b) => a - b);
+			expect(startup).toBeLessThan(15_000);
+			expect(timings[10]).toBeLessThan(50);
+			expect(changedPage).toBeLessThan(100);
+		} finally {
+			await harness.sandbox.stop();
+		}
+	}, 60_000);
+});
