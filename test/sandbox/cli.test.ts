@@ -1,0 +1,69 @@
+import { sleep } from 'n8n-workflow';
+import { createSandboxClient } from '../support/sandbox-client';
+import { runSandboxProcess, startSandboxProcess } from '../support/sandbox-process';
+import { SANDBOX_FIXTURES } from './harness';
+
+describe('npm run sandbox (sandbox/cli.js)', () => {
+	it('prints the URL and the fixture credentials, serves the API, and stops cleanly on SIGTERM', async () => {
+		const sandbox = await startSandboxProcess({ SEED: '3', PROJECTS: '40' });
+		try {
+			const client = createSandboxClient(sandbox.url);
+			const token = await client.token();
+			const page = await client.results({ token, limit: 5 });
+
+			expect(sandbox.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+			expect(sandbox.output()).toContain(`Client ID: ${SANDBOX_FIXTURES.client.clientId}`);
+			expect(sandbox.output()).toContain(`Client secret: ${SANDBOX_FIXTURES.client.clientSecret}`);
+			expect(sandbox.output()).toContain('40 projects');
+			expect(sandbox.output()).toContain('(seed 3)');
+			expect(page.status).toBe(200);
+		} finally {
+			const exit = await sandbox.stop('SIGTERM');
+			expect(exit).toEqual({ code: 0, signal: null });
+			expect(sandbox.output()).toContain('Sandbox stopped (SIGTERM).');
+		}
+	});
+
+	it('stops cleanly on SIGINT too', async () => {
+		const sandbox = await startSandboxProcess({ PROJECTS: '10' });
+
+		expect(await sandbox.stop('SIGINT')).toEqual({ code: 0, signal: null });
+	});
+
+	it('opens a matching tender every DEMO_NEW_TENDER_EVERY_SECONDS', async () => {
+		const sandbox = await startSandboxProcess({
+			PROJECTS: '10',
+			DEMO_NEW_TENDER_EVERY_SECONDS: '1',
+		});
+		try {
+			const client = createSandboxClient(sandbox.url);
+			let history = await client.control.history();
+			for (let wait = 0; wait < 60 && history.length < 2; wait++) {
+				await sleep(100);
+				history = await client.control.history();
+			}
+			const open = await client.control.listOpen(SANDBOX_FIXTURES.companyId);
+
+			expect(history.length).toBeGreaterThanOrEqual(2);
+			expect(history.every((event) => event.type === 'opened')).toBe(true);
+			const openTenderIds = open.flatMap((project) => project.tenders.map((tender) => tender.id));
+			expect(openTenderIds).toEqual(expect.arrayContaining(history.map((event) => event.tenderId)));
+			expect(sandbox.output()).toMatch(
+				/Opened tender tdr-\d+ ".+" on project prj-\d+ \(quotes due \d{4}-\d{2}-\d{2}\)/,
+			);
+		} finally {
+			await sandbox.stop();
+		}
+	});
+
+	it.each([
+		['PORT=abc', { PORT: 'abc' }, /PORT must be a whole number from 0 to 65535 \(got "abc"\)/],
+		['PROJECTS=-5', { PORT: '0', PROJECTS: '-5' }, /PROJECTS must be a whole number/],
+	])('refuses %s with one clear line and exit code 1', async (_case, env, message) => {
+		const result = await runSandboxProcess(env);
+
+		expect(result.code).toBe(1);
+		expect(result.stderr).toMatch(message);
+		expect(result.stderr).not.toMatch(/\n\s+at /);
+	});
+});
