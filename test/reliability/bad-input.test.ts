@@ -1,0 +1,826 @@
+/**
+ * Bad input, one case per row: parameters, credential fields, token endpoint answers and results
+ * answers. Each case ends in a clear error that says what was wrong and what to do, or is
+ * tolerated where the API specification says a client must tolerate it. The Get Many node runs
+ * through n8n's real engine; answers come from the sandbox or, for what the sandbox never sends,
+ * from a scripted loopback server.
+ */
+import type { INodeExecutionData, INodeParameters } from 'n8n-workflow';
+
+import { overrideRetryPolicy } from '../../nodes/SupplierMatchedProjects/transport';
+import { apiRateBudget } from '../../nodes/SupplierMatchedProjects/transport/budget';
+import { forgetAllTokens } from '../../nodes/SupplierMatchedProjects/transport/token';
+import { startSandbox } from '../../sandbox';
+import type { NodeRun } from '../support/engine';
+import { project, tender } from '../support/n8n-fixtures';
+import {
+	credentialsHelper,
+	getMany,
+	leaksIn,
+	secretForms,
+	type CredentialFields,
+} from '../support/reliability';
+import {
+	closedPort,
+	startScriptedServer,
+	type ScriptedReply,
+	type ScriptedRequest,
+	type ScriptedServer,
+} from '../support/reliability-server';
+import { captureLogs, type LogEntry } from '../support/reliability-logs';
+
+type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
+
+interface World {
+	sandbox: Sandbox;
+	scripted: ScriptedServer;
+	refusedPort: number;
+}
+
+/** How a case ends: a clear error, or a result that is checked. */
+type Outcome =
+	| { error: RegExp; fix: RegExp }
+	| { tolerated: (items: INodeExecutionData[], world: World) => void };
+
+interface Case {
+	name: string;
+	/** The credential: the sandbox's fixture client unless the case scripts the server. */
+	credentials?: (world: World) => Partial<CredentialFields>;
+	parameters?: INodeParameters;
+	/** When given, the scripted server answers (token and results) instead of the sandbox. */
+	script?: { results?: Responder; token?: Responder };
+	outcome: Outcome;
+	/** What the requests that reached a server must show. */
+	requests?: (requests: ScriptedRequest[] | ReturnType<Sandbox['requests']>) => void;
+}
+
+type Responder = (request: ScriptedRequest, index: number) => ScriptedReply;
+
+const SCRIPTED_TOKEN = 'scripted-token-for-bad-input-cases';
+const goodToken: Responder = () => ({
+	json: { access_token: SCRIPTED_TOKEN, token_type: 'Bearer', expires_in: 3600 },
+});
+
+function pageOf(data: unknown[], nextCursor: string | null = null): ScriptedReply {
+	return { json: { data, _metadata: { nextCursor, hasNextPage: nextCursor !== null } } };
+}
+
+const companyId = 'company-1';
+
+function sandboxCompanyCount(world: World): number {
+	return world.sandbox.listOpen(companyId).length;
+}
+
+const cases: Case[] = [
+	// ---- parameters ----
+	{
+		name: 'limit 0',
+		parameters: { companyId, returnAll: false, limit: 0 },
+		outcome: { error: /Limit must be a whole number of at least 1 \(got 0\)/, fix: /Return All/ },
+	},
+	{
+		name: 'limit -1',
+		parameters: { companyId, returnAll: false, limit: -1 },
+		outcome: { error: /Limit must be a whole number of at least 1 \(got -1\)/, fix: /Return All/ },
+	},
+	{
+		name: 'limit 1.5',
+		parameters: { companyId, returnAll: false, limit: 1.5 },
+		outcome: { error: /Limit must be a whole number of at least 1 \(got 1.5\)/, fix: /Return All/ },
+	},
+	{
+		name: 'a huge limit returns everything, in pages the API accepts',
+		parameters: { companyId, returnAll: false, limit: 1_000_000_000 },
+		outcome: {
+			tolerated: (items, world) => {
+				expect(items).toHaveLength(sandboxCompanyCount(world));
+				const limits = world.sandbox
+					.requests()
+					.filter((entry) => entry.path.includes('/speci-finder/results'))
+					.map((entry) => Number(entry.query.limit));
+				expect(limits.every((limit) => limit >= 1 && limit <= 100)).toBe(true);
+			},
+		},
+	},
+	{
+		name: 'a limit from an expression that is not a number',
+		parameters: { companyId, returnAll: false, limit: '={{ "ten" }}' },
+		outcome: { error: /Limit|number/i, fix: /number|Return All/i },
+	},
+	{
+		name: 'a limit from an expression that gives nothing',
+		parameters: { companyId, returnAll: false, limit: '={{ null }}' },
+		outcome: { error: /Limit|number/i, fix: /number|Return All/i },
+	},
+	{
+		// n8n itself refuses to start a workflow whose required parameter is empty.
+		name: 'an empty company id',
+		parameters: { companyId: '' },
+		outcome: { error: /Parameter "Company ID" is required/, fix: /Company ID/ },
+	},
+	{
+		name: 'a blank company id',
+		parameters: { companyId: '   \t ' },
+		outcome: { error: /Company ID is empty/, fix: /enter the supplier company's ID/ },
+	},
+	{
+		name: 'a company id that is ".."',
+		parameters: { companyId: '..' },
+		outcome: { error: /Company ID "\.\." cannot be sent/, fix: /enter the supplier company's ID/ },
+	},
+	{
+		name: 'a company id that is "."',
+		parameters: { companyId: '.' },
+		outcome: { error: /Company ID "\." cannot be sent/, fix: /enter the supplier company's ID/ },
+	},
+	{
+		name: 'a company id with slashes stays one path segment',
+		parameters: { companyId: '../company-1' },
+		outcome: {
+			error: /refused access to company "\.\.\/company-1"/,
+			fix: /Check the Company ID/,
+		},
+		requests: (requests) => {
+			expect(requests.map((entry) => entry.path)).toContain(
+				'/api/supplier/v1/companies/..%2Fcompany-1/speci-finder/results',
+			);
+		},
+	},
+	{
+		name: 'a company id with spaces',
+		parameters: { companyId: 'company one' },
+		outcome: { error: /refused access to company "company one"/, fix: /Check the Company ID/ },
+	},
+	{
+		name: 'a company id in other scripts (unicode)',
+		parameters: { companyId: 'société-建設-✓' },
+		outcome: { error: /refused access to company "société-建設-✓"/, fix: /Check the Company ID/ },
+		requests: (requests) => {
+			expect(requests.map((entry) => entry.path)).toContain(
+				`/api/supplier/v1/companies/${encodeURIComponent('société-建設-✓')}/speci-finder/results`,
+			);
+		},
+	},
+	{
+		name: 'a company id carrying a query string is not a query',
+		parameters: { companyId: 'company-1?limit=1000#x' },
+		outcome: {
+			error: /refused access to company "company-1\?limit=1000#x"/,
+			fix: /Check the Company ID/,
+		},
+		requests: (requests) => {
+			for (const entry of requests) expect(entry.query.limit).not.toBe('1000');
+		},
+	},
+	{
+		name: 'a company id from an expression that gives a number',
+		parameters: { companyId: '={{ 12345 }}' },
+		outcome: { error: /12345|Company ID/, fix: /Company ID|company/ },
+	},
+	{
+		name: 'a base URL that already ends in /api/supplier/v1',
+		credentials: ({ sandbox }) => ({ baseUrl: `${sandbox.url}/api/supplier/v1` }),
+		parameters: { companyId },
+		outcome: {
+			error: /No Supplier Matched-Projects API answered at .*HTTP 404/,
+			fix: /without \/api\/supplier\/v1/,
+		},
+	},
+	{
+		name: 'base and auth URLs with trailing slashes',
+		credentials: ({ sandbox }) => ({ baseUrl: `${sandbox.url}//`, authUrl: `${sandbox.url}/` }),
+		parameters: { companyId },
+		outcome: {
+			tolerated: (items, world) => expect(items).toHaveLength(sandboxCompanyCount(world)),
+		},
+	},
+	{
+		name: 'an auth URL that is the full token endpoint',
+		credentials: ({ sandbox }) => ({ authUrl: `${sandbox.url}/oauth2/token` }),
+		parameters: { companyId },
+		outcome: {
+			tolerated: (items, world) => expect(items).toHaveLength(sandboxCompanyCount(world)),
+		},
+	},
+	{
+		name: 'an auth URL with another path',
+		credentials: ({ sandbox }) => ({ authUrl: `${sandbox.url}/identity` }),
+		parameters: { companyId },
+		outcome: {
+			error: /No token endpoint answered at .*\/identity\/oauth2\/token \(HTTP 404\)/,
+			fix: /Auth URL.*without \/oauth2\/token/,
+		},
+	},
+	{
+		name: 'a base URL without a scheme',
+		credentials: ({ sandbox }) => ({ baseUrl: sandbox.url.replace('http://', '') }),
+		parameters: { companyId },
+		outcome: {
+			error: /Base URL .* is not an http:\/\/ or https:\/\/ address/,
+			fix: /enter the full address/,
+		},
+	},
+	{
+		name: 'an auth URL without a scheme',
+		credentials: ({ sandbox }) => ({ authUrl: sandbox.url.replace('http://', '') }),
+		parameters: { companyId },
+		outcome: {
+			error: /Auth URL .* is not an http:\/\/ or https:\/\/ address/,
+			fix: /enter the full address/,
+		},
+	},
+	{
+		name: 'a base URL with a non-http scheme',
+		credentials: () => ({ baseUrl: 'ftp://127.0.0.1/api' }),
+		parameters: { companyId },
+		outcome: {
+			error: /Base URL "ftp:\/\/127\.0\.0\.1\/api" is not an http/,
+			fix: /enter the full address/,
+		},
+	},
+	{
+		name: 'an auth URL with a file: scheme',
+		credentials: () => ({ authUrl: 'file:///etc/passwd' }),
+		parameters: { companyId },
+		outcome: {
+			error: /Auth URL "file:\/\/\/etc\/passwd" is not an http/,
+			fix: /enter the full address/,
+		},
+	},
+	{
+		name: 'a base URL with a query string',
+		credentials: ({ sandbox }) => ({ baseUrl: `${sandbox.url}/?tenant=1` }),
+		parameters: { companyId },
+		outcome: { error: /Base URL .* has a query or fragment/, fix: /enter only the address/ },
+	},
+	{
+		name: 'an empty base URL',
+		credentials: () => ({ baseUrl: '  ' }),
+		parameters: { companyId },
+		outcome: { error: /Base URL is empty/, fix: /enter the address issued with your client ID/ },
+	},
+	{
+		name: 'a base URL where nothing listens',
+		credentials: ({ refusedPort }) => ({ baseUrl: `http://127.0.0.1:${refusedPort}` }),
+		parameters: { companyId },
+		outcome: {
+			error: /Could not reach the API at .*connection was refused/,
+			fix: /Check the credential's Base URL/,
+		},
+	},
+
+	// ---- credentials ----
+	{
+		name: 'a wrong client secret',
+		credentials: () => ({ clientSecret: 'not-the-secret' }),
+		parameters: { companyId },
+		outcome: {
+			error: /rejected the client ID or client secret \(invalid_client\)/,
+			fix: /Check the credential's Client ID and Client Secret/,
+		},
+	},
+	{
+		name: 'an unknown client id',
+		credentials: () => ({ clientId: 'nobody-knows-me' }),
+		parameters: { companyId },
+		outcome: {
+			error: /rejected the client ID or client secret \(invalid_client\)/,
+			fix: /Check the credential's Client ID and Client Secret/,
+		},
+	},
+	{
+		name: 'a scope the application is refused',
+		credentials: ({ sandbox }) => ({ ...sandbox.fixtures.noScopeClient }),
+		parameters: { companyId },
+		outcome: {
+			error: /refused the scope "speci-finder\/read" for this client \(invalid_scope\)/,
+			fix: /Ask the operator to grant speci-finder\/read/,
+		},
+	},
+	{
+		name: 'no scope asked for, and the token lacks it',
+		credentials: ({ sandbox }) => ({ ...sandbox.fixtures.noScopeClient, scope: '' }),
+		parameters: { companyId },
+		outcome: {
+			error: /refused access to company "company-1" \(Unauthorised\)/,
+			fix: /lacks the scope speci-finder\/read/,
+		},
+	},
+	{
+		name: 'a client id and secret with stray spaces',
+		credentials: ({ sandbox }) => ({
+			clientId: ` ${sandbox.fixtures.client.clientId} `,
+			clientSecret: `${sandbox.fixtures.client.clientSecret}\n`,
+		}),
+		parameters: { companyId },
+		outcome: {
+			tolerated: (items, world) => expect(items).toHaveLength(sandboxCompanyCount(world)),
+		},
+	},
+	{
+		name: 'an empty client secret',
+		credentials: () => ({ clientSecret: '' }),
+		parameters: { companyId },
+		outcome: {
+			error: /Client Secret is empty/,
+			fix: /enter the client secret the operator issued/,
+		},
+	},
+	{
+		name: 'a token endpoint that answers 404',
+		script: { token: () => ({ status: 404, text: 'Not Found' }) },
+		parameters: { companyId },
+		outcome: {
+			error: /No token endpoint answered at .*oauth2\/token \(HTTP 404\)/,
+			fix: /Check the credential's Auth URL/,
+		},
+	},
+	{
+		name: 'a token endpoint that answers with an HTML page',
+		script: {
+			token: () => ({
+				headers: { 'content-type': 'text/html' },
+				text: '<!doctype html><html><body><h1>Sign in</h1></body></html>',
+			}),
+		},
+		parameters: { companyId },
+		outcome: {
+			error: /answered with something other than JSON, not an OAuth token/,
+			fix: /Check the credential's Auth URL/,
+		},
+	},
+	{
+		name: 'a token endpoint that answers with nothing',
+		script: { token: () => ({ headers: { 'content-type': 'application/json' }, text: '' }) },
+		parameters: { companyId },
+		outcome: {
+			error: /answered with something other than JSON, not an OAuth token/,
+			fix: /Check the credential's Auth URL/,
+		},
+	},
+	{
+		name: 'a token response without access_token',
+		script: { token: () => ({ json: { token_type: 'Bearer', expires_in: 3600 } }) },
+		parameters: { companyId },
+		outcome: {
+			error: /answered with JSON without an access_token/,
+			fix: /Check the credential's Auth URL/,
+		},
+	},
+	{
+		name: 'a token response without expires_in is used for the documented hour',
+		script: {
+			token: () => ({ json: { access_token: SCRIPTED_TOKEN, token_type: 'Bearer' } }),
+			results: () => pageOf([project({ projectId: 'p-1' })]),
+		},
+		parameters: { companyId },
+		outcome: {
+			tolerated: (items) => expect(items.map((item) => item.json.projectId)).toEqual(['p-1']),
+		},
+	},
+	{
+		name: 'a token endpoint failing with 503 every time',
+		script: { token: () => ({ status: 503, json: { error: 'temporarily_unavailable' } }) },
+		parameters: { companyId },
+		outcome: {
+			error:
+				/token issuer refused the token request \(temporarily_unavailable\)|not available right now/,
+			fix: /operator|try again later/,
+		},
+	},
+	{
+		name: 'a token endpoint where nothing listens',
+		credentials: ({ refusedPort }) => ({ authUrl: `http://127.0.0.1:${refusedPort}` }),
+		parameters: { companyId },
+		outcome: {
+			error: /Could not reach the token issuer at .*connection was refused/,
+			fix: /Check the credential's Auth URL/,
+		},
+	},
+
+	// ---- responses ----
+	{
+		name: 'a results answer that is not JSON',
+		script: { results: () => ({ headers: { 'content-type': 'text/plain' }, text: 'hello' }) },
+		parameters: { companyId },
+		outcome: {
+			error: /answered, but not with a page of matched projects/,
+			fix: /Check the credential's Base URL/,
+		},
+	},
+	{
+		name: "a proxy's HTML 502, every time",
+		script: {
+			results: () => ({
+				status: 502,
+				headers: { 'content-type': 'text/html' },
+				text: '<html><body><h1>502 Bad Gateway</h1></body></html>',
+			}),
+		},
+		parameters: { companyId },
+		outcome: {
+			error: /The API failed on its side after 3 attempts \(HTTP 502\)/,
+			fix: /temporary failure .* Run the workflow again later/,
+		},
+	},
+	{
+		name: "a proxy's HTML 502 once, then the page",
+		script: {
+			results: (_request, index) =>
+				index === 0
+					? { status: 502, headers: { 'content-type': 'text/html' }, text: '<html>502</html>' }
+					: pageOf([project({ projectId: 'after-502' })]),
+		},
+		parameters: { companyId },
+		outcome: {
+			tolerated: (items) => expect(items.map((item) => item.json.projectId)).toEqual(['after-502']),
+		},
+	},
+	{
+		name: 'an empty 200 answer',
+		script: { results: () => ({ headers: { 'content-type': 'application/json' }, text: '' }) },
+		parameters: { companyId },
+		outcome: {
+			error: /answered, but not with a page of matched projects/,
+			fix: /Check the credential's Base URL/,
+		},
+	},
+	{
+		name: 'truncated JSON',
+		script: {
+			results: () => ({
+				headers: { 'content-type': 'application/json' },
+				text: '{"data":[{"projectId":"p1","tend',
+			}),
+		},
+		parameters: { companyId },
+		outcome: {
+			error: /answered, but not with a page of matched projects/,
+			fix: /Check the credential's Base URL/,
+		},
+	},
+	{
+		name: 'a connection dropped mid-body, every time',
+		script: { results: () => ({ ...pageOf([project()]), drop: true }) },
+		parameters: { companyId },
+		outcome: {
+			error: /Could not reach the API at .*closed unexpectedly/,
+			fix: /run the workflow again later/,
+		},
+	},
+	{
+		name: 'a connection dropped mid-body once, then the page',
+		script: {
+			results: (_request, index) =>
+				index === 0
+					? { ...pageOf([project({ projectId: 'cut' })]), drop: true }
+					: pageOf([project({ projectId: 'after-drop' })]),
+		},
+		parameters: { companyId },
+		outcome: {
+			tolerated: (items) =>
+				expect(items.map((item) => item.json.projectId)).toEqual(['after-drop']),
+		},
+	},
+	{
+		name: '"data" that is not an array',
+		script: {
+			results: () => ({
+				json: { data: { projectId: 'p1' }, _metadata: { nextCursor: null, hasNextPage: false } },
+			}),
+		},
+		parameters: { companyId },
+		outcome: {
+			error: /answered, but not with a page of matched projects/,
+			fix: /Check the credential's Base URL/,
+		},
+	},
+	{
+		name: '"_metadata" missing',
+		script: { results: () => ({ json: { data: [project()] } }) },
+		parameters: { companyId },
+		outcome: {
+			error: /answered, but not with a page of matched projects/,
+			fix: /Check the credential's Base URL/,
+		},
+	},
+	{
+		name: 'a JSON array instead of the envelope',
+		script: { results: () => ({ json: [project()] }) },
+		parameters: { companyId },
+		outcome: {
+			error: /answered, but not with a page of matched projects/,
+			fix: /Check the credential's Base URL/,
+		},
+	},
+	{
+		name: 'hasNextPage true with a null cursor',
+		script: {
+			results: () => ({
+				json: { data: [project()], _metadata: { nextCursor: null, hasNextPage: true } },
+			}),
+		},
+		parameters: { companyId },
+		outcome: {
+			error: /page 1 is followed by another but sent no cursor/,
+			fix: /Run the workflow again later/,
+		},
+	},
+	{
+		name: 'the same cursor twice',
+		script: { results: () => pageOf([project()], 'cursor-that-repeats') },
+		parameters: { companyId },
+		outcome: {
+			error: /cursor on page 2 that it had already sent/,
+			fix: /Run the workflow again later/,
+		},
+	},
+	{
+		name: 'pages that never end stop at the rate budget',
+		script: {
+			results: (_request, index) =>
+				pageOf([project({ projectId: `endless-${index}` })], `cursor-${index}`),
+		},
+		parameters: { companyId },
+		outcome: { error: /used its 100 requests per 5 minutes/, fix: /Run the workflow later/ },
+		requests: (requests) => {
+			expect(
+				requests.filter((entry) => entry.path.includes('/speci-finder/results')).length,
+			).toBeLessThanOrEqual(100);
+		},
+	},
+	{
+		name: 'projects with missing and null fields, simplified per tender',
+		script: {
+			results: () =>
+				pageOf([
+					{ projectId: 'bare' },
+					{
+						projectId: 'nulls',
+						projectName: null,
+						budget: null,
+						consultants: null,
+						tenderingSubcontractors: null,
+						tenders: [{ id: 't-null', builder: null, matchedKeywords: null, quotesDueAt: null }],
+					},
+				]),
+		},
+		parameters: { companyId, output: 'tenders', simplify: true },
+		outcome: {
+			tolerated: (items) => {
+				expect(items.map((item) => item.json.tenderId)).toEqual(['t-null']);
+				expect(items[0].json.builderName).toBeNull();
+				expect(items[0].json.projectBudgetLow).toBeNull();
+			},
+		},
+	},
+	{
+		name: 'projects with missing and null fields, simplified per project',
+		script: {
+			results: () =>
+				pageOf([{ projectId: 'bare' }, { projectId: 'nulls', budget: null, tenders: null }]),
+		},
+		parameters: { companyId, simplify: true },
+		outcome: {
+			tolerated: (items) => {
+				expect(items.map((item) => item.json.projectId)).toEqual(['bare', 'nulls']);
+				expect(items.map((item) => item.json.tenderCount)).toEqual([0, 0]);
+			},
+		},
+	},
+	{
+		name: 'unknown fields are kept',
+		script: {
+			results: () =>
+				pageOf([
+					{
+						...project({ projectId: 'with-extras' }),
+						tenders: [{ ...tender({ id: 't-x' }), lotNumber: 7 }],
+						sustainabilityRating: 'A',
+					},
+				]),
+		},
+		parameters: { companyId },
+		outcome: {
+			tolerated: (items) => {
+				expect(items[0].json.sustainabilityRating).toBe('A');
+				expect((items[0].json.tenders as Array<Record<string, unknown>>)[0].lotNumber).toBe(7);
+			},
+		},
+	},
+	{
+		name: 'unknown fields get their own columns when simplified',
+		script: {
+			results: () =>
+				pageOf([{ ...project({ projectId: 'with-extras' }), sustainabilityRating: 'A' }]),
+		},
+		parameters: { companyId, simplify: true },
+		outcome: { tolerated: (items) => expect(items[0].json.sustainabilityRating).toBe('A') },
+	},
+	{
+		name: 'a project whose tender list is empty',
+		script: {
+			results: () =>
+				pageOf([project({ projectId: 'no-tenders', tenders: [] }), project({ projectId: 'one' })]),
+		},
+		parameters: { companyId, output: 'tenders' },
+		outcome: {
+			tolerated: (items) => {
+				expect(items).toHaveLength(1);
+				expect((items[0].json.project as Record<string, unknown>).projectId).toBe('one');
+			},
+		},
+	},
+	{
+		name: 'an empty data array is a success with no items',
+		credentials: ({ sandbox }) => ({ clientId: sandbox.fixtures.client.clientId }),
+		parameters: { companyId: 'company-no-matches' },
+		outcome: { tolerated: (items) => expect(items).toEqual([]) },
+	},
+	{
+		name: 'a very large page (100 projects of 100 tenders)',
+		script: {
+			results: () =>
+				pageOf(
+					Array.from({ length: 100 }, (_, p) =>
+						project({
+							projectId: `big-${p}`,
+							tenders: Array.from({ length: 100 }, (__, t) => tender({ id: `big-${p}-${t}` })),
+						}),
+					),
+				),
+		},
+		parameters: { companyId, output: 'tenders' },
+		outcome: {
+			tolerated: (items) => {
+				expect(items).toHaveLength(10_000);
+				expect(new Set(items.map((item) => item.json.id)).size).toBe(10_000);
+			},
+		},
+	},
+	{
+		name: 'a slow server past the timeout',
+		script: { results: () => ({ ...pageOf([project()]), delayMs: 5_000 }) },
+		parameters: { companyId },
+		outcome: {
+			error: /did not answer within 1 s \(3 attempts\)/,
+			fix: /run the workflow again later/,
+		},
+	},
+	{
+		name: 'a 400 for the limit',
+		script: {
+			results: () => ({
+				status: 400,
+				json: { code: 'INVALID_LIMIT', message: 'limit must be 1 to 100' },
+			}),
+		},
+		parameters: { companyId },
+		outcome: {
+			error: /rejected the request for company "company-1" as invalid \(HTTP 400, INVALID_LIMIT\)/,
+			fix: /Check the Company ID/,
+		},
+	},
+	{
+		name: 'a 401 for a client id that does not match the token',
+		script: {
+			results: () => ({
+				status: 401,
+				json: { code: 'CLIENT_ID_HEADER_MISMATCH', message: 'mismatch' },
+			}),
+		},
+		parameters: { companyId },
+		outcome: {
+			error: /is not the client the access token was issued to \(CLIENT_ID_HEADER_MISMATCH\)/,
+			fix: /issued together/,
+		},
+	},
+	{
+		name: 'a 429 whose Retry-After is longer than the node waits',
+		script: {
+			results: () => ({
+				status: 429,
+				headers: { 'retry-after': '3600' },
+				json: { code: 'RATE_LIMITED' },
+			}),
+		},
+		parameters: { companyId },
+		outcome: { error: /rate limit was reached \(HTTP 429\)/, fix: /Run the workflow later/ },
+	},
+];
+
+let world: World;
+let restorePolicy: () => void;
+let logs: LogEntry[];
+
+beforeAll(async () => {
+	logs = captureLogs();
+	const [sandbox, scripted, refusedPort] = await Promise.all([
+		startSandbox({ projects: 120 }),
+		startScriptedServer(),
+		closedPort(),
+	]);
+	world = { sandbox, scripted, refusedPort };
+	restorePolicy = overrideRetryPolicy({
+		maxAttempts: 3,
+		baseDelayMs: 5,
+		maxDelayMs: 20,
+		maxTotalWaitMs: 10_000,
+		requestTimeoutMs: 1_000,
+	});
+});
+
+afterAll(async () => {
+	restorePolicy();
+	await Promise.all([world.sandbox.stop(), world.scripted.stop()]);
+});
+
+beforeEach(() => {
+	forgetAllTokens();
+	apiRateBudget.reset();
+	world.sandbox.resetRequests();
+	world.scripted.requests.length = 0;
+	logs.length = 0;
+});
+
+function credentialsFor(testCase: Case): CredentialFields {
+	const { sandbox, scripted } = world;
+	const base: CredentialFields =
+		testCase.script === undefined
+			? { authUrl: sandbox.url, baseUrl: sandbox.url, ...sandbox.fixtures.client }
+			: {
+					authUrl: scripted.url,
+					baseUrl: scripted.url,
+					clientId: 'scripted-client',
+					clientSecret: 'scripted-secret',
+				};
+	return { ...base, ...testCase.credentials?.(world) };
+}
+
+/** What the user sees: the node's error, or the error n8n raised before the node could run. */
+interface Seen {
+	run?: NodeRun;
+	thrown?: Error;
+}
+
+function expectClearError(seen: Seen, outcome: { error: RegExp; fix: RegExp }): void {
+	const error = seen.thrown ?? seen.run?.error;
+	expect(error).toBeDefined();
+	expect(seen.run?.items).toBeUndefined();
+	const message = error?.message ?? '';
+	const description = (error as { description?: string | null } | undefined)?.description ?? '';
+	expect(message).toMatch(outcome.error);
+	expect(`${message} ${description}`).toMatch(outcome.fix);
+	for (const text of [message, description]) {
+		expect(text).not.toMatch(
+			/\n\s+at |\bat Object\.|\[object Object\]|Cannot read propert|is not a function|undefined/,
+		);
+	}
+}
+
+test.each(cases.map((testCase) => [testCase.name, testCase] as const))(
+	'%s',
+	async (_name, testCase) => {
+		const credentials = credentialsFor(testCase);
+		if (testCase.script !== undefined) {
+			const { results = () => pageOf([]), token = goodToken } = testCase.script;
+			let resultsIndex = 0;
+			world.scripted.handle((request) =>
+				request.path.startsWith('/oauth2/token')
+					? token(request, 0)
+					: results(request, resultsIndex++),
+			);
+		}
+		const seen: Seen = {};
+		try {
+			seen.run = await getMany(credentialsHelper(credentials), testCase.parameters ?? {});
+		} catch (error) {
+			seen.thrown = error as Error;
+		}
+		if ('error' in testCase.outcome) expectClearError(seen, testCase.outcome);
+		else {
+			expect(seen.thrown).toBeUndefined();
+			expect(seen.run?.error).toBeUndefined();
+			testCase.outcome.tolerated(seen.run?.items ?? [], world);
+		}
+		testCase.requests?.(
+			testCase.script === undefined ? world.sandbox.requests() : world.scripted.requests,
+		);
+		const secrets = [
+			...secretForms(credentials.clientSecret, credentials.clientId),
+			...world.scripted.tokens,
+			SCRIPTED_TOKEN,
+		];
+		const places = {
+			items: seen.run?.items,
+			error: seen.run?.error ?? seen.thrown,
+			runData: seen.run?.run.data,
+			logs,
+		};
+		expect(leaksIn(places, secrets)).toEqual([]);
+	},
+);
+
+test('the table has at least 40 cases', () => {
+	expect(cases.length).toBeGreaterThanOrEqual(40);
+});

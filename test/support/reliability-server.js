@@ -1,0 +1,217 @@
+// @ts-check
+'use strict';
+
+/**
+ * A loopback HTTP server whose every answer a test scripts, for the answers a real API or proxy
+ * can give but the sandbox never does on purpose (an HTML token answer, a page without
+ * _metadata, a cursor sent twice, a server that never answers in time). It can also forward a
+ * request to the sandbox untouched, and it remembers every access token that went through it, so
+ * a test knows exactly which strings must never show up anywhere.
+ */
+
+const http = require('node:http');
+
+/**
+ * @typedef {object} ScriptedRequest
+ * @property {string} method
+ * @property {string} path the path as sent, still percent-encoded
+ * @property {Record<string, string>} query the last value of each query parameter
+ * @property {Record<string, string | string[] | undefined>} headers
+ * @property {string} body
+ */
+
+/**
+ * What to answer. `json` is sent as JSON, `text` as is (with the headers given); `drop` sends the
+ * headers and half the body, then cuts the connection; `delayMs` waits before answering;
+ * `forward` sends the request on to another server and relays its answer.
+ * @typedef {object} ScriptedReply
+ * @property {number} [status] default 200
+ * @property {Record<string, string>} [headers]
+ * @property {unknown} [json]
+ * @property {string} [text]
+ * @property {number} [delayMs]
+ * @property {boolean} [drop]
+ * @property {string} [forward] base URL to forward to
+ */
+
+/**
+ * @callback ScriptedHandler
+ * @param {ScriptedRequest} request
+ * @param {number} index how many requests came before this one
+ * @returns {ScriptedReply}
+ */
+
+/**
+ * @typedef {object} ScriptedServer
+ * @property {string} url
+ * @property {ScriptedRequest[]} requests every request, in arrival order
+ * @property {string[]} tokens every access_token this server sent, scripted or forwarded
+ * @property {(handler: ScriptedHandler) => void} handle replaces the handler
+ * @property {() => Promise<void>} stop closes the server, its connections and pending delays
+ */
+
+/**
+ * @param {string} text
+ * @param {string[]} tokens
+ */
+function rememberToken(text, tokens) {
+	try {
+		const parsed = JSON.parse(text);
+		if (parsed && typeof parsed.access_token === 'string') tokens.push(parsed.access_token);
+	} catch {
+		// Not JSON, so it carries no token to remember.
+	}
+}
+
+/**
+ * @param {ScriptedHandler} [initial] default: 404 for everything
+ * @returns {Promise<ScriptedServer>}
+ */
+async function startScriptedServer(initial) {
+	/** @type {ScriptedHandler} */
+	let handler = initial ?? (() => ({ status: 404, json: { code: 'NOT_FOUND' } }));
+	/** @type {ScriptedRequest[]} */
+	const requests = [];
+	/** @type {string[]} */
+	const tokens = [];
+	/** @type {Set<NodeJS.Timeout>} */
+	const timers = new Set();
+
+	/** @param {number} ms */
+	const wait = (ms) =>
+		new Promise((resolve) => {
+			const timer = setTimeout(() => {
+				timers.delete(timer);
+				resolve(undefined);
+			}, ms);
+			timers.add(timer);
+		});
+
+	/**
+	 * @param {ScriptedRequest} request
+	 * @param {string} target
+	 * @returns {Promise<{ status: number, headers: Record<string, string>, body: string }>}
+	 */
+	async function forward(request, target) {
+		/** @type {Record<string, string>} */
+		const headers = {};
+		for (const [name, value] of Object.entries(request.headers)) {
+			if (typeof value === 'string' && !['host', 'connection', 'content-length'].includes(name))
+				headers[name] = value;
+		}
+		const answer = await fetch(`${target}${request.path}`, {
+			method: request.method,
+			headers,
+			body: request.method === 'GET' || request.method === 'HEAD' ? undefined : request.body,
+		});
+		/** @type {Record<string, string>} */
+		const answerHeaders = {};
+		answer.headers.forEach((value, name) => {
+			if (!['content-length', 'connection', 'keep-alive', 'transfer-encoding'].includes(name))
+				answerHeaders[name] = value;
+		});
+		return { status: answer.status, headers: answerHeaders, body: await answer.text() };
+	}
+
+	/**
+	 * @param {http.IncomingMessage} incoming
+	 * @param {http.ServerResponse} response
+	 * @param {string} body
+	 */
+	async function answer(incoming, response, body) {
+		const url = new URL(incoming.url ?? '/', 'http://scripted.invalid');
+		/** @type {ScriptedRequest} */
+		const request = {
+			method: incoming.method ?? 'GET',
+			path: incoming.url ?? '/',
+			query: Object.fromEntries(url.searchParams),
+			headers: { ...incoming.headers },
+			body,
+		};
+		const index = requests.length;
+		requests.push(request);
+		const reply = handler(request, index);
+		if (reply.delayMs) await wait(reply.delayMs);
+		if (response.destroyed) return;
+		/** @type {{ status: number, headers: Record<string, string>, body: string }} */
+		let sent;
+		if (reply.forward !== undefined) {
+			sent = await forward(request, reply.forward);
+		} else if (reply.json !== undefined) {
+			sent = {
+				status: reply.status ?? 200,
+				headers: { 'content-type': 'application/json; charset=utf-8', ...reply.headers },
+				body: JSON.stringify(reply.json),
+			};
+		} else {
+			sent = { status: reply.status ?? 200, headers: { ...reply.headers }, body: reply.text ?? '' };
+		}
+		rememberToken(sent.body, tokens);
+		const bytes = Buffer.from(sent.body, 'utf8');
+		response.writeHead(sent.status, { ...sent.headers, 'content-length': String(bytes.length) });
+		if (reply.drop) {
+			response.write(bytes.subarray(0, Math.floor(bytes.length / 2)), () => response.destroy());
+			return;
+		}
+		response.end(bytes);
+	}
+
+	const server = http.createServer((incoming, response) => {
+		/** @type {Buffer[]} */
+		const chunks = [];
+		incoming.on('data', (/** @type {Buffer} */ chunk) => chunks.push(chunk));
+		incoming.on('end', () => {
+			answer(incoming, response, Buffer.concat(chunks).toString('utf8')).catch(
+				(/** @type {unknown} */ error) => {
+					if (response.headersSent) {
+						response.destroy();
+						return;
+					}
+					response.writeHead(500, { 'content-type': 'text/plain' });
+					response.end(
+						`scripted server failed: ${error instanceof Error ? error.message : String(error)}`,
+					);
+				},
+			);
+		});
+	});
+	await new Promise((resolve, reject) => {
+		server.once('error', reject);
+		server.listen(0, '127.0.0.1', () => resolve(undefined));
+	});
+	const address = server.address();
+	if (address === null || typeof address === 'string')
+		throw new Error('the scripted server has no TCP address');
+
+	return {
+		url: `http://127.0.0.1:${address.port}`,
+		requests,
+		tokens,
+		handle: (next) => {
+			handler = next;
+		},
+		stop: () =>
+			new Promise((resolve) => {
+				for (const timer of timers) clearTimeout(timer);
+				timers.clear();
+				server.close(() => resolve());
+				server.closeAllConnections();
+			}),
+	};
+}
+
+/**
+ * A port on the loopback interface where nothing listens (it was free a moment ago), for
+ * "connection refused".
+ * @returns {Promise<number>}
+ */
+async function closedPort() {
+	const server = http.createServer();
+	await new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(undefined)));
+	const address = server.address();
+	await new Promise((resolve) => server.close(() => resolve(undefined)));
+	if (address === null || typeof address === 'string') throw new Error('no TCP address');
+	return address.port;
+}
+
+module.exports = { startScriptedServer, closedPort };
