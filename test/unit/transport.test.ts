@@ -233,6 +233,21 @@ describe('networkFailureOf', () => {
 		});
 	});
 
+	it('counts a body cut off after a good status line as a network failure', () => {
+		const cutOff = {
+			code: 'ERR_BAD_RESPONSE',
+			message: 'stream has been aborted',
+			response: { status: 200 },
+		};
+		expect(networkFailureOf({ message: 'wrapped', cause: cutOff })).toMatchObject({
+			kind: 'interrupted',
+			retryable: true,
+		});
+		expect(
+			networkFailureOf({ code: 'ERR_BAD_RESPONSE', response: { status: 502 } }),
+		).toBeUndefined();
+	});
+
 	it('is undefined when the server answered, or for anything else', () => {
 		expect(networkFailureOf({ code: 'ECONNRESET', response: { status: 500 } })).toBeUndefined();
 		expect(networkFailureOf(new Error('boom'))).toBeUndefined();

@@ -57,6 +57,11 @@ const FAILURES: Record<string, NetworkFailure> = {
 	EHOSTUNREACH: { kind: 'interrupted', summary: 'the host is unreachable', retryable: true },
 	ENETUNREACH: { kind: 'interrupted', summary: 'the network is unreachable', retryable: true },
 	ENETDOWN: { kind: 'interrupted', summary: 'the network is down', retryable: true },
+	ERR_BAD_RESPONSE: {
+		kind: 'interrupted',
+		summary: 'the answer was cut off',
+		retryable: true,
+	},
 	ERR_CANCELED: { kind: 'cancelled', summary: 'the request was cancelled', retryable: false },
 	ABORT_ERR: { kind: 'cancelled', summary: 'the request was cancelled', retryable: false },
 	CERT_HAS_EXPIRED: { kind: 'tls', summary: 'its TLS certificate has expired', retryable: false },
@@ -82,9 +87,11 @@ const FAILURES: Record<string, NetworkFailure> = {
 	},
 };
 
-function hasHttpAnswer(level: Record<string, unknown>): boolean {
+function answerStatus(level: Record<string, unknown>): number | undefined {
 	const response = level.response;
-	return typeof response === 'object' && response !== null && 'status' in response;
+	if (typeof response !== 'object' || response === null) return undefined;
+	const status = (response as Record<string, unknown>).status;
+	return typeof status === 'number' ? status : undefined;
 }
 
 /**
@@ -97,10 +104,13 @@ export function networkFailureOf(error: unknown): NetworkFailure | undefined {
 	while (typeof level === 'object' && level !== null && !seen.has(level)) {
 		seen.add(level);
 		const current = level as Record<string, unknown>;
-		if (hasHttpAnswer(current)) return undefined;
-		if (typeof current.code === 'string' && FAILURES[current.code] !== undefined) {
-			return FAILURES[current.code];
-		}
+		const status = answerStatus(current);
+		const failure = typeof current.code === 'string' ? FAILURES[current.code] : undefined;
+		// A body that broke off after a good status line is a network failure; an error status is an answer.
+		if (current.code === 'ERR_BAD_RESPONSE')
+			return status === undefined || status < 400 ? failure : undefined;
+		if (status !== undefined) return undefined;
+		if (failure !== undefined) return failure;
 		if (current.name === 'AbortError') return FAILURES.ABORT_ERR;
 		level = current.cause;
 	}
