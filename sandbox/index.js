@@ -62,7 +62,7 @@ const { createStore } = require('./store');
  * @property {() => { projects: number, tenders: number }} counts
  * @property {(filter?: { clientId?: string }) => number} revokeTokens how many live tokens were revoked
  * @property {(filter?: { clientId?: string }) => number} tokensIssued
- * @property {() => RequestLogEntry[]} requests API requests (control routes are not logged)
+ * @property {() => RequestLogEntry[]} requests API requests, the newest 100,000 (control routes are not logged)
  * @property {() => void} resetRequests
  * @property {(fault: FaultRequest) => void} injectFault
  * @property {(rates: FaultRates | null, rngSeed?: number) => void} setFaultRates
@@ -73,6 +73,7 @@ const { createStore } = require('./store');
  */
 
 const LOOPBACK_HOSTS = ['127.0.0.1', '::1', 'localhost'];
+const MAX_LOGGED_REQUESTS = 100_000;
 
 /**
  * @param {unknown} value
@@ -263,7 +264,12 @@ async function startSandbox(options = {}) {
 			cacheSeconds,
 			latencyMs: () => latencyMs,
 			delay,
-			log: (entry) => requestLog.push(entry),
+			log: (entry) => {
+				requestLog.push(entry);
+				// Long soak or bench runs must not grow the log without bound; keep the newest entries.
+				if (requestLog.length > MAX_LOGGED_REQUESTS)
+					requestLog.splice(0, requestLog.length - MAX_LOGGED_REQUESTS);
+			},
 			url: () => url,
 			control: createControlRouter(sandbox),
 			cache,
