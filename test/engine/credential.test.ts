@@ -1,0 +1,277 @@
+import nock from 'nock';
+import type {
+	ICredentialDataDecryptedObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+} from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
+
+import { SupplierMatchedProjectsApi } from '../../credentials/SupplierMatchedProjectsApi.credentials';
+import { forgetAllTokens } from '../../nodes/SupplierMatchedProjects/transport/token';
+import { SANDBOX_FIXTURES, startSandbox } from '../../sandbox';
+import { runNode, TestCredentialsHelper, testCredential } from '../support/engine';
+
+const TYPE = 'supplierMatchedProjectsApi';
+
+type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
+
+let sandbox: Sandbox;
+let helper: TestCredentialsHelper;
+
+function settings(overrides: ICredentialDataDecryptedObject = {}): ICredentialDataDecryptedObject {
+	return {
+		authUrl: sandbox.url,
+		baseUrl: sandbox.url,
+		clientId: SANDBOX_FIXTURES.client.clientId,
+		clientSecret: SANDBOX_FIXTURES.client.clientSecret,
+		...overrides,
+	};
+}
+
+async function test(overrides: ICredentialDataDecryptedObject = {}) {
+	return await testCredential(helper, TYPE, settings(overrides));
+}
+
+/** A port nothing listens on: the sandbox's, once a throw-away sandbox has stopped. */
+async function closedPortUrl(): Promise<string> {
+	const gone = await startSandbox({ port: 0, projects: 0 });
+	await gone.stop();
+	return gone.url;
+}
+
+beforeAll(async () => {
+	sandbox = await startSandbox({ port: 0, projects: 20 });
+});
+
+afterAll(async () => {
+	await sandbox.stop();
+});
+
+beforeEach(() => {
+	forgetAllTokens();
+	sandbox.resetRequests();
+	helper = new TestCredentialsHelper([new SupplierMatchedProjectsApi()]);
+});
+
+afterEach(() => {
+	expect(helper.writes).toEqual([]);
+});
+
+describe('the Test button', () => {
+	it('succeeds with good settings, after a real token exchange and an authenticated call', async () => {
+		expect(await test({ authUrl: `  ${sandbox.url}/ `, baseUrl: `${sandbox.url}/` })).toEqual({
+			status: 'OK',
+			message: 'Connection successful!',
+		});
+		const requests = sandbox.requests();
+		expect(requests.map((request) => [request.path, request.status])).toEqual([
+			['/oauth2/token', 200],
+			['/swagger/doc', 200],
+		]);
+	});
+
+	it.each([
+		['a wrong client secret', { clientSecret: 'wrong' }],
+		['an unknown client ID', { clientId: 'nobody' }],
+	])('tells %s apart', async (_case, overrides) => {
+		expect(await test(overrides)).toEqual({
+			status: 'Error',
+			message: 'The token issuer rejected the client ID or client secret (invalid_client)',
+		});
+	});
+
+	it('tells a missing scope apart', async () => {
+		expect(await test({ ...SANDBOX_FIXTURES.noScopeClient })).toEqual({
+			status: 'Error',
+			message:
+				'The token issuer refused the scope "speci-finder/read" for this client (invalid_scope)',
+		});
+	});
+
+	it('tells a wrong Auth URL apart: no token endpoint there', async () => {
+		expect(await test({ authUrl: `${sandbox.url}/wrong` })).toEqual({
+			status: 'Error',
+			message: `No token endpoint answered at ${sandbox.url}/wrong/oauth2/token (HTTP 404)`,
+		});
+	});
+
+	it('tells a wrong Auth URL apart: nothing listening', async () => {
+		const url = await closedPortUrl();
+		expect(await test({ authUrl: url })).toEqual({
+			status: 'Error',
+			message: `Could not reach the token issuer at ${url}: the connection was refused`,
+		});
+	});
+
+	it('tells a wrong Base URL apart: no API there', async () => {
+		const result = await test({ baseUrl: `${sandbox.url}/wrong` });
+		expect(result.status).toBe('Error');
+		expect(result.message).toContain(
+			'no Supplier Matched-Projects API answered at the Base URL (HTTP 404)',
+		);
+	});
+
+	it("shows n8n's own code when nothing listens at the Base URL", async () => {
+		// n8n's tester reports the bare network code for the test request itself.
+		expect(await test({ baseUrl: await closedPortUrl() })).toEqual({
+			status: 'Error',
+			message: 'ECONNREFUSED',
+		});
+	});
+
+	it('refuses an address that is not http(s)', async () => {
+		expect(await test({ baseUrl: 'ftp://files.example' })).toEqual({
+			status: 'Error',
+			message:
+				'The credential\'s Base URL "ftp://files.example" is not an http:// or https:// address: enter the full address, for example https://api.example.com',
+		});
+	});
+
+	it("re-runs the exchange after a 401 on the authenticated call, through n8n's own retry", async () => {
+		nock.disableNetConnect();
+		try {
+			const token = nock('https://auth.test')
+				.post('/oauth2/token')
+				.reply(200, { access_token: 'first', token_type: 'Bearer', expires_in: 3600 })
+				.post('/oauth2/token')
+				.reply(200, { access_token: 'second', token_type: 'Bearer', expires_in: 3600 });
+			const api = nock('https://api.test')
+				.get('/swagger/doc')
+				.matchHeader('authorization', 'Bearer first')
+				.reply(401, { code: 'Unauthorised', message: 'Unauthorised.' })
+				.get('/swagger/doc')
+				.matchHeader('authorization', 'Bearer second')
+				.matchHeader('x-service-client-id', 'client-1')
+				.reply(200, { openapi: '3.1.0' });
+			const result = await testCredential(helper, TYPE, {
+				authUrl: 'https://auth.test',
+				baseUrl: 'https://api.test',
+				clientId: 'client-1',
+				clientSecret: 'example-secret',
+			});
+			expect(result).toEqual({ status: 'OK', message: 'Connection successful!' });
+			expect(token.isDone()).toBe(true);
+			expect(api.isDone()).toBe(true);
+		} finally {
+			nock.cleanAll();
+			nock.enableNetConnect();
+		}
+	});
+
+	it('reports a token issuer that answers with a web page', async () => {
+		nock.disableNetConnect();
+		try {
+			const token = nock('https://auth.test')
+				.post('/oauth2/token')
+				.reply(200, '<html>login</html>');
+			const result = await testCredential(helper, TYPE, {
+				authUrl: 'https://auth.test',
+				baseUrl: 'https://api.test',
+				clientId: 'client-1',
+				clientSecret: 'example-secret',
+			});
+			expect(result).toEqual({
+				status: 'Error',
+				message:
+					'The address https://auth.test/oauth2/token answered with something other than JSON, not an OAuth token',
+			});
+			expect(token.isDone()).toBe(true);
+		} finally {
+			nock.cleanAll();
+			nock.enableNetConnect();
+		}
+	});
+});
+
+/**
+ * What n8n's HTTP Request node does with a predefined credential type: the user's own URL, sent
+ * through httpRequestWithAuthentication, so preAuthentication and authenticate apply.
+ */
+const httpRequestLikeNode: INodeType = {
+	description: {
+		displayName: 'HTTP Request (predefined credential)',
+		name: 'httpRequestLike',
+		group: ['output'],
+		version: 1,
+		description: 'Calls a URL with a predefined credential type',
+		defaults: { name: 'HTTP Request' },
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: TYPE, required: true }],
+		properties: [{ displayName: 'URL', name: 'url', type: 'string', default: '' }],
+	},
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		const url = this.getNodeParameter('url', 0) as string;
+		const body = (await this.helpers.httpRequestWithAuthentication.call(this, TYPE, {
+			method: 'GET',
+			url,
+			json: true,
+		})) as INodeExecutionData['json'];
+		return [[{ json: body, pairedItem: { item: 0 } }]];
+	},
+};
+
+describe('as a predefined credential in an HTTP Request node', () => {
+	beforeEach(() => {
+		helper.setCredentials(TYPE, settings());
+	});
+
+	it('authenticates calls to other endpoints of the API', async () => {
+		const result = await runNode({
+			nodeType: httpRequestLikeNode,
+			parameters: { url: `${sandbox.url}/swagger/doc` },
+			credentialsHelper: helper,
+		});
+		expect(result.error).toBeUndefined();
+		expect(result.items?.[0].json).toMatchObject({ openapi: expect.stringMatching(/^3\.1\./) });
+	});
+
+	it("sends both headers, and recovers from a revoked token with n8n's own retry", async () => {
+		const url = `${sandbox.url}/api/supplier/v1/companies/${SANDBOX_FIXTURES.companyId}/speci-finder/results?limit=1`;
+		const first = await runNode({
+			nodeType: httpRequestLikeNode,
+			parameters: { url },
+			credentialsHelper: helper,
+		});
+		expect(first.error).toBeUndefined();
+		sandbox.revokeTokens();
+		const tokensBefore = sandbox.tokensIssued();
+		const second = await runNode({
+			nodeType: httpRequestLikeNode,
+			parameters: { url },
+			credentialsHelper: helper,
+		});
+		expect(second.error).toBeUndefined();
+		expect(second.items?.[0].json).toMatchObject({ data: expect.any(Array) });
+		expect(sandbox.tokensIssued() - tokensBefore).toBe(1);
+		const results = sandbox.requests().filter((request) => request.path.endsWith('/results'));
+		expect(results.map((request) => [request.status, request.clientId])).toEqual([
+			[200, SANDBOX_FIXTURES.client.clientId],
+			[401, SANDBOX_FIXTURES.client.clientId],
+			[200, SANDBOX_FIXTURES.client.clientId],
+		]);
+	});
+
+	it('keeps the token out of the credentials table and out of the execution data', async () => {
+		const sent: string[] = [];
+		const authenticate = helper.authenticate.bind(helper);
+		jest.spyOn(helper, 'authenticate').mockImplementation(async (...args) => {
+			const options = await authenticate(...args);
+			sent.push(String(options.headers?.Authorization).replace('Bearer ', ''));
+			return options;
+		});
+		const result = await runNode({
+			nodeType: httpRequestLikeNode,
+			parameters: { url: `${sandbox.url}/swagger/doc` },
+			credentialsHelper: helper,
+		});
+		expect(result.error).toBeUndefined();
+		expect(sent).toHaveLength(1);
+		expect(sent[0].length).toBeGreaterThan(20);
+		const serialised = JSON.stringify(result.run);
+		expect(serialised).not.toContain(sent[0]);
+		expect(serialised).not.toContain(SANDBOX_FIXTURES.client.clientSecret);
+		expect(helper.preAuthenticationRuns).toBe(1);
+	});
+});
