@@ -128,6 +128,24 @@ describe('the Test button', () => {
 		});
 	});
 
+	it("applies the credential's allowed domains to the token exchange", async () => {
+		const blocked = await test({
+			allowedHttpRequestDomains: 'domains',
+			allowedDomains: 'example.com',
+		});
+		expect(blocked.status).toBe('Error');
+		expect(blocked.message).toContain(
+			`The token request to ${sandbox.url}/oauth2/token failed: Domain not allowed`,
+		);
+		expect(sandbox.requests()).toEqual([]);
+
+		const allowed = await test({
+			allowedHttpRequestDomains: 'domains',
+			allowedDomains: '127.0.0.1',
+		});
+		expect(allowed).toEqual({ status: 'OK', message: 'Connection successful!' });
+	});
+
 	it("re-runs the exchange after a 401 on the authenticated call, through n8n's own retry", async () => {
 		nock.disableNetConnect();
 		try {
@@ -181,6 +199,26 @@ describe('the Test button', () => {
 			nock.cleanAll();
 			nock.enableNetConnect();
 		}
+	});
+});
+
+describe('the credentials helper stands in for the cli faithfully', () => {
+	it('would record a database write if preAuthentication returned the expirable property', async () => {
+		class PersistingCredential extends SupplierMatchedProjectsApi {
+			async preAuthentication(): Promise<{ accessToken: string }> {
+				return { accessToken: 'would-be-stored' };
+			}
+		}
+		const persisting = new TestCredentialsHelper([new PersistingCredential()]);
+		persisting.setCredentials(TYPE, settings());
+		await runNode({
+			nodeType: httpRequestLikeNode,
+			parameters: { url: `${sandbox.url}/swagger/doc` },
+			credentialsHelper: persisting,
+		});
+		expect(persisting.writes).toEqual([
+			{ type: TYPE, data: expect.objectContaining({ accessToken: 'would-be-stored' }) },
+		]);
 	});
 });
 
