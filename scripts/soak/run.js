@@ -1,0 +1,94 @@
+// @ts-check
+'use strict';
+
+/**
+ * `npm run soak`: the full fault soak (1,000 trigger polls and 200 Get Many walks against the
+ * sandbox under faults), which the test suite runs only at a small size. It runs
+ * test/reliability/soak.test.ts through jest (the nodes are TypeScript) with SOAK_SIZE=full,
+ * collects the figures the test prints, and writes them to scripts/soak/last-figures.json.
+ *
+ * Options: --polls N and --walks N change the counts (for a quicker look).
+ */
+
+const { spawn } = require('node:child_process');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+
+const ROOT = path.resolve(__dirname, '..', '..');
+const OUTPUT = path.join(__dirname, 'last-figures.json');
+
+/**
+ * @param {string[]} args
+ * @returns {{ polls?: string, walks?: string }}
+ */
+function parseArguments(args) {
+	/** @type {{ polls?: string, walks?: string }} */
+	const options = {};
+	for (let index = 0; index < args.length; index++) {
+		const flag = args[index];
+		const value = args[index + 1];
+		if ((flag === '--polls' || flag === '--walks') && value !== undefined && /^\d+$/.test(value)) {
+			options[flag === '--polls' ? 'polls' : 'walks'] = value;
+			index++;
+			continue;
+		}
+		throw new Error(
+			`unknown argument ${JSON.stringify(flag)}: use --polls N and --walks N (whole numbers), or nothing for the full soak`,
+		);
+	}
+	return options;
+}
+
+async function main() {
+	const options = parseArguments(process.argv.slice(2));
+	const figuresFile = path.join(
+		fs.mkdtempSync(path.join(os.tmpdir(), 'supplier-soak-')),
+		'figures.jsonl',
+	);
+	const started = Date.now();
+	const code = await new Promise((resolve, reject) => {
+		const child = spawn(
+			process.execPath,
+			[require.resolve('jest/bin/jest'), '--runInBand', 'test/reliability/soak.test.ts'],
+			{
+				cwd: ROOT,
+				stdio: 'inherit',
+				env: {
+					...process.env,
+					SOAK_SIZE: 'full',
+					SOAK_FIGURES_FILE: figuresFile,
+					...(options.polls ? { SOAK_POLLS: options.polls } : {}),
+					...(options.walks ? { SOAK_WALKS: options.walks } : {}),
+				},
+			},
+		);
+		child.once('error', reject);
+		child.once('exit', (exitCode, signal) => resolve(exitCode ?? (signal ? 1 : 0)));
+	});
+	const runs = fs.existsSync(figuresFile)
+		? fs
+				.readFileSync(figuresFile, 'utf8')
+				.split('\n')
+				.filter((line) => line !== '')
+				.map((line) => JSON.parse(line))
+		: [];
+	fs.rmSync(path.dirname(figuresFile), { recursive: true, force: true });
+	const summary = {
+		finishedAt: new Date().toISOString(),
+		minutes: Math.round((Date.now() - started) / 6000) / 10,
+		passed: code === 0,
+		node: process.version,
+		runs,
+	};
+	fs.writeFileSync(OUTPUT, `${JSON.stringify(summary, null, '\t')}\n`);
+	process.stdout.write(
+		`\nSoak ${code === 0 ? 'passed' : 'FAILED'} in ${summary.minutes} min; figures written to ${path.relative(ROOT, OUTPUT)}\n`,
+	);
+	process.exitCode = typeof code === 'number' ? code : 1;
+}
+
+main().catch((error) => {
+	process.stderr.write(`soak: ${error instanceof Error ? error.message : String(error)}\n`);
+	process.exitCode = 1;
+});
