@@ -75,4 +75,4 @@ function isoToDay(iso) {
 	return dayToIso(day) === iso ? day : undefined;
 }
 
-module.exports = { createClock, dayToIso, isoToDay, toEpochMs, DAY_MS };
+module.exports = { createClock, dayToIso, isoToDay };

@@ -229,4 +229,4 @@ function createFaults() {
 
 /** @typedef {ReturnType<typeof createFaults>} Faults */
 
-module.exports = { createFaults, FAULT_KINDS };
+module.exports = { createFaults };

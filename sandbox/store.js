@@ -598,11 +598,6 @@ function createStore({
 		 */
 		getTender: (tenderId) => toSandboxTender(tenderOf(tenderId)),
 		/**
-		 * @param {string} projectId
-		 * @returns {SandboxTender[]} every tender of the project, whatever its status
-		 */
-		projectTenders: (projectId) => projectOf(projectId).tenders.map(toSandboxTender),
-		/**
 		 * The ground truth: exactly what a complete walk for the company returns now, in order.
 		 * @param {string} companyId
 		 * @returns {Project[]}
@@ -642,11 +637,9 @@ function createStore({
 		},
 		/** @param {string} companyId */
 		hasCompany: (companyId) => companyById.has(companyId),
-		/** @param {string} companyId */
-		keywordsOf: (companyId) => companyOf(companyId).keywords.slice(),
 		history: () => events.map((event) => structuredClone(event)),
 		counts: () => ({ projects: projects.size, tenders: tenders.size }),
-		/** Builds the fixture companies' orderings ahead of the first request. */
+		/** Builds every company's ordering ahead of the first request, so the first page is fast too. */
 		warm() {
 			for (const companyId of companyById.keys()) indexOf(companyId);
 		},
