@@ -72,7 +72,7 @@ export function describeApiFailure(
 	if (status === 429) {
 		return {
 			message: `The API's rate limit was reached${afterAttempts(context)} (HTTP 429)`,
-			description: `The API allows 100 requests per 5 minutes per credential, and asked for a longer wait than the node will make. Run the workflow later, or fetch fewer pages by setting a Limit.${says}`,
+			description: `The API allows 100 requests per 5 minutes per credential, and this call has waited as long as the node allows. Run the workflow later, or fetch fewer pages by setting a Limit.${says}`,
 		};
 	}
 	if (status >= 500) {
