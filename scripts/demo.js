@@ -181,7 +181,7 @@ async function main() {
 				'',
 				`  The sandbox API (${sandbox.url}) gains a new tender for ${companyId} every ${everySeconds} s;`,
 				'  the trigger workflows poll every minute and pass on only tenders they have not seen.',
-				`  Spreadsheets: ${path.join(filesDir, 'supplier-tenders')}`,
+				`  Spreadsheets: ${filesDir}`,
 				`  Emails:       ${mailDir}`,
 				`  n8n's log:    ${n8n.logFile}`,
 				'',

@@ -14,20 +14,19 @@ const stderrLogger = {
 };
 
 /**
- * Every row of every spreadsheet a workflow wrote under `<filesDir>/<folder>`, read with the same
- * library n8n writes them with (SheetJS, from the n8n install).
+ * Every row of every spreadsheet a workflow wrote into `filesDir` whose name starts with
+ * `prefix`, read with the same library n8n writes them with (SheetJS as @e965/xlsx, from the n8n install).
  * @param {{ filesDir: string, n8n: { runtime: { n8nHome: string } } }} env
- * @param {string} folder
+ * @param {string} prefix
  * @returns {Record<string, unknown>[]}
  */
-function readSpreadsheetRows(env, folder) {
+function readSpreadsheetRows(env, prefix) {
 	/** @type {{ readFile: (file: string) => { SheetNames: string[], Sheets: Record<string, unknown> }, utils: { sheet_to_json: (sheet: unknown) => Record<string, unknown>[] } }} */
-	const xlsx = require(path.join(env.n8n.runtime.n8nHome, 'node_modules', 'xlsx'));
-	const dir = path.join(env.filesDir, folder);
-	if (!fs.existsSync(dir)) return [];
+	const xlsx = require(path.join(env.n8n.runtime.n8nHome, 'node_modules', '@e965', 'xlsx'));
+	const dir = env.filesDir;
 	return fs
 		.readdirSync(dir)
-		.filter((name) => name.endsWith('.xlsx'))
+		.filter((name) => name.startsWith(prefix) && name.endsWith('.xlsx'))
 		.sort()
 		.flatMap((name) => {
 			const book = xlsx.readFile(path.join(dir, name));

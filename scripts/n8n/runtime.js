@@ -123,6 +123,8 @@ function n8nEnvironment(options) {
 		EXECUTIONS_DATA_SAVE_ON_SUCCESS: 'all',
 		EXECUTIONS_DATA_SAVE_ON_ERROR: 'all',
 		EXECUTIONS_DATA_SAVE_MANUAL_EXECUTIONS: 'true',
+		// Schedules and $now follow this machine's time zone, as a user's own n8n would be set up.
+		GENERIC_TIMEZONE: Intl.DateTimeFormat().resolvedOptions().timeZone,
 		N8N_LOG_LEVEL: options.logLevel,
 		N8N_LOG_OUTPUT: 'console,file',
 		N8N_LOG_FILE_LOCATION: path.join(options.userFolder, '.n8n', 'logs', 'n8n.log'),

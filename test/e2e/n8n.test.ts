@@ -147,7 +147,7 @@ describe('the packed package inside a real n8n', () => {
 			}
 			const mail = await env.smtp.waitFor((message) => message.body.includes(tender.id), 30_000);
 			expect(mail.subject).toBe('1 new matching tender');
-			const rows = readSpreadsheetRows(env, 'supplier-tenders');
+			const rows = readSpreadsheetRows(env, 'supplier-tenders-');
 			expect(rows.map((row) => row.tenderId)).toEqual([tender.id]);
 
 			// Two more polls of each workflow: the same tender must not be emitted again.

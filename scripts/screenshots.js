@@ -1,0 +1,206 @@
+#!/usr/bin/env node
+// @ts-check
+'use strict';
+
+/**
+ * `npm run screenshots`: refreshes docs/screenshots/*.png from a real n8n editor in headless
+ * Chromium (Debian's `chromium`, driven by playwright-core). The n8n, package and data are the
+ * demo's: sandbox API, the example workflows and a credential pointing at the sandbox.
+ *
+ * Environment: CHROMIUM_PATH (default /usr/bin/chromium).
+ */
+
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { chromium } = require('playwright-core');
+
+const { startSandbox, SANDBOX_FIXTURES } = require('../sandbox');
+const { N8nClient, generatePassword } = require('./n8n/client');
+const {
+	credentialsFor,
+	loadExamples,
+	EXAMPLE_IDS,
+	EXAMPLE_CREDENTIALS,
+} = require('./n8n/examples');
+const { buildAndPack, installIntoN8n, REPO_ROOT } = require('./n8n/package');
+const { ensureRuntime, prepareN8n, startN8n, n8nCli, makeUserFolder } = require('./n8n/runtime');
+
+const OUTPUT_DIR = path.join(REPO_ROOT, 'docs', 'screenshots');
+const CHROMIUM_FLAGS = [
+	'--headless',
+	'--no-sandbox',
+	'--disable-gpu',
+	'--disable-quic',
+	'--no-first-run',
+	'--disable-background-networking',
+	'--disable-component-update',
+	'--disable-sync',
+];
+
+/** @param {string} line */
+function say(line) {
+	console.log(`[screenshots] ${line}`);
+}
+
+/**
+ * Opens a node's parameters panel by its id (n8n's editor routes /workflow/<id>/<nodeId> there).
+ * @param {import('playwright-core').Page} page
+ * @param {string} baseUrl
+ * @param {string} workflowId
+ * @param {string} nodeId
+ */
+async function openNode(page, baseUrl, workflowId, nodeId) {
+	await page.goto(`${baseUrl}/workflow/${workflowId}/${nodeId}`);
+	await page.locator('[data-test-id="ndv"]').first().waitFor({ state: 'visible', timeout: 60000 });
+	await page
+		.locator('[data-test-id="node-parameters"]')
+		.first()
+		.waitFor({ state: 'visible', timeout: 60000 });
+	// Icons and fonts settle after the panel appears.
+	await page.waitForTimeout(1500);
+}
+
+/**
+ * @param {{ id: string, nodes: { id?: string, name: string }[] }[]} workflows
+ * @param {string} workflowId
+ * @param {string} nodeName
+ * @returns {string}
+ */
+function nodeIdOf(workflows, workflowId, nodeName) {
+	const node = workflows
+		.find((workflow) => workflow.id === workflowId)
+		?.nodes.find((n) => n.name === nodeName);
+	if (!node?.id) throw new Error(`example ${workflowId} has no node "${nodeName}" with an id`);
+	return node.id;
+}
+
+async function main() {
+	const executablePath = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+	if (!fs.existsSync(executablePath)) {
+		throw new Error(
+			`no Chromium at ${executablePath}: install Debian's "chromium" package or set CHROMIUM_PATH`,
+		);
+	}
+	const runtime = await ensureRuntime({ log: say });
+	const tarball = await buildAndPack({ log: say });
+	const folder = makeUserFolder('smp-screenshots-');
+	/** @type {(() => Promise<void>)[]} */
+	const stops = [
+		async () => fs.rmSync(folder, { recursive: true, force: true }),
+		async () => fs.rmSync(path.dirname(tarball), { recursive: true, force: true }),
+	];
+	try {
+		const sandbox = await startSandbox({ port: 0 });
+		stops.push(() => sandbox.stop());
+		const filesDir = path.join(folder, 'files');
+		fs.mkdirSync(filesDir);
+		const prepared = await prepareN8n({
+			runtime,
+			userFolder: path.join(folder, 'n8n'),
+			extraEnv: { N8N_RESTRICT_FILE_ACCESS_TO: filesDir },
+		});
+		await installIntoN8n(prepared.userFolder, tarball);
+		const workflows = loadExamples({ filesDir });
+		const credentials = credentialsFor({
+			authUrl: sandbox.url,
+			baseUrl: sandbox.url,
+			client: SANDBOX_FIXTURES.client,
+			smtp: { host: '127.0.0.1', port: 25 },
+		});
+		fs.writeFileSync(path.join(folder, 'credentials.json'), JSON.stringify(credentials));
+		fs.writeFileSync(path.join(folder, 'workflows.json'), JSON.stringify(workflows));
+		await n8nCli(prepared, [
+			'import:credentials',
+			`--input=${path.join(folder, 'credentials.json')}`,
+		]);
+		await n8nCli(prepared, ['import:workflow', `--input=${path.join(folder, 'workflows.json')}`]);
+		fs.rmSync(path.join(folder, 'credentials.json'));
+
+		const n8n = await startN8n(prepared);
+		stops.push(() => n8n.stop());
+		const owner = {
+			email: 'docs@example.com',
+			password: generatePassword(),
+			firstName: 'Docs',
+			lastName: 'User',
+		};
+		await new N8nClient(n8n.baseUrl, runtime).setupOwner(owner);
+
+		const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'smp-chromium-'));
+		stops.push(async () => fs.rmSync(profile, { recursive: true, force: true }));
+		const browser = await chromium.launchPersistentContext(profile, {
+			executablePath,
+			headless: true,
+			args: CHROMIUM_FLAGS,
+			viewport: { width: 1440, height: 900 },
+			deviceScaleFactor: 1,
+			colorScheme: 'light',
+		});
+		stops.push(() => browser.close());
+		const page = browser.pages()[0] ?? (await browser.newPage());
+
+		say('logging in');
+		await page.goto(`${n8n.baseUrl}/signin`);
+		await page
+			.locator('input[type="email"], input[name="emailOrLdapLoginId"]')
+			.first()
+			.fill(owner.email);
+		await page.locator('input[type="password"]').first().fill(owner.password);
+		await page.keyboard.press('Enter');
+		await page.waitForURL((url) => !url.pathname.startsWith('/signin'), { timeout: 60000 });
+
+		fs.mkdirSync(OUTPUT_DIR, { recursive: true });
+		/** @param {string} name */
+		const shoot = async (name) => {
+			const file = path.join(OUTPUT_DIR, name);
+			await page.screenshot({ path: file });
+			say(`saved ${path.relative(REPO_ROOT, file)}`);
+		};
+
+		await openNode(
+			page,
+			n8n.baseUrl,
+			EXAMPLE_IDS.dailyDigest,
+			nodeIdOf(workflows, EXAMPLE_IDS.dailyDigest, 'All Open Tenders'),
+		);
+		await shoot('node-parameters.png');
+
+		await openNode(
+			page,
+			n8n.baseUrl,
+			EXAMPLE_IDS.tendersToEmail,
+			nodeIdOf(workflows, EXAMPLE_IDS.tendersToEmail, 'New Matching Tender'),
+		);
+		await shoot('trigger-parameters.png');
+
+		await page.goto(`${n8n.baseUrl}/home/credentials/${EXAMPLE_CREDENTIALS.supplier.id}`);
+		await page
+			.locator('[data-test-id="editCredential-modal"]')
+			.first()
+			.waitFor({ state: 'visible', timeout: 60000 });
+		await page.waitForTimeout(1500);
+		await shoot('credential.png');
+
+		await page.goto(`${n8n.baseUrl}/workflow/${EXAMPLE_IDS.tendersToSpreadsheet}`);
+		await page
+			.locator('[data-test-id="canvas-node"]')
+			.first()
+			.waitFor({ state: 'visible', timeout: 60000 });
+		await page.waitForTimeout(1500);
+		await shoot('example-workflow.png');
+	} finally {
+		for (const stop of stops.reverse()) {
+			try {
+				await stop();
+			} catch (error) {
+				say(`while stopping: ${error instanceof Error ? error.message : String(error)}`);
+			}
+		}
+	}
+}
+
+main().catch((error) => {
+	console.error(`[screenshots] failed: ${error instanceof Error ? error.message : String(error)}`);
+	process.exitCode = 1;
+});
