@@ -21,6 +21,13 @@ export class SupplierMatchedProjectsApi implements ICredentialType {
 		dark: 'file:../nodes/SupplierMatchedProjects/supplierMatchedProjects.dark.svg',
 	};
 
+	// Offers the credential in the HTTP Request node, for the API's other endpoints.
+	httpRequestNode = {
+		name: 'Supplier Matched Projects',
+		docsUrl: 'https://www.npmjs.com/package/n8n-nodes-supplier-matched-projects#credentials',
+		apiBaseUrlPlaceholder: 'https://api.example.com/api/supplier/v1/',
+	};
+
 	documentationUrl =
 		'https://www.npmjs.com/package/n8n-nodes-supplier-matched-projects#credentials';
 
