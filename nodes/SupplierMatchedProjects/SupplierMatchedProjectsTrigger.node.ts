@@ -1,12 +1,10 @@
 import type {
-	ICredentialDataDecryptedObject,
 	IDataObject,
 	INode,
 	INodeExecutionData,
 	INodeType,
 	INodeTypeDescription,
 	IPollFunctions,
-	JsonObject,
 } from 'n8n-workflow';
 import { NodeApiError, NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
@@ -27,14 +25,8 @@ import {
 	type ProjectFilters,
 } from './helpers/items';
 import { MAX_PAGE_SIZE, PagingError, walkPages, type FetchPage } from './helpers/paging';
-import {
-	CREDENTIAL_TYPE,
-	companyIdProblem,
-	isRateBudgetError,
-	requestResultsPage,
-} from './transport';
-import { API_RATE_LIMIT, API_RATE_WINDOW_MS, apiRateBudget } from './transport/budget';
-import { readSettings } from './transport/settings';
+import { companyIdProblem, isRateBudgetError, requestResultsPage } from './transport';
+import { budgetExhausted, budgetRefusal, freeRequests, WalkBudgetError } from './trigger/budget';
 import { diffPoll, type TriggerEvent } from './trigger/diff';
 import { listedTenders, scopeOf } from './trigger/listing';
 import { announcedItems, type Announcement } from './trigger/output';
@@ -44,8 +36,6 @@ const EVENTS: readonly TriggerEvent[] = ['newTender', 'newOrUpdatedTender'];
 
 /** "Fetch Test Event" shows this many items at most. */
 const SAMPLE_SIZE = 5;
-
-const WINDOW_MINUTES = API_RATE_WINDOW_MS / 60_000;
 
 /**
  * Static data objects this process has already written. One that is not among them was just read
@@ -102,52 +92,14 @@ function readParameters(this: IPollFunctions): TriggerParameters {
 	};
 }
 
-function requestsFor(projectCount: number): number {
-	return Math.max(1, Math.ceil(projectCount / MAX_PAGE_SIZE));
-}
-
-/** The shortest poll interval at which walks of this many requests stay within the budget. */
-function advisedIntervalMinutes(requests: number): number {
-	return Math.max(1, Math.ceil((requests * WINDOW_MINUTES) / API_RATE_LIMIT));
-}
-
-function budgetError(node: INode, message: string, requests: number): NodeApiError {
-	const description =
-		requests > API_RATE_LIMIT
-			? `A poll must walk every page (${MAX_PAGE_SIZE} projects per request) to find new tenders, and more than ${API_RATE_LIMIT} requests cannot fit in the credential's limit of ${API_RATE_LIMIT} requests per ${WINDOW_MINUTES} minutes. Ask the operator to narrow the supplier account's keywords so fewer projects match.`
-			: `A poll must walk every page (${MAX_PAGE_SIZE} projects per request) to find new tenders. Set the poll interval to every ${advisedIntervalMinutes(requests)} minutes or more, and keep other workflows that use this credential from using up its ${API_RATE_LIMIT} requests per ${WINDOW_MINUTES} minutes. Nothing was emitted and no tender was marked as seen; the next poll that fits catches up.`;
-	return new NodeApiError(node, { message, description } as JsonObject, {
-		message,
-		description,
-		httpCode: '429',
-	});
-}
-
-/**
- * Requests this credential can still send in the current window, counted across the process by
- * the transport's rate budget.
- */
-async function freeRequests(this: IPollFunctions): Promise<number> {
-	const credentials = await this.getCredentials<ICredentialDataDecryptedObject>(CREDENTIAL_TYPE);
-	const settings = readSettings(credentials);
-	// The transport keys its rate budget by token issuer and client ID.
-	const budgetKey = JSON.stringify([settings.authUrl, settings.clientId]);
-	return API_RATE_LIMIT - apiRateBudget.used(budgetKey);
-}
-
-/**
- * Refuses, before sending anything, a walk that the budget cannot carry, judged by the size of
- * the previous complete walk: failing up front beats failing halfway on every poll.
- */
+/** Refuses a walk the rate budget cannot carry, before anything is sent. */
 async function checkBudget(this: IPollFunctions, previousProjectCount: number): Promise<void> {
-	const requests = requestsFor(previousProjectCount);
-	const free = await freeRequests.call(this);
-	if (requests <= free) return;
-	const message =
-		requests > API_RATE_LIMIT
-			? `A poll over ${previousProjectCount} matched projects needs ${requests} requests, more than the ${API_RATE_LIMIT} per ${WINDOW_MINUTES} minutes this credential is allowed`
-			: `A poll over ${previousProjectCount} matched projects needs ${requests} requests, but this credential has ${Math.max(0, free)} of its ${API_RATE_LIMIT} requests per ${WINDOW_MINUTES} minutes left`;
-	throw budgetError(this.getNode(), message, requests);
+	const refusal = budgetRefusal(
+		this.getNode(),
+		previousProjectCount,
+		await freeRequests.call(this),
+	);
+	if (refusal !== undefined) throw refusal;
 }
 
 function asNodeError(node: INode, error: unknown): Error {
@@ -177,9 +129,9 @@ async function walkAll(this: IPollFunctions, fetchPage: FetchPage): Promise<Proj
 	try {
 		for await (const data of walkPages(counted, () => MAX_PAGE_SIZE)) projects.push(...data);
 	} catch (error) {
-		if (!isRateBudgetError(error)) throw asNodeError(this.getNode(), error);
-		const message = `The poll stopped at request ${requests}, after ${projects.length} matched projects: this credential's ${API_RATE_LIMIT} requests per ${WINDOW_MINUTES} minutes are used up`;
-		throw budgetError(this.getNode(), message, requests);
+		throw isRateBudgetError(error)
+			? budgetExhausted(this.getNode(), requests, projects.length)
+			: asNodeError(this.getNode(), error);
 	}
 	return projects;
 }
@@ -190,7 +142,7 @@ async function walkAll(this: IPollFunctions, fetchPage: FetchPage): Promise<Proj
  */
 function passesOnItsOwn(error: unknown): boolean {
 	if (error instanceof PagingError) return true;
-	if (!(error instanceof NodeApiError)) return false;
+	if (!(error instanceof NodeApiError) || error instanceof WalkBudgetError) return false;
 	const status = Number(error.httpCode);
 	return error.httpCode === undefined || error.httpCode === null || status === 429 || status >= 500;
 }

@@ -1,0 +1,86 @@
+import type {
+	ICredentialDataDecryptedObject,
+	INode,
+	IPollFunctions,
+	JsonObject,
+} from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
+
+import { MAX_PAGE_SIZE } from '../helpers/paging';
+import { CREDENTIAL_TYPE } from '../transport';
+import { API_RATE_LIMIT, API_RATE_WINDOW_MS, apiRateBudget } from '../transport/budget';
+import { readSettings } from '../transport/settings';
+
+const WINDOW_MINUTES = API_RATE_WINDOW_MS / 60_000;
+const LIMIT = `${API_RATE_LIMIT} requests per ${WINDOW_MINUTES} minutes`;
+
+/** A walk over this many projects takes this many requests: a page holds 100 projects. */
+export function requestsFor(projectCount: number): number {
+	return Math.max(1, Math.ceil(projectCount / MAX_PAGE_SIZE));
+}
+
+/** The shortest poll interval at which walks of this many requests stay within the budget. */
+export function advisedInterval(requests: number): string {
+	const minutes = Math.max(1, Math.ceil((requests * WINDOW_MINUTES) / API_RATE_LIMIT));
+	return minutes === 1 ? 'every minute' : `every ${minutes} minutes`;
+}
+
+/** A walk the credential's rate budget cannot carry: the poll interval or the keywords must change. */
+export class WalkBudgetError extends NodeApiError {
+	constructor(node: INode, message: string, requests: number) {
+		const description =
+			requests > API_RATE_LIMIT
+				? `A poll must walk every page (${MAX_PAGE_SIZE} projects per request) to find new tenders, and more than ${API_RATE_LIMIT} requests cannot fit in the credential's limit of ${LIMIT}. Ask the operator to narrow the supplier account's keywords so fewer projects match.`
+				: `A poll must walk every page (${MAX_PAGE_SIZE} projects per request) to find new tenders. Set the poll interval to ${advisedInterval(requests)} or more, and keep other workflows that use this credential from using up its ${LIMIT}. Nothing was emitted and no tender was marked as seen; the next poll that fits catches up.`;
+		super(node, { message, description } as JsonObject, {
+			message,
+			description,
+			httpCode: '429',
+		});
+	}
+}
+
+/**
+ * Judged by the size of the previous complete walk, before anything is sent: the refusal when the
+ * next walk cannot fit in the requests left, since failing up front beats failing halfway on
+ * every poll.
+ */
+export function budgetRefusal(
+	node: INode,
+	previousProjectCount: number,
+	freeRequests: number,
+): WalkBudgetError | undefined {
+	const requests = requestsFor(previousProjectCount);
+	if (requests <= freeRequests) return undefined;
+	const needs = `A poll over ${previousProjectCount} matched projects needs ${requests} requests`;
+	const message =
+		requests > API_RATE_LIMIT
+			? `${needs}, more than the ${LIMIT} this credential is allowed`
+			: `${needs}, but this credential has ${Math.max(0, freeRequests)} of its ${LIMIT} left`;
+	return new WalkBudgetError(node, message, requests);
+}
+
+/** The transport found no free request in time partway through a walk. */
+export function budgetExhausted(
+	node: INode,
+	requests: number,
+	projectsSoFar: number,
+): WalkBudgetError {
+	return new WalkBudgetError(
+		node,
+		`The poll stopped at request ${requests}, after ${projectsSoFar} matched projects: this credential's ${LIMIT} are used up`,
+		requests,
+	);
+}
+
+/**
+ * Requests this credential can still send in the current window, counted across the process by
+ * the transport's rate budget.
+ */
+export async function freeRequests(this: IPollFunctions): Promise<number> {
+	const credentials = await this.getCredentials<ICredentialDataDecryptedObject>(CREDENTIAL_TYPE);
+	const settings = readSettings(credentials);
+	// The transport keys its rate budget by token issuer and client ID.
+	const budgetKey = JSON.stringify([settings.authUrl, settings.clientId]);
+	return API_RATE_LIMIT - apiRateBudget.used(budgetKey);
+}

@@ -1,0 +1,470 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { SupplierMatchedProjects } from '../../nodes/SupplierMatchedProjects/SupplierMatchedProjects.node';
+
+import {
+	MAX_TRACKED_TENDERS,
+	readTriggerState,
+	RETENTION_DAYS,
+} from '../../nodes/SupplierMatchedProjects/trigger/state';
+import { runNode } from '../support/engine';
+import type { PollHarness } from '../support/poll-harness';
+import {
+	advanceTime,
+	companyId,
+	DAY_MS,
+	emittedTenderIds,
+	isoDay,
+	jsonOf,
+	MINUTE_MS,
+	SANDBOX_FIXTURES,
+	startPollWorld,
+	useFakeDate,
+	type PollWorld,
+} from '../support/poll-world';
+
+let world: PollWorld;
+
+function trackedIds(data: IDataObject): string[] {
+	const read = readTriggerState(data);
+	if (read.kind !== 'state')
+		throw new Error(`expected a trigger state, got ${JSON.stringify(read)}`);
+	return [...read.state.tenders.keys()].sort();
+}
+
+function openIds(): string[] {
+	return world.sandbox
+		.listOpen(companyId)
+		.flatMap((project) => project.tenders.map((tender) => tender.id))
+		.sort();
+}
+
+function resultRequests(): number {
+	return world.sandbox.requests().filter((request) => request.path.endsWith('/results')).length;
+}
+
+/** The next scheduled poll, a few minutes later. */
+async function pollLater(trigger: PollHarness, minutes = 5) {
+	advanceTime(minutes * MINUTE_MS);
+	return await trigger.poll();
+}
+
+async function newIdsOf(trigger: PollHarness, minutes = 5): Promise<string[]> {
+	const outcome = await pollLater(trigger, minutes);
+	if (outcome.kind === 'error') throw outcome.error;
+	return outcome.kind === 'emitted' ? emittedTenderIds(outcome.items) : [];
+}
+
+beforeEach(async () => {
+	useFakeDate();
+	world = await startPollWorld();
+});
+
+afterEach(async () => {
+	await world.stop();
+	jest.useRealTimers();
+});
+
+describe('activation and new tenders', () => {
+	it('records what is open as the baseline on activation, emits nothing, and saves it', async () => {
+		for (let index = 0; index < 3; index++) world.sandbox.openTender();
+		const trigger = world.trigger();
+		const outcome = await trigger.activate();
+		expect(outcome).toEqual({ kind: 'nothing' });
+		expect(trigger.saves).toBe(1);
+		expect(trackedIds(trigger.savedNodeData())).toEqual(openIds());
+		expect(trackedIds(trigger.savedNodeData())).toHaveLength(3);
+	});
+
+	it('emits a tender opened after activation once, as a tender item with its project', async () => {
+		world.sandbox.openTender();
+		const trigger = world.trigger();
+		await trigger.activate();
+		const opened = world.sandbox.openTender();
+		advanceTime(5 * MINUTE_MS);
+		const outcome = await trigger.poll();
+		if (outcome.kind !== 'emitted') throw new Error(`expected an emit, got ${outcome.kind}`);
+		const [item] = jsonOf(outcome.items);
+		expect(outcome.items).toHaveLength(1);
+		expect(item).toMatchObject({
+			event: 'newTender',
+			id: opened.id,
+			name: opened.name,
+			quotesDueAt: opened.quotesDueAt,
+			builder: opened.builder,
+			project: { projectId: opened.projectId },
+		});
+		expect(item.project).not.toHaveProperty('tenders');
+		expect(trigger.saves).toBe(2);
+		expect(await newIdsOf(trigger)).toEqual([]);
+	});
+
+	it('emits what is open on activation when the option is on, then only new tenders', async () => {
+		const first = world.sandbox.openTender();
+		const second = world.sandbox.openTender();
+		const trigger = world.trigger({ options: { emitOpenOnFirstRun: true } });
+		const outcome = await trigger.activate();
+		if (outcome.kind !== 'emitted') throw new Error(`expected an emit, got ${outcome.kind}`);
+		expect(emittedTenderIds(outcome.items).sort()).toEqual([first.id, second.id].sort());
+		expect(await newIdsOf(trigger)).toEqual([]);
+		const third = world.sandbox.openTender();
+		expect(await newIdsOf(trigger)).toEqual([third.id]);
+	});
+
+	it('walks every page with 100 projects per request, as few requests as the walk needs', async () => {
+		await world.stop();
+		world = await startPollWorld({ projects: 600 });
+		const projectCount = world.sandbox.listOpen(companyId).length;
+		expect(projectCount).toBeGreaterThan(200);
+		const trigger = world.trigger();
+		world.sandbox.resetRequests();
+		await trigger.activate();
+		const limits = world.sandbox
+			.requests()
+			.filter((request) => request.path.endsWith('/results'))
+			.map((request) => request.query.limit);
+		expect(limits).toHaveLength(Math.ceil(projectCount / 100));
+		expect(new Set(limits)).toEqual(new Set(['100']));
+		expect(trackedIds(trigger.savedNodeData())).toEqual(openIds());
+	});
+});
+
+describe('Fetch Test Event', () => {
+	it('returns a small sample of current tenders and leaves the state alone', async () => {
+		for (let index = 0; index < 7; index++) world.sandbox.openTender();
+		const trigger = world.trigger();
+		const sample = await trigger.fetchTestEvent();
+		expect(sample).toHaveLength(5);
+		for (const item of jsonOf(sample)) expect(item).toMatchObject({ event: 'newTender' });
+		expect(trigger.saved).toEqual({});
+		await trigger.activate();
+		const saved = JSON.stringify(trigger.saved);
+		await trigger.fetchTestEvent();
+		expect(JSON.stringify(trigger.saved)).toBe(saved);
+	});
+
+	it('says clearly that nothing matches instead of returning nothing', async () => {
+		const trigger = world.trigger({ companyId: SANDBOX_FIXTURES.noMatchesCompanyId });
+		await expect(trigger.fetchTestEvent()).rejects.toThrow(
+			'No open tender matches for company "company-no-matches" right now',
+		);
+	});
+
+	it('applies the filters to the sample', async () => {
+		world.sandbox.openTender({ type: 'Procurement' });
+		const trigger = world.trigger({ filters: { tenderTypes: ['Tender'] } });
+		await expect(trigger.fetchTestEvent()).rejects.toThrow('No open tender matches');
+		const tender = world.sandbox.openTender({ type: 'Tender' });
+		advanceTime(MINUTE_MS);
+		expect(emittedTenderIds((await trigger.fetchTestEvent()) ?? [])).toEqual([tender.id]);
+	});
+});
+
+describe('failures', () => {
+	it('fails the activation with the mapped message when the very first poll fails', async () => {
+		const trigger = world.trigger({ companyId: SANDBOX_FIXTURES.unregisteredCompanyId });
+		await expect(trigger.activate()).rejects.toThrow(
+			'The API refused access to company "company-unregistered"',
+		);
+		expect(trigger.saved).toEqual({});
+	});
+
+	it('emits nothing and changes nothing when a fault outlasts the retries mid-walk', async () => {
+		await world.stop();
+		world = await startPollWorld({ projects: 600 });
+		const trigger = world.trigger();
+		await trigger.activate();
+		const before = trigger.memory();
+		const opened = world.sandbox.openTender();
+		// The first page is served, then every attempt at the second fails.
+		world.sandbox.injectFault({ kind: 'latencySpike', ms: 0 });
+		world.sandbox.injectFault({ kind: 'serverError', times: 5 });
+		const requestsBefore = resultRequests();
+		expect(await pollLater(trigger)).toEqual({ kind: 'nothing' });
+		expect(resultRequests() - requestsBefore).toBe(6);
+		expect(trigger.errors).toEqual([]);
+		expect(trigger.logs).toEqual([
+			{
+				level: 'warn',
+				message: expect.stringContaining(
+					'skipped a poll: The API failed on its side after 5 attempts (INTERNAL_SERVER_ERROR)',
+				),
+			},
+		]);
+		expect(trigger.memory()).toEqual(before);
+		expect(await newIdsOf(trigger)).toEqual([opened.id]);
+	});
+
+	it('reports an error the user must fix, and catches up once it is fixed', async () => {
+		const trigger = world.trigger();
+		await trigger.activate();
+		const before = trigger.memory();
+		world.credentials.setCredentials('supplierMatchedProjectsApi', {
+			authUrl: world.sandbox.url,
+			baseUrl: world.sandbox.url,
+			...SANDBOX_FIXTURES.otherClient,
+		});
+		const opened = world.sandbox.openTender();
+		const outcome = await pollLater(trigger);
+		if (outcome.kind !== 'error') throw new Error(`expected an error, got ${outcome.kind}`);
+		expect(outcome.error.message).toContain('The API refused access to company "company-1"');
+		expect(trigger.memory()).toEqual(before);
+		world.credentials.setCredentials('supplierMatchedProjectsApi', {
+			authUrl: world.sandbox.url,
+			baseUrl: world.sandbox.url,
+			...SANDBOX_FIXTURES.client,
+		});
+		expect(await newIdsOf(trigger)).toEqual([opened.id]);
+	});
+
+	it('keeps polling through revoked tokens', async () => {
+		const trigger = world.trigger();
+		await trigger.activate();
+		const issued = world.sandbox.tokensIssued();
+		expect(world.sandbox.revokeTokens()).toBeGreaterThan(0);
+		const opened = world.sandbox.openTender();
+		expect(await newIdsOf(trigger, 1)).toEqual([opened.id]);
+		expect(world.sandbox.tokensIssued()).toBe(issued + 1);
+	});
+});
+
+describe('rate budget', () => {
+	it('refuses up front a walk that cannot fit in what is left of the budget', async () => {
+		world.sandbox.openTender();
+		const trigger = world.trigger();
+		await trigger.activate();
+		// As if the last walk had listed 9,901 projects: the next one needs 100 requests, 99 are left.
+		trigger.setSavedNodeData({ ...trigger.savedNodeData(), n: 9_901 });
+		const requestsBefore = resultRequests();
+		advanceTime(MINUTE_MS);
+		await expect(trigger.restart()).rejects.toThrow(
+			'A poll over 9901 matched projects needs 100 requests, but this credential has 99 of its 100 requests per 5 minutes left',
+		);
+		expect(resultRequests()).toBe(requestsBefore);
+		expect(trigger.savedNodeData().n).toBe(9_901);
+	});
+
+	it('says when a walk can never fit in the budget', async () => {
+		const trigger = world.trigger();
+		await trigger.activate();
+		trigger.setSavedNodeData({ ...trigger.savedNodeData(), n: 12_000 });
+		advanceTime(10 * MINUTE_MS);
+		const failure = trigger.restart();
+		await expect(failure).rejects.toThrow(
+			'A poll over 12000 matched projects needs 120 requests, more than the 100 requests per 5 minutes this credential is allowed',
+		);
+	});
+
+	it('reports a scheduled poll the budget cannot carry, sends nothing, and catches up later', async () => {
+		await world.stop();
+		world = await startPollWorld({ projects: 600 });
+		const projectCount = world.sandbox.listOpen(companyId).length;
+		const requests = Math.ceil(projectCount / 100);
+		const trigger = world.trigger();
+		await trigger.activate();
+		// Another workflow on the same credential uses the budget up to fewer than a walk needs.
+		let used = requests;
+		while (100 - used >= requests) {
+			const run = await runNode({
+				nodeType: new SupplierMatchedProjects(),
+				parameters: { resource: 'matchedProject', operation: 'getAll', companyId, returnAll: true },
+				credentialsHelper: world.credentials,
+			});
+			expect(run.error).toBeUndefined();
+			used += requests;
+		}
+		const before = trigger.memory();
+		const requestsBefore = resultRequests();
+		const outcome = await pollLater(trigger, 1);
+		if (outcome.kind !== 'error') throw new Error(`expected an error, got ${outcome.kind}`);
+		expect(outcome.error.message).toBe(
+			`A poll over ${projectCount} matched projects needs ${requests} requests, but this credential has ${100 - used} of its 100 requests per 5 minutes left`,
+		);
+		expect((outcome.error as { description?: string }).description).toContain(
+			'Set the poll interval to every minute or more',
+		);
+		expect(resultRequests()).toBe(requestsBefore);
+		expect(trigger.memory()).toEqual(before);
+		const opened = world.sandbox.openTender();
+		expect(await newIdsOf(trigger, 5)).toEqual([opened.id]);
+	});
+});
+
+describe('restarts (only what n8n saved survives)', () => {
+	it('does not emit again after a restart what it emitted before', async () => {
+		const trigger = world.trigger();
+		await trigger.activate();
+		const opened = world.sandbox.openTender();
+		expect(await newIdsOf(trigger)).toEqual([opened.id]);
+		advanceTime(MINUTE_MS);
+		expect(await trigger.restart()).toEqual({ kind: 'nothing' });
+		expect(await newIdsOf(trigger)).toEqual([]);
+	});
+
+	it('emits on the restart poll a tender that opened while n8n was down', async () => {
+		const trigger = world.trigger();
+		await trigger.activate();
+		expect(await newIdsOf(trigger)).toEqual([]);
+		advanceTime(3 * 60 * MINUTE_MS);
+		const opened = world.sandbox.openTender();
+		const outcome = await trigger.restart();
+		if (outcome.kind !== 'emitted') throw new Error(`expected an emit, got ${outcome.kind}`);
+		expect(emittedTenderIds(outcome.items)).toEqual([opened.id]);
+		expect(await newIdsOf(trigger)).toEqual([]);
+	});
+
+	it('does not emit again a tender that left and came back after a restart lost its last sightings', async () => {
+		const kept = world.sandbox.openTender({ quotesDueAt: isoDay(55) });
+		const trigger = world.trigger();
+		await trigger.activate();
+		// Fifty days of polls that emit nothing: n8n never saves them.
+		for (let day = 1; day <= 50; day++) expect(await newIdsOf(trigger, 24 * 60)).toEqual([]);
+		expect(trigger.saves).toBe(1);
+		world.sandbox.updateTender(kept.id, { quotesDueAt: isoDay(300) });
+		expect(await newIdsOf(trigger, 24 * 60)).toEqual([]);
+		advanceTime(9 * DAY_MS);
+		expect(await trigger.restart()).toEqual({ kind: 'nothing' });
+		// Day 95, still unlisted: storage says "last listed on day 0", yet it must be remembered.
+		advanceTime(34 * DAY_MS);
+		expect(await newIdsOf(trigger, 24 * 60)).toEqual([]);
+		world.sandbox.updateTender(kept.id, { quotesDueAt: isoDay(20) });
+		expect(await newIdsOf(trigger, 24 * 60)).toEqual([]);
+		expect(trackedIds(trigger.memory())).toEqual([kept.id]);
+	});
+
+	it('forgets a tender unlisted for the retention period, then emits it as new if it returns', async () => {
+		const gone = world.sandbox.openTender({ quotesDueAt: isoDay(10) });
+		const trigger = world.trigger();
+		await trigger.activate();
+		world.sandbox.updateTender(gone.id, { quotesDueAt: isoDay(400) });
+		expect(await newIdsOf(trigger, 24 * 60)).toEqual([]);
+		advanceTime((RETENTION_DAYS + 1) * DAY_MS);
+		expect(await newIdsOf(trigger)).toEqual([]);
+		expect(trackedIds(trigger.memory())).toEqual([]);
+		world.sandbox.updateTender(gone.id, { quotesDueAt: isoDay(5) });
+		expect(await newIdsOf(trigger)).toEqual([gone.id]);
+	});
+
+	it('marks a tender the filters leave out as seen only once it passes them and is emitted', async () => {
+		const trigger = world.trigger({ filters: { tenderTypes: ['Tender'] } });
+		await trigger.activate();
+		const procurement = world.sandbox.openTender({ type: 'Procurement' });
+		expect(await newIdsOf(trigger)).toEqual([]);
+		advanceTime(MINUTE_MS);
+		await trigger.restart();
+		world.sandbox.updateTender(procurement.id, { type: 'Tender' });
+		expect(await newIdsOf(trigger)).toEqual([procurement.id]);
+		advanceTime(MINUTE_MS);
+		await trigger.restart();
+		expect(await newIdsOf(trigger)).toEqual([]);
+	});
+
+	it('reads a state saved by an earlier version of the node', async () => {
+		const known = world.sandbox.openTender();
+		const trigger = world.trigger();
+		trigger.setSavedNodeData({
+			version: 1,
+			seenTenderIds: [known.id],
+			lastPollAt: new Date(Date.now() - DAY_MS).toISOString(),
+		});
+		const opened = world.sandbox.openTender();
+		const outcome = await trigger.restart();
+		if (outcome.kind !== 'emitted') throw new Error(`expected an emit, got ${outcome.kind}`);
+		expect(emittedTenderIds(outcome.items)).toEqual([opened.id]);
+		expect(trackedIds(trigger.savedNodeData())).toEqual([known.id, opened.id].sort());
+	});
+});
+
+describe('updates (New or Updated Tender)', () => {
+	it('emits a changed due date once, saying from what to what', async () => {
+		const tender = world.sandbox.openTender({ quotesDueAt: isoDay(20) });
+		const trigger = world.trigger({ event: 'newOrUpdatedTender' });
+		await trigger.activate();
+		const from = tender.quotesDueAt;
+		const to = isoDay(27);
+		world.sandbox.updateTender(tender.id, { quotesDueAt: to });
+		const outcome = await pollLater(trigger);
+		if (outcome.kind !== 'emitted') throw new Error(`expected an emit, got ${outcome.kind}`);
+		expect(jsonOf(outcome.items)).toEqual([
+			expect.objectContaining({
+				event: 'updatedTender',
+				id: tender.id,
+				quotesDueAt: to,
+				changes: { quotesDueAt: { from, to } },
+			}),
+		]);
+		expect(await newIdsOf(trigger)).toEqual([]);
+	});
+
+	it('gives simplified rows the change columns', async () => {
+		const tender = world.sandbox.openTender({ builder: 'Tōtara Projects' });
+		const trigger = world.trigger({ event: 'newOrUpdatedTender', simplify: true });
+		await trigger.activate();
+		world.sandbox.updateTender(tender.id, { builder: 'Bluegum Builders' });
+		const fresh = world.sandbox.openTender();
+		const outcome = await pollLater(trigger);
+		if (outcome.kind !== 'emitted') throw new Error(`expected an emit, got ${outcome.kind}`);
+		const rows = jsonOf(outcome.items);
+		const updated = rows.find((row) => row.tenderId === tender.id);
+		const added = rows.find((row) => row.tenderId === fresh.id);
+		expect(updated).toMatchObject({
+			event: 'updatedTender',
+			builderName: 'Bluegum Builders',
+			changedFields: 'builder',
+			previousBuilderName: 'Tōtara Projects',
+			previousQuotesDueAt: null,
+		});
+		expect(added).toMatchObject({
+			event: 'newTender',
+			changedFields: '',
+			previousBuilderName: null,
+		});
+		expect(Object.keys(updated ?? {})).toEqual(Object.keys(added ?? {}));
+	});
+
+	it('gives a project that gains a tender under a second builder one item with only that tender', async () => {
+		const first = world.sandbox.openTender({ builder: 'Tōtara Projects' });
+		const trigger = world.trigger({ event: 'newOrUpdatedTender', output: 'projects' });
+		await trigger.activate();
+		const second = world.sandbox.addTenderUnderBuilder(first.projectId, 'Bluegum Builders');
+		const outcome = await pollLater(trigger);
+		if (outcome.kind !== 'emitted') throw new Error(`expected an emit, got ${outcome.kind}`);
+		const [item] = jsonOf(outcome.items);
+		expect(outcome.items).toHaveLength(1);
+		expect(item).toMatchObject({ event: 'newTender', projectId: first.projectId });
+		expect(item.tenders).toEqual([
+			expect.objectContaining({ event: 'newTender', id: second.id, builder: second.builder }),
+		]);
+		expect(await newIdsOf(trigger)).toEqual([]);
+	});
+});
+
+describe('parameters', () => {
+	it('takes a new baseline when the company changes, instead of emitting all its tenders', async () => {
+		world.sandbox.openTender();
+		world.sandbox.openTender({ companyId: SANDBOX_FIXTURES.secondCompanyId });
+		const trigger = world.trigger();
+		await trigger.activate();
+		trigger.setParameters({ companyId: SANDBOX_FIXTURES.secondCompanyId });
+		advanceTime(MINUTE_MS);
+		expect(await trigger.activate('update')).toEqual({ kind: 'nothing' });
+		const opened = world.sandbox.openTender({ companyId: SANDBOX_FIXTURES.secondCompanyId });
+		expect(await newIdsOf(trigger)).toEqual([opened.id]);
+	});
+
+	it('rejects an empty company ID with a message that says what to enter', async () => {
+		const trigger = world.trigger({ companyId: ' ' });
+		await expect(trigger.activate()).rejects.toThrow('Company ID is empty');
+	});
+
+	it('keeps the saved state within 64 bytes per tracked tender', async () => {
+		await world.stop();
+		world = await startPollWorld({ projects: 600 });
+		const trigger = world.trigger();
+		await trigger.activate();
+		const tracked = trackedIds(trigger.savedNodeData()).length;
+		expect(tracked).toBeGreaterThan(200);
+		expect(tracked).toBeLessThan(MAX_TRACKED_TENDERS);
+		expect(JSON.stringify(trigger.savedNodeData()).length / tracked).toBeLessThanOrEqual(64);
+	});
+});

@@ -1,0 +1,112 @@
+/**
+ * A sandbox, the credential pointed at it, and the trigger run by the poll harness, on a clock the
+ * test moves: `Date` is faked (timers are not), so the trigger's days, the transport's token
+ * expiry and rate budget, and the sandbox's own clock all move together.
+ */
+import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
+
+import { SupplierMatchedProjectsApi } from '../../credentials/SupplierMatchedProjectsApi.credentials';
+import { SupplierMatchedProjectsTrigger } from '../../nodes/SupplierMatchedProjects/SupplierMatchedProjectsTrigger.node';
+import { overrideRetryPolicy } from '../../nodes/SupplierMatchedProjects/transport';
+import { apiRateBudget } from '../../nodes/SupplierMatchedProjects/transport/budget';
+import { forgetAllTokens } from '../../nodes/SupplierMatchedProjects/transport/token';
+import { SANDBOX_FIXTURES, startSandbox, type SandboxOptions } from '../../sandbox';
+import { TestCredentialsHelper } from './engine';
+import { PollHarness } from './poll-harness';
+
+export type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
+
+export const DAY_MS = 86_400_000;
+export const MINUTE_MS = 60_000;
+export const CREDENTIAL_TYPE = 'supplierMatchedProjectsApi';
+export const { companyId } = SANDBOX_FIXTURES;
+export { SANDBOX_FIXTURES };
+
+/** A fixed start, so dates do not depend on the day the tests run. */
+export const START = '2030-03-10T09:00:00.000Z';
+
+/** Fakes only `Date`; sockets, sleeps and the sandbox's own timers stay real. */
+export function useFakeDate(start: string = START): void {
+	jest.useFakeTimers({
+		now: new Date(start),
+		doNotFake: [
+			'hrtime',
+			'nextTick',
+			'performance',
+			'queueMicrotask',
+			'requestAnimationFrame',
+			'cancelAnimationFrame',
+			'requestIdleCallback',
+			'cancelIdleCallback',
+			'setImmediate',
+			'clearImmediate',
+			'setInterval',
+			'clearInterval',
+			'setTimeout',
+			'clearTimeout',
+		],
+	});
+}
+
+export function advanceTime(ms: number): void {
+	jest.setSystemTime(Date.now() + ms);
+}
+
+/** YYYY-MM-DD, `days` from now (UTC). */
+export function isoDay(days = 0): string {
+	return new Date(Date.now() + days * DAY_MS).toISOString().slice(0, 10);
+}
+
+export interface PollWorld {
+	sandbox: Sandbox;
+	credentials: TestCredentialsHelper;
+	trigger(parameters?: INodeParameters, timezone?: string): PollHarness;
+	stop(): Promise<void>;
+}
+
+/**
+ * Starts a sandbox (no generated projects unless asked: tests open the tenders they reason about)
+ * and forgets tokens and rate budget left by an earlier test. Call useFakeDate first.
+ */
+export async function startPollWorld(options: SandboxOptions = {}): Promise<PollWorld> {
+	forgetAllTokens();
+	apiRateBudget.reset();
+	const restorePolicy = overrideRetryPolicy({ baseDelayMs: 1, maxDelayMs: 5 });
+	const sandbox = await startSandbox({ port: 0, projects: 0, ...options });
+	const credentials = new TestCredentialsHelper([new SupplierMatchedProjectsApi()]);
+	credentials.setCredentials(CREDENTIAL_TYPE, {
+		authUrl: sandbox.url,
+		baseUrl: sandbox.url,
+		clientId: SANDBOX_FIXTURES.client.clientId,
+		clientSecret: SANDBOX_FIXTURES.client.clientSecret,
+	});
+	return {
+		sandbox,
+		credentials,
+		trigger: (parameters = {}, timezone = 'UTC') =>
+			new PollHarness({
+				nodeType: new SupplierMatchedProjectsTrigger(),
+				parameters: { companyId, ...parameters },
+				credentialsHelper: credentials,
+				timezone,
+			}),
+		stop: async () => {
+			restorePolicy();
+			await sandbox.stop();
+		},
+	};
+}
+
+export function jsonOf(items: INodeExecutionData[] | null | undefined): IDataObject[] {
+	return (items ?? []).map((item) => item.json);
+}
+
+/** Tender ids of emitted items, whatever the output: tender items or project items. */
+export function emittedTenderIds(items: INodeExecutionData[]): string[] {
+	return items.flatMap(({ json }) => {
+		if (typeof json.tenderId === 'string') return [json.tenderId];
+		if (typeof json.id === 'string') return [json.id];
+		const tenders = Array.isArray(json.tenders) ? (json.tenders as IDataObject[]) : [];
+		return tenders.map((tender) => String(tender.id));
+	});
+}
