@@ -1,0 +1,318 @@
+// @ts-check
+'use strict';
+
+/**
+ * The clients the bench compares, each able to walk every page of one company:
+ * - ours: the package's node with its credential, run by n8n-core's WorkflowExecute;
+ * - the recipe: n8n-nodes-base's HTTP Request node with the generic OAuth2 credential and its
+ *   pagination options, as a careful n8n user would build it without this package;
+ * - a plain HTTP client (fetch) that asks for a token and follows the cursors, either at the API's
+ *   default page size (what a client that does not set `limit` gets) or at the maximum of 100.
+ * Load this module only after runtime.installRuntime().
+ */
+
+const { BenchCredentialsHelper, runSingleNode } = require('./engine');
+const { requireTypeScript } = require('./runtime');
+
+const { SupplierMatchedProjects } =
+	/** @type {typeof import('../../nodes/SupplierMatchedProjects/SupplierMatchedProjects.node')} */ (
+		requireTypeScript('nodes/SupplierMatchedProjects/SupplierMatchedProjects.node.ts')
+	);
+const { SupplierMatchedProjectsApi } =
+	/** @type {typeof import('../../credentials/SupplierMatchedProjectsApi.credentials')} */ (
+		requireTypeScript('credentials/SupplierMatchedProjectsApi.credentials.ts')
+	);
+const { forgetAllTokens } =
+	/** @type {typeof import('../../nodes/SupplierMatchedProjects/transport/token')} */ (
+		requireTypeScript('nodes/SupplierMatchedProjects/transport/token.ts')
+	);
+const { apiRateBudget } =
+	/** @type {typeof import('../../nodes/SupplierMatchedProjects/transport/budget')} */ (
+		requireTypeScript('nodes/SupplierMatchedProjects/transport/budget.ts')
+	);
+
+/**
+ * What a client needs to know of the API it walks.
+ * @typedef {object} Target
+ * @property {string} url the sandbox's base URL, also its token issuer
+ * @property {string} companyId
+ * @property {{ clientId: string, clientSecret: string }} client
+ */
+/** @typedef {import('n8n-workflow').INodeExecutionData} INodeExecutionData */
+/** @typedef {import('n8n-workflow').INodeParameters} INodeParameters */
+/** @typedef {import('n8n-workflow').IVersionedNodeType} IVersionedNodeType */
+/** @typedef {import('n8n-workflow').ICredentialType} ICredentialType */
+/** @typedef {import('../../nodes/SupplierMatchedProjects/api/types').ResultsPage} ResultsPage */
+
+const OUR_CREDENTIAL = 'supplierMatchedProjectsApi';
+const OUR_NODE_TYPE = 'n8n-nodes-supplier-matched-projects.supplierMatchedProjects';
+const HTTP_REQUEST_NODE_TYPE = 'n8n-nodes-base.httpRequest';
+const OAUTH2_CREDENTIAL = 'oAuth2Api';
+
+/**
+ * @typedef {object} WalkResult
+ * @property {() => number} projects projects the walk delivered, counted on demand (outside any
+ *   timed section) to check the walk was complete
+ * @property {number} items items the node output
+ */
+
+/**
+ * @typedef {object} Client
+ * @property {string} name
+ * @property {() => Promise<WalkResult>} walk one execution: every page of the company
+ * @property {() => void} forget starts over as a new process with a new credential: no token
+ *   in memory or in the credential, a fresh rate budget
+ * @property {() => void} freshBudget empties our process-wide rate budget (a no-op for others)
+ */
+
+/**
+ * @param {Target} target
+ * @returns {string}
+ */
+function resultsUrl(target) {
+	return `${target.url}/api/supplier/v1/companies/${encodeURIComponent(target.companyId)}/speci-finder/results`;
+}
+
+/**
+ * @param {import('./engine').SingleNodeRun} run
+ * @param {string} who
+ * @returns {INodeExecutionData[]}
+ */
+function outputOf(run, who) {
+	if (run.error !== undefined || run.items === undefined) {
+		throw new Error(`${who} failed: ${run.error?.message ?? 'no output'}`);
+	}
+	return run.items;
+}
+
+/**
+ * Distinct projects among our node's items, whatever the output mode: a project item has
+ * projectId, a tender item its project's under project (or projectId when simplified).
+ * @param {INodeExecutionData[]} items
+ * @returns {number}
+ */
+function countProjects(items) {
+	const projectIds = new Set();
+	for (const { json } of items) {
+		const project = /** @type {{ projectId?: unknown } | undefined} */ (json.project);
+		projectIds.add(json.projectId ?? project?.projectId);
+	}
+	return projectIds.size;
+}
+
+/**
+ * Our node: Get Many with Return All, in the given output mode.
+ * @param {Target} target
+ * @param {{ output?: 'projects' | 'tenders', simplify?: boolean }} [shape]
+ * @returns {Client}
+ */
+function ourNode(target, shape = {}) {
+	const nodeType = new SupplierMatchedProjects();
+	const output = shape.output ?? 'projects';
+	/** @type {BenchCredentialsHelper} */
+	let helper;
+	const forget = () => {
+		forgetAllTokens();
+		apiRateBudget.reset();
+		helper = new BenchCredentialsHelper([new SupplierMatchedProjectsApi()]);
+		helper.setCredentials(OUR_CREDENTIAL, {
+			authUrl: target.url,
+			baseUrl: target.url,
+			clientId: target.client.clientId,
+			clientSecret: target.client.clientSecret,
+			scope: 'speci-finder/read',
+		});
+	};
+	forget();
+	return {
+		name: 'ours',
+		forget,
+		freshBudget: () => apiRateBudget.reset(),
+		walk: async () => {
+			const run = await runSingleNode({
+				typeName: OUR_NODE_TYPE,
+				nodeType,
+				typeVersion: 1,
+				parameters: {
+					resource: 'matchedProject',
+					operation: 'getAll',
+					companyId: target.companyId,
+					returnAll: true,
+					output,
+					simplify: shape.simplify ?? false,
+				},
+				credentials: { [OUR_CREDENTIAL]: 'bench-credential' },
+				credentialsHelper: helper,
+			});
+			const items = outputOf(run, 'our node');
+			return { projects: () => countProjects(items), items: items.length };
+		},
+	};
+}
+
+/**
+ * The HTTP Request node parameters a careful user sets up for this API: GET the results URL with
+ * limit=100 (the API's default is 25), the x-service-client-id header added by hand (the generic
+ * OAuth2 credential cannot add it), and "update a parameter in each request" pagination that sends
+ * the previous response's nextCursor and stops when hasNextPage is false. On the first request
+ * $response is still empty, so the cursor expression gives undefined and no cursor is sent.
+ * @param {Target} target
+ * @returns {INodeParameters}
+ */
+function recipeParameters(target) {
+	return {
+		method: 'GET',
+		url: resultsUrl(target),
+		authentication: 'genericCredentialType',
+		genericAuthType: OAUTH2_CREDENTIAL,
+		sendQuery: true,
+		specifyQuery: 'keypair',
+		queryParameters: { parameters: [{ name: 'limit', value: '100' }] },
+		sendHeaders: true,
+		specifyHeaders: 'keypair',
+		headerParameters: {
+			parameters: [{ name: 'x-service-client-id', value: target.client.clientId }],
+		},
+		options: {
+			pagination: {
+				pagination: {
+					paginationMode: 'updateAParameterInEachRequest',
+					parameters: {
+						parameters: [
+							{
+								type: 'qs',
+								name: 'cursor',
+								value: '={{ $response.body._metadata.nextCursor }}',
+							},
+						],
+					},
+					paginationCompleteWhen: 'other',
+					completeExpression: '={{ !$response.body._metadata.hasNextPage }}',
+					limitPagesFetched: false,
+					requestInterval: 0,
+				},
+			},
+		},
+	};
+}
+
+/**
+ * The recipe: n8n-nodes-base's HTTP Request node (the version n8n adds today) with a generic
+ * OAuth2 credential, client credentials grant, credentials sent in the body.
+ * @param {Target} target
+ * @param {{ httpRequestNode: IVersionedNodeType, oauth2Credential: ICredentialType }} n8nBase
+ * @returns {Client}
+ */
+function recipe(target, n8nBase) {
+	const nodeType = n8nBase.httpRequestNode;
+	const typeVersion = nodeType.description.defaultVersion ?? nodeType.currentVersion;
+	const parameters = recipeParameters(target);
+	/** @type {BenchCredentialsHelper} */
+	let helper;
+	const forget = () => {
+		helper = new BenchCredentialsHelper([n8nBase.oauth2Credential]);
+		helper.setCredentials(OAUTH2_CREDENTIAL, {
+			grantType: 'clientCredentials',
+			accessTokenUrl: `${target.url}/oauth2/token`,
+			clientId: target.client.clientId,
+			clientSecret: target.client.clientSecret,
+			scope: 'speci-finder/read',
+			authentication: 'body',
+		});
+	};
+	forget();
+	return {
+		name: 'recipe',
+		forget,
+		freshBudget: () => undefined,
+		walk: async () => {
+			const run = await runSingleNode({
+				typeName: HTTP_REQUEST_NODE_TYPE,
+				nodeType,
+				typeVersion,
+				parameters,
+				credentials: { [OAUTH2_CREDENTIAL]: 'bench-oauth2-credential' },
+				credentialsHelper: helper,
+			});
+			const items = outputOf(run, 'the HTTP Request recipe');
+			const projects = () => {
+				let count = 0;
+				for (const item of items) {
+					const page = /** @type {Partial<ResultsPage>} */ (item.json);
+					if (!Array.isArray(page.data)) {
+						throw new Error(
+							`the HTTP Request recipe output an item that is not a results page: ${JSON.stringify(item.json).slice(0, 200)}`,
+						);
+					}
+					count += page.data.length;
+				}
+				return count;
+			};
+			return { projects, items: items.length };
+		},
+	};
+}
+
+/**
+ * A plain client as the API's quick start describes it: POST the token form, then GET pages with
+ * the two headers, following nextCursor. `pageSize` undefined leaves `limit` out (25 per page).
+ * @param {Target} target
+ * @param {{ pageSize?: number, name: string }} options
+ * @returns {Client}
+ */
+function plainClient(target, options) {
+	/** @type {string | undefined} */
+	let accessToken;
+	const requestToken = async () => {
+		const response = await fetch(`${target.url}/oauth2/token`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/x-www-form-urlencoded' },
+			body: new URLSearchParams({
+				grant_type: 'client_credentials',
+				client_id: target.client.clientId,
+				client_secret: target.client.clientSecret,
+				scope: 'speci-finder/read',
+			}).toString(),
+		});
+		const body = /** @type {{ access_token?: unknown }} */ (await response.json());
+		if (response.status !== 200 || typeof body.access_token !== 'string') {
+			throw new Error(`the plain client's token request failed with HTTP ${response.status}`);
+		}
+		return body.access_token;
+	};
+	return {
+		name: options.name,
+		forget: () => {
+			accessToken = undefined;
+		},
+		freshBudget: () => undefined,
+		walk: async () => {
+			accessToken ??= await requestToken();
+			let projects = 0;
+			/** @type {string | null} */
+			let cursor = null;
+			for (;;) {
+				const url = new URL(resultsUrl(target));
+				if (options.pageSize !== undefined) url.searchParams.set('limit', String(options.pageSize));
+				if (cursor !== null) url.searchParams.set('cursor', cursor);
+				const response = await fetch(url, {
+					headers: {
+						authorization: `Bearer ${accessToken}`,
+						'x-service-client-id': target.client.clientId,
+						accept: 'application/json',
+					},
+				});
+				if (response.status !== 200) {
+					throw new Error(`the plain client got HTTP ${response.status} from the results endpoint`);
+				}
+				const page = /** @type {ResultsPage} */ (await response.json());
+				projects += page.data.length;
+				if (!page._metadata.hasNextPage) break;
+				cursor = page._metadata.nextCursor;
+			}
+			return { projects: () => projects, items: projects };
+		},
+	};
+}
+
+module.exports = { ourNode, recipe, plainClient, recipeParameters };

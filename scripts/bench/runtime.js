@@ -1,0 +1,146 @@
+// @ts-check
+'use strict';
+
+/**
+ * Makes this process able to run our TypeScript nodes and n8n-nodes-base side by side on ONE copy
+ * of n8n-core and n8n-workflow: the one inside the cached real n8n install (the same versions as
+ * our devDependencies). Two copies would break n8n's instanceof checks (errors, credentials
+ * helper) and give each side its own dependency-injection container.
+ */
+
+const fs = require('node:fs');
+const Module = require('node:module');
+const path = require('node:path');
+const ts = require('typescript');
+
+const { ensureRuntime } = require('../n8n/runtime');
+
+const REPO_ROOT = path.resolve(__dirname, '..', '..');
+const LOCAL_MODULES = path.join(REPO_ROOT, 'node_modules');
+/** Packages that must exist once per process. */
+const SHARED_PACKAGES = ['n8n-core', 'n8n-workflow'];
+
+/**
+ * @typedef {object} BenchRuntime
+ * @property {string} n8nModules node_modules of the real n8n install
+ * @property {Record<string, string>} versions of the shared packages in use
+ * @property {(request: string) => unknown} requireFromN8n loads a module of the real n8n install
+ */
+
+/** @type {BenchRuntime | undefined} */
+let installed;
+
+/**
+ * The folder holding the real n8n install's node_modules; installs it (about ten minutes, once)
+ * when it is missing.
+ * @param {(line: string) => void} log
+ * @returns {Promise<string>}
+ */
+async function n8nModulesFolder(log) {
+	const runtime = await ensureRuntime({ log });
+	return path.join(runtime.n8nHome, 'node_modules');
+}
+
+/**
+ * @param {string} request
+ * @returns {boolean}
+ */
+function isShared(request) {
+	return SHARED_PACKAGES.some((name) => request === name || request.startsWith(`${name}/`));
+}
+
+/** Transpiles .ts files on require; type checking is `npm run typecheck`'s job, not the bench's. */
+function registerTypeScript() {
+	const extensions = /** @type {{ _extensions: NodeJS.RequireExtensions }} */ (
+		/** @type {unknown} */ (Module)
+	)._extensions;
+	if (extensions['.ts'] !== undefined) return;
+	extensions['.ts'] = (module, filename) => {
+		const source = fs.readFileSync(filename, 'utf8');
+		const { outputText } = ts.transpileModule(source, {
+			fileName: filename,
+			compilerOptions: {
+				module: ts.ModuleKind.CommonJS,
+				target: ts.ScriptTarget.ES2022,
+				esModuleInterop: true,
+				sourceMap: false,
+			},
+		});
+		/** @type {{ _compile: (code: string, file: string) => void }} */ (
+			/** @type {unknown} */ (module)
+		)._compile(outputText, filename);
+	};
+}
+
+/**
+ * Sends every require of n8n-core or n8n-workflow (from our code, the engine harness, and any
+ * other copy's dependants) to the real n8n install's copy.
+ * @param {string} n8nModules
+ */
+function redirectSharedPackages(n8nModules) {
+	const moduleWithResolver =
+		/** @type {{ _resolveFilename: (request: string, parent: unknown, isMain?: boolean, options?: { paths?: string[] }) => string }} */ (
+			/** @type {unknown} */ (Module)
+		);
+	const original = moduleWithResolver._resolveFilename;
+	moduleWithResolver._resolveFilename = function resolveShared(request, parent, isMain, options) {
+		if (isShared(request))
+			return original.call(this, request, parent, isMain, { paths: [n8nModules] });
+		return original.call(this, request, parent, isMain, options);
+	};
+}
+
+/**
+ * Prepares this process once: finds (or installs) real n8n, redirects the shared packages to it
+ * and lets require load TypeScript.
+ * @param {(line: string) => void} [log]
+ * @returns {Promise<BenchRuntime>}
+ */
+async function installRuntime(log = () => undefined) {
+	if (installed) return installed;
+	const n8nModules = await n8nModulesFolder(log);
+	redirectSharedPackages(n8nModules);
+	registerTypeScript();
+	/** @type {Record<string, string>} */
+	const versions = {};
+	for (const name of SHARED_PACKAGES) {
+		const manifest = /** @type {{ version: string }} */ (
+			JSON.parse(fs.readFileSync(path.join(n8nModules, name, 'package.json'), 'utf8'))
+		);
+		versions[name] = manifest.version;
+	}
+	installed = {
+		n8nModules,
+		versions,
+		requireFromN8n: (request) => require(require.resolve(request, { paths: [n8nModules] })),
+	};
+	return installed;
+}
+
+/**
+ * Fails when any module of n8n-core or n8n-workflow was loaded from this repository's own
+ * node_modules, that is when two copies are live in this process.
+ */
+function assertSingleN8nTree() {
+	const strays = Object.keys(require.cache).filter((file) =>
+		SHARED_PACKAGES.some((name) => file.startsWith(path.join(LOCAL_MODULES, name) + path.sep)),
+	);
+	if (strays.length > 0) {
+		throw new Error(
+			`a second copy of n8n-core/n8n-workflow was loaded from ${LOCAL_MODULES} (${strays[0]} and ${strays.length - 1} more); every require must go through installRuntime's redirect`,
+		);
+	}
+}
+
+/**
+ * Loads a TypeScript file of this repository by its path from the repository root, with its
+ * extension: without one, require would find `X.node.json` (a node's codex) before `X.node.ts`.
+ * @param {string} file e.g. "nodes/SupplierMatchedProjects/SupplierMatchedProjects.node.ts"
+ * @returns {unknown}
+ */
+function requireTypeScript(file) {
+	if (!installed) throw new Error('requireTypeScript: call installRuntime() first');
+	return require(path.join(REPO_ROOT, file));
+}
+
+module.exports = { installRuntime, assertSingleN8nTree, requireTypeScript, REPO_ROOT };
