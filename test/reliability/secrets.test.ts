@@ -1,0 +1,447 @@
+/**
+ * Secrets: the client secret and every access token stay out of everything n8n shows, logs or
+ * stores, on every error path; and tokens are kept per credential, in memory only.
+ *
+ * The credential points at a recording server in front of the sandbox, so the test knows every
+ * token that was handed out; a case can make that server answer for the sandbox instead. After
+ * each case the whole of what n8n could show or keep is searched: output items (what a user would
+ * pin), the error's message, description, stack and causes, the execution's run data, n8n's log,
+ * the credential writes n8n would make, and for the trigger its static data.
+ */
+import type {
+	ICredentialDataDecryptedObject,
+	INodeExecutionData,
+	INodeParameters,
+} from 'n8n-workflow';
+
+import { SupplierMatchedProjectsTrigger } from '../../nodes/SupplierMatchedProjects/SupplierMatchedProjectsTrigger.node';
+import {
+	CREDENTIAL_TYPE,
+	overrideRetryPolicy,
+} from '../../nodes/SupplierMatchedProjects/transport';
+import { apiRateBudget } from '../../nodes/SupplierMatchedProjects/transport/budget';
+import { forgetAllTokens } from '../../nodes/SupplierMatchedProjects/transport/token';
+import { startSandbox } from '../../sandbox';
+import { testCredential, type TestCredentialsHelper } from '../support/engine';
+import { PollHarness } from '../support/poll-harness';
+import {
+	credentialsHelper,
+	getMany,
+	leaksIn,
+	secretForms,
+	type CredentialFields,
+} from '../support/reliability';
+import { captureLogs, type LogEntry } from '../support/reliability-logs';
+import {
+	closedPort,
+	startScriptedServer,
+	type ScriptedReply,
+	type ScriptedRequest,
+	type ScriptedServer,
+} from '../support/reliability-server';
+
+type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
+
+const companyId = 'company-1';
+// Spaces and URL-special characters, so form- and URL-encoded forms of it are searched too.
+const PROBE = { clientId: 'leak-probe-client', clientSecret: 'probe secret dummy 4Qz+/=&%?#' };
+const NO_SCOPE_PROBE = {
+	clientId: 'leak-probe-no-scope',
+	clientSecret: 'no scope probe dummy 8Wx+&=',
+};
+const WRONG_SECRET = 'wrong probe secret dummy 2Lk+&%';
+
+let sandbox: Sandbox;
+let recorder: ScriptedServer;
+let refusedPort: number;
+let logs: LogEntry[];
+let restorePolicy: () => void;
+
+/** Answers for the sandbox unless a case says otherwise. */
+let override: ((request: ScriptedRequest, index: number) => ScriptedReply | undefined) | undefined;
+
+beforeAll(async () => {
+	logs = captureLogs();
+	sandbox = await startSandbox({
+		projects: 120,
+		clients: [
+			{ ...PROBE, scopes: ['speci-finder/read'], companyIds: [companyId] },
+			{ ...NO_SCOPE_PROBE, scopes: [], companyIds: [companyId] },
+		],
+	});
+	recorder = await startScriptedServer();
+	let index = 0;
+	recorder.handle((request) => override?.(request, index++) ?? { forward: sandbox.url });
+	refusedPort = await closedPort();
+	restorePolicy = overrideRetryPolicy({
+		maxAttempts: 3,
+		baseDelayMs: 5,
+		maxDelayMs: 20,
+		maxTotalWaitMs: 10_000,
+		requestTimeoutMs: 1_000,
+	});
+});
+
+afterAll(async () => {
+	restorePolicy();
+	await Promise.all([sandbox.stop(), recorder.stop()]);
+});
+
+beforeEach(() => {
+	logs.length = 0;
+	override = undefined;
+	forgetAllTokens();
+	apiRateBudget.reset();
+	sandbox.clearFaults();
+});
+
+function probeCredentials(overrides: Partial<CredentialFields> = {}): CredentialFields {
+	return { authUrl: recorder.url, baseUrl: recorder.url, ...PROBE, ...overrides };
+}
+
+/** Every secret of this file in every spelling, and every token handed out so far. */
+function allSecrets(): string[] {
+	return [
+		...secretForms(PROBE.clientSecret, PROBE.clientId),
+		...secretForms(NO_SCOPE_PROBE.clientSecret, NO_SCOPE_PROBE.clientId),
+		...secretForms(WRONG_SECRET, PROBE.clientId),
+		...recorder.tokens,
+	];
+}
+
+function expectNoLeaks(places: Record<string, unknown>): void {
+	expect(recorder.tokens.length + allSecrets().length).toBeGreaterThan(0);
+	expect(leaksIn({ ...places, logs }, allSecrets())).toEqual([]);
+}
+
+function onResults(reply: (index: number) => ScriptedReply): void {
+	let results = 0;
+	override = (request) =>
+		request.path.includes('/speci-finder/results') ? reply(results++) : undefined;
+}
+
+function onToken(reply: () => ScriptedReply): void {
+	override = (request) => (request.path.startsWith('/oauth2/token') ? reply() : undefined);
+}
+
+interface ErrorPath {
+	name: string;
+	credentials?: () => Partial<CredentialFields>;
+	parameters?: INodeParameters;
+	arrange?: () => void;
+	/** What the error says, so the case is known to have taken its path. */
+	error: RegExp;
+}
+
+const errorPaths: ErrorPath[] = [
+	{
+		name: 'wrong client secret',
+		credentials: () => ({ clientSecret: WRONG_SECRET }),
+		error: /invalid_client/,
+	},
+	{
+		name: 'unknown client id',
+		credentials: () => ({ clientId: 'leak-probe-unknown' }),
+		error: /invalid_client/,
+	},
+	{ name: 'scope refused', credentials: () => NO_SCOPE_PROBE, error: /invalid_scope/ },
+	{
+		name: 'token lacks the scope',
+		credentials: () => ({ ...NO_SCOPE_PROBE, scope: '' }),
+		error: /refused access/,
+	},
+	{
+		name: 'token endpoint 404',
+		arrange: () => onToken(() => ({ status: 404, text: 'Not Found' })),
+		error: /HTTP 404/,
+	},
+	{
+		name: 'token endpoint HTML',
+		arrange: () =>
+			onToken(() => ({ headers: { 'content-type': 'text/html' }, text: '<html></html>' })),
+		error: /other than JSON/,
+	},
+	{
+		name: 'token endpoint empty',
+		arrange: () => onToken(() => ({ text: '' })),
+		error: /other than JSON/,
+	},
+	{
+		name: 'token response without access_token',
+		arrange: () => onToken(() => ({ json: { token_type: 'Bearer' } })),
+		error: /without an access_token/,
+	},
+	{
+		name: 'token endpoint 500',
+		arrange: () => onToken(() => ({ status: 500, text: 'oops' })),
+		error: /not available right now/,
+	},
+	{
+		name: 'token endpoint unreachable',
+		credentials: () => ({ authUrl: `http://127.0.0.1:${refusedPort}` }),
+		error: /Could not reach the token issuer/,
+	},
+	{
+		name: 'an issuer that echoes the request in its error',
+		arrange: () =>
+			onToken(() => ({
+				status: 401,
+				json: {
+					error: 'invalid_client',
+					error_description: `client_secret ${PROBE.clientSecret} is not valid for ${PROBE.clientId}`,
+				},
+			})),
+		error: /invalid_client/,
+	},
+	{
+		name: 'results 401 every time',
+		arrange: () =>
+			onResults(() => ({ status: 401, json: { code: 'Unauthorised', message: 'no' } })),
+		error: /refused access/,
+	},
+	{
+		name: 'an API that echoes the bearer token in its error',
+		arrange: () => {
+			let results = 0;
+			override = (request) => {
+				if (!request.path.includes('/speci-finder/results')) return undefined;
+				results++;
+				return {
+					status: 401,
+					json: {
+						code: 'Unauthorised',
+						message: `token ${String(request.headers.authorization)} expired (${results})`,
+					},
+				};
+			};
+		},
+		error: /refused access/,
+	},
+	{
+		name: 'client id header mismatch',
+		arrange: () => onResults(() => ({ status: 401, json: { code: 'CLIENT_ID_HEADER_MISMATCH' } })),
+		error: /CLIENT_ID_HEADER_MISMATCH/,
+	},
+	{
+		name: 'client id header missing',
+		arrange: () => onResults(() => ({ status: 400, json: { code: 'CLIENT_ID_HEADER_MISSING' } })),
+		error: /CLIENT_ID_HEADER_MISSING/,
+	},
+	{
+		name: '429 beyond the wait',
+		arrange: () => onResults(() => ({ status: 429, headers: { 'retry-after': '900' }, json: {} })),
+		error: /rate limit/,
+	},
+	{
+		name: '5xx every time',
+		credentials: () => ({ baseUrl: sandbox.url }),
+		arrange: () => sandbox.injectFault({ kind: 'serverError', times: 10 }),
+		error: /failed on its side/,
+	},
+	{
+		name: 'HTML from a proxy every time',
+		credentials: () => ({ baseUrl: sandbox.url }),
+		arrange: () => sandbox.injectFault({ kind: 'html', times: 10 }),
+		error: /failed on its side/,
+	},
+	{
+		name: 'connection dropped every time',
+		credentials: () => ({ baseUrl: sandbox.url }),
+		arrange: () => sandbox.injectFault({ kind: 'drop', times: 10 }),
+		error: /Could not reach the API|cut off|closed unexpectedly|aborted/,
+	},
+	{
+		name: 'truncated JSON',
+		credentials: () => ({ baseUrl: sandbox.url }),
+		arrange: () => sandbox.injectFault({ kind: 'malformedJson', times: 10 }),
+		error: /not with a page/,
+	},
+	{
+		name: 'results too slow',
+		arrange: () => onResults(() => ({ json: {}, delayMs: 5_000 })),
+		error: /did not answer within/,
+	},
+	{
+		name: 'results unreachable',
+		credentials: () => ({ baseUrl: `http://127.0.0.1:${refusedPort}` }),
+		error: /Could not reach the API/,
+	},
+	{
+		name: 'paging that cannot be followed',
+		arrange: () =>
+			onResults(() => ({ json: { data: [], _metadata: { nextCursor: null, hasNextPage: true } } })),
+		error: /sent no cursor/,
+	},
+	{
+		name: 'rate budget used up',
+		arrange: () => {
+			for (let index = 0; index < 100; index++) {
+				void apiRateBudget.acquire(JSON.stringify([recorder.url, PROBE.clientId]), Date.now());
+			}
+		},
+		error: /100 requests per 5 minutes/,
+	},
+	{
+		name: 'invalid company id',
+		parameters: { companyId: '..' },
+		error: /cannot be sent/,
+	},
+	{
+		name: 'unregistered company',
+		parameters: { companyId: 'company-unregistered' },
+		error: /refused access/,
+	},
+];
+
+describe('Get Many: no secret or token on any error path', () => {
+	test.each(errorPaths.map((path) => [path.name, path] as const))('%s', async (_name, path) => {
+		path.arrange?.();
+		const helper = credentialsHelper(probeCredentials(path.credentials?.()));
+		const run = await getMany(helper, { companyId, ...path.parameters });
+		expect(run.error?.message).toMatch(path.error);
+		expectNoLeaks({ items: run.items, error: run.error, run: run.run, writes: helper.writes });
+
+		// The same failure with "Continue On Fail": the error becomes an output item.
+		forgetAllTokens();
+		apiRateBudget.reset();
+		sandbox.clearFaults();
+		path.arrange?.();
+		const continued = await getMany(
+			helper,
+			{ companyId, ...path.parameters },
+			{ continueOnFail: true },
+		);
+		expect(String(continued.items?.[0]?.json.error)).toMatch(path.error);
+		expectNoLeaks({ items: continued.items, run: continued.run, writes: helper.writes });
+	});
+
+	test('the error paths cover every spelling of the secret and some real tokens', () => {
+		expect(recorder.tokens.length).toBeGreaterThan(0);
+		expect(errorPaths.length).toBeGreaterThanOrEqual(25);
+	});
+});
+
+describe('the credential test button', () => {
+	test.each([
+		['the right secret', () => ({}), /Connection successful|OK/],
+		['a wrong secret', () => ({ clientSecret: WRONG_SECRET }), /invalid_client/],
+		[
+			'an unreachable issuer',
+			() => ({ authUrl: `http://127.0.0.1:${refusedPort}` }),
+			/token issuer|reach/,
+		],
+	] as const)('with %s says nothing secret', async (_name, overrides, said) => {
+		const helper = credentialsHelper(probeCredentials());
+		const data = {
+			...probeCredentials(),
+			...overrides(),
+		} as unknown as ICredentialDataDecryptedObject;
+		const result = await testCredential(helper, CREDENTIAL_TYPE, data);
+		expect(`${result.status} ${result.message}`).toMatch(said);
+		expectNoLeaks({ result, writes: helper.writes });
+	});
+});
+
+describe('the trigger keeps secrets out of static data, items, errors and logs', () => {
+	function trigger(helper: TestCredentialsHelper): PollHarness {
+		return new PollHarness({
+			nodeType: new SupplierMatchedProjectsTrigger(),
+			parameters: { companyId, event: 'newOrUpdatedTender', output: 'tenders' },
+			credentialsHelper: helper,
+			timezone: 'UTC',
+		});
+	}
+
+	test('through activation, new tenders, faults, revoked tokens and a restart', async () => {
+		const helper = credentialsHelper(probeCredentials());
+		const harness = trigger(helper);
+		await harness.activate();
+		const emitted: INodeExecutionData[] = [];
+		for (let poll = 0; poll < 12; poll++) {
+			// Polls are a minute apart or more: past the API's short cache of repeated pages.
+			sandbox.clock.advance(61_000);
+			sandbox.openTender();
+			if (poll % 4 === 1) sandbox.revokeTokens();
+			if (poll % 3 === 2) sandbox.injectFault({ kind: 'serverError', times: 3 });
+			if (poll === 6) await harness.restart();
+			const outcome = await harness.poll();
+			if (outcome.kind === 'emitted') emitted.push(...outcome.items);
+		}
+		expect(emitted.length).toBeGreaterThan(0);
+		expect(recorder.tokens.length).toBeGreaterThan(1);
+		expectNoLeaks({
+			emitted,
+			saved: harness.saved,
+			memory: harness.memory(),
+			errors: harness.errors,
+			writes: helper.writes,
+		});
+	});
+
+	test('when its first poll fails on a wrong secret and on an echoing API', async () => {
+		const wrong = trigger(credentialsHelper(probeCredentials({ clientSecret: WRONG_SECRET })));
+		await expect(wrong.activate()).rejects.toThrow(/invalid_client/);
+
+		onResults(() => ({ status: 401, json: { code: 'Unauthorised', message: 'bad token' } }));
+		const refused = trigger(credentialsHelper(probeCredentials()));
+		let thrown: unknown;
+		try {
+			await refused.activate();
+		} catch (error) {
+			thrown = error;
+		}
+		expect(String((thrown as Error | undefined)?.message)).toMatch(/refused access/);
+		expectNoLeaks({ thrown, saved: [wrong.saved, refused.saved] });
+	});
+});
+
+describe('tokens are kept per credential, in memory only', () => {
+	test('one token for repeated runs; a changed secret, client id or issuer asks again', async () => {
+		const tokensFor = (clientId: string) => sandbox.tokensIssued({ clientId });
+		const probeHelper = credentialsHelper(probeCredentials());
+		const before = tokensFor(PROBE.clientId);
+		for (let run = 0; run < 3; run++) {
+			expect((await getMany(probeHelper, { companyId })).error).toBeUndefined();
+		}
+		expect(tokensFor(PROBE.clientId) - before).toBe(1);
+
+		const tokenRequests = () =>
+			recorder.requests.filter((request) => request.path.startsWith('/oauth2/token')).length;
+		const asked = tokenRequests();
+		const changedSecret = await getMany(
+			credentialsHelper(probeCredentials({ clientSecret: WRONG_SECRET })),
+			{ companyId },
+		);
+		expect(changedSecret.error?.message).toMatch(/invalid_client/);
+		expect(tokenRequests()).toBe(asked + 1);
+
+		const otherBefore = tokensFor(sandbox.fixtures.client.clientId);
+		const otherClient = credentialsHelper(probeCredentials({ ...sandbox.fixtures.client }));
+		expect((await getMany(otherClient, { companyId })).error).toBeUndefined();
+		expect(tokensFor(sandbox.fixtures.client.clientId)).toBe(otherBefore + 1);
+
+		const directIssuer = credentialsHelper(probeCredentials({ authUrl: sandbox.url }));
+		expect((await getMany(directIssuer, { companyId })).error).toBeUndefined();
+		expect(tokensFor(PROBE.clientId) - before).toBe(2);
+
+		// Back to the first credential: its token is still in memory.
+		expect((await getMany(probeHelper, { companyId })).error).toBeUndefined();
+		expect(tokensFor(PROBE.clientId) - before).toBe(2);
+
+		for (const helper of [probeHelper, otherClient, directIssuer]) {
+			expect(helper.writes).toEqual([]);
+		}
+		expectNoLeaks({ writes: [probeHelper.writes, otherClient.writes, directIssuer.writes] });
+	});
+
+	test('a forgotten process memory means a new token: nothing was kept anywhere else', async () => {
+		const helper = credentialsHelper(probeCredentials());
+		const before = sandbox.tokensIssued({ clientId: PROBE.clientId });
+		expect((await getMany(helper, { companyId })).error).toBeUndefined();
+		forgetAllTokens();
+		expect((await getMany(helper, { companyId })).error).toBeUndefined();
+		expect(sandbox.tokensIssued({ clientId: PROBE.clientId }) - before).toBe(2);
+		expect(helper.writes).toEqual([]);
+		expect(helper.preAuthenticationRuns).toBeGreaterThanOrEqual(2);
+	});
+});
