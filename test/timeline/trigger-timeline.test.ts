@@ -1,0 +1,280 @@
+/**
+ * Eighty days of a live sandbox, polled by three triggers the way n8n runs them (real PollContext,
+ * static data saved only at activation and on emits, restarts that lose the rest): tenders open,
+ * close, reopen, change date, name, type and builder, leave the window and come back, projects
+ * gain tenders under a second builder, faults strike mid-walk, tokens are revoked, the token
+ * issuer fails, n8n restarts. After every poll that succeeded, each trigger must have announced
+ * exactly what the oracle derives from the sandbox's complete listing: each new tender once, each
+ * update once, nothing else.
+ */
+import type { Tender } from '../../nodes/SupplierMatchedProjects/api/types';
+import type { PollHarness, PollOutcome } from '../support/poll-harness';
+import {
+	advanceTime,
+	companyId,
+	DAY_MS,
+	isoDay,
+	MINUTE_MS,
+	startPollWorld,
+	useFakeDate,
+	type PollWorld,
+} from '../support/poll-world';
+import { announcedIn, Oracle, type Announced } from './oracle';
+
+const DAYS = 80;
+const BUILDERS = [
+	'Kōwhai Construction Ltd',
+	'Bluegum Builders',
+	'Tōtara Projects',
+	'Wairua Construction',
+];
+
+interface Watched {
+	name: string;
+	harness: PollHarness;
+	oracle: Oracle;
+	active: boolean;
+	/** How often each tender was announced as new, over the whole timeline. */
+	newCounts: Map<string, number>;
+	goodPolls: number;
+	failedPolls: number;
+}
+
+/** A small deterministic generator, so the timeline is the same on every run. */
+function sequence(seed: number) {
+	let state = seed >>> 0;
+	const next = () => {
+		state = (Math.imul(state, 1_664_525) + 1_013_904_223) >>> 0;
+		return state / 2 ** 32;
+	};
+	return {
+		below: (count: number) => Math.floor(next() * count),
+		pick: <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)],
+		chance: (probability: number) => next() < probability,
+	};
+}
+
+let world: PollWorld;
+
+beforeEach(async () => {
+	useFakeDate();
+	world = await startPollWorld({ projects: 300, seed: 11 });
+});
+
+afterEach(async () => {
+	await world.stop();
+	jest.useRealTimers();
+});
+
+it('announces each new tender exactly once and each update once, through eighty eventful days', async () => {
+	const { sandbox } = world;
+	const random = sequence(20_300_310);
+	expect(sandbox.listOpen(companyId).length).toBeGreaterThan(100);
+
+	const watch = (name: string, harness: PollHarness, oracle: Oracle): Watched => ({
+		name,
+		harness,
+		oracle,
+		active: false,
+		newCounts: new Map(),
+		goodPolls: 0,
+		failedPolls: 0,
+	});
+	const triggers = [
+		watch(
+			'new tenders',
+			world.trigger({ event: 'newTender', output: 'tenders' }),
+			new Oracle(false),
+		),
+		watch(
+			'new or updated, per project',
+			world.trigger({ event: 'newOrUpdatedTender', output: 'projects' }),
+			new Oracle(true),
+		),
+		watch(
+			'new Tender-type tenders, simplified',
+			world.trigger({
+				event: 'newTender',
+				output: 'tenders',
+				simplify: true,
+				filters: { tenderTypes: ['Tender'] },
+			}),
+			new Oracle(false, (tender: Tender) => tender.type === 'Tender'),
+		),
+	];
+
+	const record = (watched: Watched, announced: Announced[]) => {
+		for (const { id, event } of announced) {
+			if (event === 'newTender') watched.newCounts.set(id, (watched.newCounts.get(id) ?? 0) + 1);
+		}
+	};
+
+	/** One poll (or restart) of one trigger, checked against the oracle when it succeeded. */
+	const pollOne = async (watched: Watched, restart: boolean, when: string) => {
+		const listing = sandbox.listOpen(companyId);
+		const warnings = watched.harness.logs.filter((log) => log.level === 'warn').length;
+		let outcome: PollOutcome;
+		if (restart || !watched.active) {
+			try {
+				outcome = await watched.harness.restart();
+				watched.active = true;
+			} catch {
+				// A failed activation poll: n8n tries the activation again later.
+				watched.active = false;
+				watched.failedPolls++;
+				return;
+			}
+		} else {
+			outcome = await watched.harness.poll();
+		}
+		const skipped = watched.harness.logs.filter((log) => log.level === 'warn').length > warnings;
+		if (outcome.kind === 'error' || skipped) {
+			expect({ when, trigger: watched.name, outcome: outcome.kind }).not.toMatchObject({
+				outcome: 'emitted',
+			});
+			watched.failedPolls++;
+			return;
+		}
+		const announced = outcome.kind === 'emitted' ? announcedIn(outcome.items) : [];
+		expect({ when, trigger: watched.name, announced }).toEqual({
+			when,
+			trigger: watched.name,
+			announced: watched.oracle.expect(listing),
+		});
+		record(watched, announced);
+		watched.goodPolls++;
+	};
+
+	/** Polls every trigger, starting with `firstIndex`: the one an injected fault hits. */
+	const pollAll = async (
+		when: string,
+		restarts: ReadonlySet<number> = new Set(),
+		firstIndex = 0,
+	) => {
+		for (let offset = 0; offset < triggers.length; offset++) {
+			const index = (firstIndex + offset) % triggers.length;
+			await pollOne(triggers[index], restarts.has(index), when);
+		}
+	};
+
+	// Day 0: activation records the baseline and announces nothing.
+	for (const watched of triggers) {
+		watched.oracle.baseline(sandbox.listOpen(companyId));
+		expect(await watched.harness.activate()).toEqual({ kind: 'nothing' });
+		watched.active = true;
+	}
+
+	// The named events first, one by one.
+	const first = sandbox.openTender({ builder: BUILDERS[0] });
+	const second = sandbox.openTender({ type: 'Procurement' });
+	advanceTime(30 * MINUTE_MS);
+	await pollAll('tenders open');
+
+	sandbox.updateTender(first.id, { quotesDueAt: isoDay(12) });
+	advanceTime(30 * MINUTE_MS);
+	await pollAll('a due date changes');
+
+	sandbox.addTenderUnderBuilder(first.projectId, BUILDERS[1]);
+	advanceTime(30 * MINUTE_MS);
+	await pollAll('a project gains a tender under a second builder');
+
+	sandbox.openTender();
+	sandbox.injectFault({ kind: 'latencySpike', ms: 0 });
+	sandbox.injectFault({ kind: 'serverError', times: 5 });
+	advanceTime(30 * MINUTE_MS);
+	await pollAll('a fault outlasts the retries on the second page of the first trigger');
+	expect(triggers[0].failedPolls).toBe(1);
+
+	sandbox.revokeTokens();
+	sandbox.updateTender(second.id, { type: 'Tender', name: 'Electrical Services' });
+	advanceTime(30 * MINUTE_MS);
+	await pollAll('tokens are revoked; a Procurement becomes a Tender');
+
+	sandbox.updateTender(first.id, { quotesDueAt: isoDay(200) });
+	advanceTime(30 * MINUTE_MS);
+	await pollAll('a tender leaves the window');
+	sandbox.closeTender(second.id);
+	advanceTime(30 * MINUTE_MS);
+	await pollAll('a tender closes');
+	sandbox.updateTender(first.id, { quotesDueAt: isoDay(30) });
+	sandbox.updateTender(second.id, { status: 'Open' });
+	advanceTime(30 * MINUTE_MS);
+	await pollAll('both come back, one with a new due date', new Set([1]));
+
+	// Then eighty days of everything at once, twice a day.
+	const opened: string[] = [first.id, second.id];
+	for (let day = 1; day <= DAYS; day++) {
+		for (const half of ['morning', 'evening']) {
+			const when = `day ${day} ${half}`;
+			const listed = sandbox.listOpen(companyId).flatMap((project) => project.tenders);
+			const target = listed.length > 0 ? random.pick(listed) : undefined;
+			const actions = 1 + random.below(3);
+			for (let action = 0; action < actions; action++) {
+				const roll = random.below(12);
+				if (roll <= 2 || target === undefined) {
+					const tender = sandbox.openTender({
+						type: random.chance(0.3) ? 'Procurement' : 'Tender',
+						quotesDueAt: isoDay(1 + random.below(90)),
+					});
+					opened.push(tender.id);
+				} else if (roll === 3) {
+					sandbox.updateTender(target.id, { quotesDueAt: isoDay(1 + random.below(50)) });
+				} else if (roll === 4) {
+					sandbox.updateTender(target.id, { builder: random.pick(BUILDERS) });
+				} else if (roll === 5) {
+					sandbox.updateTender(target.id, {
+						type: target.type === 'Tender' ? 'Procurement' : 'Tender',
+					});
+				} else if (roll === 6) {
+					const tender = sandbox.getTender(random.pick(opened));
+					if (tender.status === 'Open')
+						sandbox.closeTender(tender.id, random.pick(['Closed', 'Awarded'] as const));
+					else
+						sandbox.updateTender(tender.id, {
+							status: 'Open',
+							quotesDueAt: isoDay(5 + random.below(20)),
+						});
+				} else if (roll === 7) {
+					sandbox.addTenderUnderBuilder(
+						random.pick(sandbox.listOpen(companyId)).projectId,
+						random.pick(BUILDERS),
+					);
+				} else if (roll === 8) {
+					// Mid-walk: the first page is served, the next request fails every attempt.
+					sandbox.injectFault({ kind: 'latencySpike', ms: 0 });
+					sandbox.injectFault({
+						kind: random.pick(['serverError', 'drop', 'html'] as const),
+						times: 5,
+					});
+				} else if (roll === 9) {
+					sandbox.injectFault({ kind: 'rateLimited', retryAfterSeconds: 0, times: 2 });
+				} else if (roll === 10) {
+					sandbox.revokeTokens();
+					if (random.chance(0.3))
+						sandbox.injectFault({ kind: 'serverError', on: 'token', times: 5 });
+				} else {
+					sandbox.updateTender(target.id, { name: `${target.name} (revised)` });
+				}
+			}
+			const restarts = new Set<number>();
+			if (random.chance(0.15)) restarts.add(random.below(triggers.length));
+			advanceTime(12 * 60 * MINUTE_MS - random.below(60) * MINUTE_MS);
+			await pollAll(when, restarts, random.below(triggers.length));
+			sandbox.clearFaults();
+		}
+	}
+
+	// Whatever failed along the way, one quiet poll catches up, and nothing was ever announced twice.
+	advanceTime(DAY_MS / 2);
+	await pollAll('catch-up');
+	for (const watched of triggers) {
+		const twice = [...watched.newCounts].filter(([, count]) => count > 1);
+		expect({ trigger: watched.name, announcedTwice: twice }).toEqual({
+			trigger: watched.name,
+			announcedTwice: [],
+		});
+		expect(watched.failedPolls).toBeGreaterThan(0);
+		expect(watched.goodPolls).toBeGreaterThan(100);
+	}
+	expect(triggers[0].newCounts.size).toBeGreaterThan(opened.length / 2);
+}, 240_000);
