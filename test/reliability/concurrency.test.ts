@@ -1,0 +1,141 @@
+/**
+ * Concurrency: twenty executions of Get Many started at once on one credential, through n8n's
+ * real engine against the sandbox. The sandbox counts what arrives: token requests, results
+ * requests, and any 429 its own rate limiter (100 requests per 5 minutes per client) sends.
+ */
+import { apiRateBudget } from '../../nodes/SupplierMatchedProjects/transport/budget';
+import { forgetAllTokens } from '../../nodes/SupplierMatchedProjects/transport/token';
+import { startSandbox } from '../../sandbox';
+import type { NodeRun } from '../support/engine';
+import { credentialsHelper, getMany } from '../support/reliability';
+import { captureLogs } from '../support/reliability-logs';
+import { reportFigures } from '../support/reliability-report';
+
+type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
+
+const EXECUTIONS = 20;
+const companyId = 'company-1';
+
+let sandbox: Sandbox | undefined;
+
+beforeAll(() => {
+	captureLogs();
+});
+
+beforeEach(() => {
+	forgetAllTokens();
+	apiRateBudget.reset();
+});
+
+afterEach(async () => {
+	await sandbox?.stop();
+	sandbox = undefined;
+});
+
+async function startWith(projects: number): Promise<Sandbox> {
+	sandbox = await startSandbox({ projects, seed: 3 });
+	return sandbox;
+}
+
+async function twentyAtOnce(api: Sandbox): Promise<NodeRun[]> {
+	const helper = credentialsHelper({ authUrl: api.url, baseUrl: api.url, ...api.fixtures.client });
+	return await Promise.all(
+		Array.from({ length: EXECUTIONS }, async () => await getMany(helper, { companyId })),
+	);
+}
+
+function resultsRequests(api: Sandbox) {
+	return api.requests().filter((entry) => entry.path.endsWith('/speci-finder/results'));
+}
+
+function limitedByTheApi(api: Sandbox): number {
+	return resultsRequests(api).filter((entry) => entry.status === 429 && entry.fault === null)
+		.length;
+}
+
+test('twenty executions at once: one token request, all succeed, within the budget', async () => {
+	const api = await startWith(600);
+	// Slow answers widen the window in which the executions race for a token.
+	api.setLatency(150);
+	const expected = JSON.stringify(api.listOpen(companyId));
+	const pages = Math.ceil(api.listOpen(companyId).length / 100);
+	expect(pages).toBeGreaterThan(1);
+
+	const runs = await twentyAtOnce(api);
+
+	const succeeded = runs.filter(
+		(run) =>
+			run.error === undefined &&
+			JSON.stringify((run.items ?? []).map((item) => item.json)) === expected,
+	).length;
+	reportFigures('Concurrency: 20 executions at once, one credential', {
+		executions: EXECUTIONS,
+		succeededWithTheExactList: succeeded,
+		tokenRequests: api.tokensIssued(),
+		pagesPerExecution: pages,
+		resultsRequests: resultsRequests(api).length,
+		rateLimitedByTheApi: limitedByTheApi(api),
+	});
+	expect(runs.map((run) => run.error?.message)).toEqual(Array(EXECUTIONS).fill(undefined));
+	expect(succeeded).toBe(EXECUTIONS);
+	expect(api.tokensIssued()).toBe(1);
+	expect(resultsRequests(api)).toHaveLength(EXECUTIONS * pages);
+	expect(limitedByTheApi(api)).toBe(0);
+});
+
+test('twenty executions at once after the token was revoked: one new token', async () => {
+	const api = await startWith(120);
+	const helper = credentialsHelper({ authUrl: api.url, baseUrl: api.url, ...api.fixtures.client });
+	expect((await getMany(helper, { companyId })).error).toBeUndefined();
+	expect(api.tokensIssued()).toBe(1);
+	api.revokeTokens();
+	api.setLatency(100);
+
+	const runs = await Promise.all(
+		Array.from({ length: EXECUTIONS }, async () => await getMany(helper, { companyId })),
+	);
+
+	reportFigures('Concurrency: 20 executions at once after a revoked token', {
+		executions: EXECUTIONS,
+		succeeded: runs.filter((run) => run.error === undefined).length,
+		newTokenRequests: api.tokensIssued() - 1,
+		unauthorisedAnswers: resultsRequests(api).filter((entry) => entry.status === 401).length,
+	});
+	expect(runs.map((run) => run.error?.message)).toEqual(Array(EXECUTIONS).fill(undefined));
+	expect(api.tokensIssued() - 1).toBe(1);
+});
+
+test('twenty executions needing more than the budget: 100 requests, none wasted, no 429', async () => {
+	const api = await startWith(1500);
+	const listed = api.listOpen(companyId).length;
+	const pages = Math.ceil(listed / 100);
+	expect(pages * EXECUTIONS).toBeGreaterThan(100);
+	const expected = JSON.stringify(api.listOpen(companyId));
+
+	const runs = await twentyAtOnce(api);
+
+	const exact = runs.filter(
+		(run) =>
+			run.error === undefined &&
+			JSON.stringify((run.items ?? []).map((item) => item.json)) === expected,
+	).length;
+	const stoppedByTheBudget = runs.filter((run) =>
+		/used its 100 requests per 5 minutes/.test(run.error?.message ?? ''),
+	).length;
+	reportFigures('Concurrency: 20 executions at once needing more than the budget', {
+		executions: EXECUTIONS,
+		requestsNeeded: pages * EXECUTIONS,
+		resultsRequestsSent: resultsRequests(api).length,
+		succeededWithTheExactList: exact,
+		stoppedByTheBudget,
+		rateLimitedByTheApi: limitedByTheApi(api),
+		tokenRequests: api.tokensIssued(),
+	});
+	expect(resultsRequests(api).length).toBeLessThanOrEqual(100);
+	expect(limitedByTheApi(api)).toBe(0);
+	expect(exact + stoppedByTheBudget).toBe(EXECUTIONS);
+	expect(api.tokensIssued()).toBe(1);
+	// The 100 requests the budget allows are enough for this many complete walks. Spending them on
+	// walks that are then abandoned halfway leaves the user nothing for five minutes.
+	expect(exact).toBeGreaterThanOrEqual(Math.floor(100 / pages));
+});
