@@ -1,0 +1,205 @@
+import type { INode } from 'n8n-workflow';
+
+import {
+	advisedInterval,
+	budgetExhausted,
+	budgetRefusal,
+	requestsFor,
+} from '../../nodes/SupplierMatchedProjects/trigger/budget';
+import { listedTenders, scopeOf } from '../../nodes/SupplierMatchedProjects/trigger/listing';
+import {
+	announcedItems,
+	type Announcement,
+} from '../../nodes/SupplierMatchedProjects/trigger/output';
+import { project, tender } from '../support/n8n-fixtures';
+
+const node: INode = {
+	id: 'trigger',
+	name: 'Supplier Matched Projects Trigger',
+	type: 'supplierMatchedProjectsTrigger',
+	typeVersion: 1,
+	position: [0, 0],
+	parameters: {},
+};
+
+const due = { quotesDueAt: { from: '2030-02-01', to: '2030-02-08' } };
+
+describe('listedTenders', () => {
+	it('lists each tender once, in walk order, with the values an update compares', () => {
+		const shared = tender({ id: 'shared', builder: { name: 'First Builder', website: null } });
+		const projects = [
+			project({ tenders: [tender({ id: 'a', quotesDueAt: null }), shared] }),
+			project({
+				tenders: [
+					{ ...shared, builder: { name: 'Second Builder', website: null } },
+					tender({ id: 'b' }),
+				],
+			}),
+		];
+		const listed = listedTenders(projects);
+		expect(listed.map(({ id }) => id)).toEqual(['a', 'shared', 'b']);
+		expect(listed[0].snapshot).toEqual({
+			quotesDueAt: null,
+			status: 'Open',
+			name: expect.any(String),
+			type: 'Tender',
+			builder: 'Acme Builders',
+		});
+		expect(listed[1].snapshot.builder).toBe('First Builder');
+	});
+});
+
+describe('scopeOf', () => {
+	it('gives equivalent filters the same fingerprint', () => {
+		expect(
+			scopeOf('c1', { tenderTypes: ['Tender', 'Procurement'], matchedKeywords: ['Roofing'] }),
+		).toBe(
+			scopeOf('c1', {
+				tenderTypes: ['Procurement', 'Tender'],
+				matchedKeywords: ['roofing ', 'roofing'],
+			}),
+		);
+	});
+
+	it('changes with the company and with every filter', () => {
+		const base = scopeOf('c1', {});
+		const others = [
+			scopeOf('c2', {}),
+			scopeOf('c1', { tenderTypes: ['Tender'] }),
+			scopeOf('c1', { projectStatuses: ['Active'] }),
+			scopeOf('c1', { quotesDueWithinDays: 14 }),
+			scopeOf('c1', { matchedKeywords: ['plumbing'] }),
+		];
+		expect(new Set([base, ...others]).size).toBe(6);
+		expect(base).toMatch(/^[\w-]{12}$/);
+	});
+});
+
+describe('announcedItems', () => {
+	const first = project({
+		projectId: 'p1',
+		tenders: [tender({ id: 'new-1' }), tender({ id: 'old' }), tender({ id: 'upd-1' })],
+	});
+	const second = project({
+		projectId: 'p2',
+		tenders: [tender({ id: 'upd-2' }), tender({ id: 'new-1' })],
+	});
+	const announcements = new Map<string, Announcement>([
+		['new-1', { event: 'newTender' }],
+		['upd-1', { event: 'updatedTender', changes: due }],
+		['upd-2', { event: 'updatedTender', changes: due }],
+	]);
+
+	it('gives one tender item per announced tender, where it is first listed, with event and changes', () => {
+		const items = announcedItems([first, second], announcements, {
+			output: 'tenders',
+			simplify: false,
+			event: 'newOrUpdatedTender',
+		});
+		expect(
+			items.map((item) => [item.id, item.event, (item.project as { projectId: string }).projectId]),
+		).toEqual([
+			['new-1', 'newTender', 'p1'],
+			['upd-1', 'updatedTender', 'p1'],
+			['upd-2', 'updatedTender', 'p2'],
+		]);
+		expect(items[0]).not.toHaveProperty('changes');
+		expect(items[1].changes).toEqual(due);
+		expect(items[0].project).not.toHaveProperty('tenders');
+	});
+
+	it('gives one project item per project, carrying only its announced tenders', () => {
+		const items = announcedItems([first, second], announcements, {
+			output: 'projects',
+			simplify: false,
+			event: 'newOrUpdatedTender',
+		});
+		expect(items.map((item) => [item.projectId, item.event])).toEqual([
+			['p1', 'newTender'],
+			['p2', 'updatedTender'],
+		]);
+		expect((items[0].tenders as Array<{ id: string }>).map(({ id }) => id)).toEqual([
+			'new-1',
+			'upd-1',
+		]);
+		expect(items[1].tenders).toEqual([
+			expect.objectContaining({ id: 'upd-2', event: 'updatedTender', changes: due }),
+		]);
+	});
+
+	it('counts new and updated tenders on simplified project rows when updates are watched', () => {
+		const [row] = announcedItems([first], announcements, {
+			output: 'projects',
+			simplify: true,
+			event: 'newOrUpdatedTender',
+		});
+		expect(row).toMatchObject({
+			event: 'newTender',
+			projectId: 'p1',
+			tenderCount: 2,
+			newTenderCount: 1,
+			updatedTenderCount: 1,
+		});
+	});
+
+	it('leaves the change columns off simplified rows when only new tenders are watched', () => {
+		const [row] = announcedItems([first], new Map([['new-1', { event: 'newTender' }]]), {
+			output: 'tenders',
+			simplify: true,
+			event: 'newTender',
+		});
+		expect(row).toMatchObject({ event: 'newTender', tenderId: 'new-1', projectId: 'p1' });
+		expect(row).not.toHaveProperty('changedFields');
+		expect(Object.values(row).every((value) => value === null || typeof value !== 'object')).toBe(
+			true,
+		);
+	});
+});
+
+describe('rate budget arithmetic', () => {
+	it.each([
+		[0, 1],
+		[100, 1],
+		[101, 2],
+		[10_000, 100],
+		[10_001, 101],
+	])('a walk over %i projects takes %i requests', (projects, requests) => {
+		expect(requestsFor(projects)).toBe(requests);
+	});
+
+	it.each([
+		[1, 'every minute'],
+		[20, 'every minute'],
+		[21, 'every 2 minutes'],
+		[100, 'every 5 minutes'],
+	])('walks of %i requests fit when polling %s', (requests, interval) => {
+		expect(advisedInterval(requests)).toBe(interval);
+	});
+
+	it('lets a walk through that fits in what is left', () => {
+		expect(budgetRefusal(node, 2_500, 25)).toBeUndefined();
+	});
+
+	it('refuses a walk that needs more than is left, naming projects, requests and budget', () => {
+		const refusal = budgetRefusal(node, 2_501, 25);
+		expect(refusal?.message).toBe(
+			'A poll over 2501 matched projects needs 26 requests, but this credential has 25 of its 100 requests per 5 minutes left',
+		);
+		expect(refusal?.description).toContain('Set the poll interval to every 2 minutes or more');
+		expect(refusal?.httpCode).toBe('429');
+	});
+
+	it('says a walk of more than 100 requests can never fit', () => {
+		const refusal = budgetRefusal(node, 10_050, 100);
+		expect(refusal?.message).toBe(
+			'A poll over 10050 matched projects needs 101 requests, more than the 100 requests per 5 minutes this credential is allowed',
+		);
+		expect(refusal?.description).toContain("narrow the supplier account's keywords");
+	});
+
+	it('says where a walk stopped when the budget ran out partway', () => {
+		expect(budgetExhausted(node, 37, 3_600).message).toBe(
+			"The poll stopped at request 37, after 3600 matched projects: this credential's 100 requests per 5 minutes are used up",
+		);
+	});
+});
