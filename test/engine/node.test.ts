@@ -442,6 +442,24 @@ describe('API errors', () => {
 		expect(scope.isDone()).toBe(true);
 	});
 
+	it('blanks out a token or secret the API echoes in its error', async () => {
+		tokenEndpoint(2);
+		const scope = nock(API)
+			.get(RESULTS)
+			.query(true)
+			.times(2)
+			.reply(401, function echo() {
+				return {
+					code: 'Unauthorised',
+					message: `${String(this.req.headers.authorization)} / ${SECRET}`,
+				};
+			});
+		const result = await run({});
+		expect(result.error?.description).toContain('The API says: Bearer *** / ***');
+		expect(scope.isDone()).toBe(true);
+		expectNoLeak(result);
+	});
+
 	it('says what it got when a 200 is not a results page', async () => {
 		tokenEndpoint();
 		const scope = api().get(RESULTS).query(true).reply(200, '<html>portal</html>');

@@ -357,6 +357,18 @@ describe('token errors name the cause and the fix, never the secret', () => {
 		expect(error.message).toContain('odd failure mentioning ***');
 	});
 
+	it('an issuer that echoes the secret back, in any spelling', async () => {
+		const { helpers } = fakeHelpers({
+			statusCode: 401,
+			body: {
+				error: 'invalid_client',
+				error_description: `bad ${SECRET} / ${encodeURIComponent(SECRET)} / ${Buffer.from(`client-1:${SECRET}`).toString('base64')}`,
+			},
+		});
+		const error = await failureOf(preAuthenticate(helpers, credentials()));
+		expect(error.description).toContain('The issuer says: bad *** / *** / ***');
+	});
+
 	it('an unusable credential field', async () => {
 		const { helpers, requests } = fakeHelpers();
 		await expect(preAuthenticate(helpers, credentials({ authUrl: 'mailto:x@y' }))).rejects.toThrow(

@@ -10,7 +10,7 @@ import type {
 } from 'n8n-workflow';
 import { getCredentialAllowedDomains, NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
-import type { ResultsPage } from '../api/types';
+import type { ErrorBody, ResultsPage } from '../api/types';
 import { MAX_PAGE_SIZE } from '../helpers/paging';
 import { describeApiFailure, errorCodeOf, type FailureContext } from './api-errors';
 import { apiRateBudget } from './budget';
@@ -28,7 +28,7 @@ import {
 	readSettings,
 	type SupplierSettings,
 } from './settings';
-import { discardTokenUsedBy, TokenRequestError } from './token';
+import { discardTokenUsedBy, redactSecrets, TokenRequestError } from './token';
 
 export { CREDENTIAL_TYPE } from './settings';
 
@@ -106,6 +106,20 @@ function outcomeOfFailure(error: unknown): Outcome {
 	const network = networkFailureOf(error);
 	if (network !== undefined) return { network };
 	return { failure: error instanceof Error ? error.message : String(error) };
+}
+
+/**
+ * What of an error body goes into messages: its code and message only, with anything secret the
+ * API may have echoed blanked out.
+ */
+function spokenPart(
+	body: unknown,
+	credentials: ICredentialDataDecryptedObject,
+): ErrorBody | undefined {
+	if (!isObject(body)) return undefined;
+	const text = (value: unknown) =>
+		typeof value === 'string' ? redactSecrets(value, credentials) : '';
+	return { code: text(body.code), message: text(body.message) };
 }
 
 function settingsOf(node: INode, credentials: ICredentialDataDecryptedObject): SupplierSettings {
@@ -268,10 +282,11 @@ export async function requestResultsPage(
 				const retryAfter = parseRetryAfter(headers?.['retry-after'], Date.now());
 				if (await waitedFor(retryAfter ?? backoffDelay(attempts, policy))) continue;
 			}
-			const failure = describeApiFailure(statusCode, body, failureContext(attempts));
+			const said = spokenPart(body, attemptCredentials);
+			const failure = describeApiFailure(statusCode, said, failureContext(attempts));
 			throw new NodeApiError(
 				node,
-				{ code: errorCodeOf(body) ?? null, message: failure.message } as JsonObject,
+				{ code: errorCodeOf(said) ?? null, message: failure.message } as JsonObject,
 				{
 					message: failure.message,
 					description: failure.description,

@@ -59,7 +59,7 @@ const FAILURES: Record<string, NetworkFailure> = {
 	ENETDOWN: { kind: 'interrupted', summary: 'the network is down', retryable: true },
 	ERR_BAD_RESPONSE: {
 		kind: 'interrupted',
-		summary: 'the answer was cut off',
+		summary: 'the connection was closed unexpectedly',
 		retryable: true,
 	},
 	ERR_CANCELED: { kind: 'cancelled', summary: 'the request was cancelled', retryable: false },

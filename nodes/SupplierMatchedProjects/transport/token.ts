@@ -69,6 +69,39 @@ function cacheKey(settings: SupplierSettings): string {
 		.digest('hex');
 }
 
+/** The secret as it may come back from a server that echoes what it was sent. */
+function secretSpellings(settings: SupplierSettings): string[] {
+	const { clientSecret: secret, clientId } = settings;
+	return [
+		secret,
+		encodeURIComponent(secret),
+		new URLSearchParams({ s: secret }).toString().slice(2),
+		JSON.stringify(secret).slice(1, -1),
+		Buffer.from(`${clientId}:${secret}`).toString('base64'),
+	];
+}
+
+function blankOut(text: string, secrets: Array<string | undefined>): string {
+	let result = text;
+	for (const secret of secrets) {
+		if (secret !== undefined && secret !== '') result = result.split(secret).join('***');
+	}
+	return result;
+}
+
+/**
+ * Server text (an error description, an error message) with the client secret, in any spelling,
+ * and the tokens of this credential blanked out: a server may echo what it was sent.
+ */
+export function redactSecrets(text: string, credentials: ICredentialDataDecryptedObject): string {
+	const settings = readSettings(credentials);
+	return blankOut(text, [
+		...secretSpellings(settings),
+		usedTokens.get(credentials),
+		tokens.get(cacheKey(settings))?.accessToken,
+	]);
+}
+
 function isObject(value: unknown): value is Record<string, unknown> {
 	return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
@@ -90,7 +123,7 @@ function failedBeforeAnswer(settings: SupplierSettings, error: unknown): TokenRe
 		const reason = error instanceof Error ? error.message : String(error);
 		return new TokenRequestError(
 			'refused',
-			`The token request to ${settings.authUrl}${TOKEN_PATH} failed: ${reason.split(settings.clientSecret).join('***')}`,
+			`The token request to ${settings.authUrl}${TOKEN_PATH} failed: ${blankOut(reason, secretSpellings(settings))}`,
 			"Check the credential's Auth URL and the credential's allowed domains.",
 		);
 	}
@@ -112,7 +145,9 @@ function describeRefusal(
 ): TokenRequestError {
 	const oauth = oauthErrorOf(body);
 	const issuerSays =
-		oauth?.error_description !== undefined ? ` The issuer says: ${oauth.error_description}` : '';
+		typeof oauth?.error_description === 'string'
+			? ` The issuer says: ${blankOut(oauth.error_description, secretSpellings(settings))}`
+			: '';
 	if (oauth?.error === 'invalid_client' || (status === 401 && oauth === undefined)) {
 		return new TokenRequestError(
 			'invalidClient',
@@ -131,7 +166,7 @@ function describeRefusal(
 	if (oauth !== undefined) {
 		return new TokenRequestError(
 			'refused',
-			`The token issuer refused the token request (${oauth.error})`,
+			`The token issuer refused the token request (${blankOut(oauth.error, secretSpellings(settings))})`,
 			`Check that the Auth URL is the Supplier Matched-Projects token issuer and that the client is allowed the client-credentials grant; the operator can tell which.${issuerSays}`,
 		);
 	}
