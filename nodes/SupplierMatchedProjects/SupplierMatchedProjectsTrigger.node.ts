@@ -24,7 +24,13 @@ import {
 	type OutputMode,
 	type ProjectFilters,
 } from './helpers/items';
-import { MAX_PAGE_SIZE, PagingError, walkPages, type FetchPage } from './helpers/paging';
+import {
+	collectProjects,
+	MAX_PAGE_SIZE,
+	PagingError,
+	walkPages,
+	type FetchPage,
+} from './helpers/paging';
 import { companyIdProblem, isRateBudgetError, requestResultsPage } from './transport';
 import { budgetExhausted, budgetRefusal, freeRequests, WalkBudgetError } from './trigger/budget';
 import { diffPoll, type TriggerEvent } from './trigger/diff';
@@ -120,20 +126,21 @@ function asNodeError(node: INode, error: unknown): Error {
 
 /** Walks every page, 100 projects per request: a new tender can sit on any page. */
 async function walkAll(this: IPollFunctions, fetchPage: FetchPage): Promise<Project[]> {
-	const projects: Project[] = [];
 	let requests = 0;
+	let projectsSoFar = 0;
 	const counted: FetchPage = async (page) => {
 		requests++;
-		return await fetchPage(page);
+		const results = await fetchPage(page);
+		projectsSoFar += results.data.length;
+		return results;
 	};
 	try {
-		for await (const data of walkPages(counted, () => MAX_PAGE_SIZE)) projects.push(...data);
+		return await collectProjects(counted, {});
 	} catch (error) {
 		throw isRateBudgetError(error)
-			? budgetExhausted(this.getNode(), requests, projects.length)
+			? budgetExhausted(this.getNode(), requests, projectsSoFar)
 			: asNodeError(this.getNode(), error);
 	}
-	return projects;
 }
 
 /**

@@ -7,6 +7,7 @@ import {
 	readTriggerState,
 	RETENTION_DAYS,
 } from '../../nodes/SupplierMatchedProjects/trigger/state';
+import { overrideRetryPolicy } from '../../nodes/SupplierMatchedProjects/transport';
 import { runNode } from '../support/engine';
 import type { PollHarness } from '../support/poll-harness';
 import {
@@ -287,6 +288,43 @@ describe('rate budget', () => {
 		expect(trigger.memory()).toEqual(before);
 		const opened = world.sandbox.openTender();
 		expect(await newIdsOf(trigger, 5)).toEqual([opened.id]);
+	});
+
+	it('reports where a walk stopped when the budget ran out partway, state unchanged', async () => {
+		const restorePolicy = overrideRetryPolicy({ maxTotalWaitMs: 0 });
+		try {
+			for (let index = 0; index < 50; index++) world.sandbox.openTender();
+			const trigger = world.trigger();
+			await trigger.activate();
+			// The walk grows to two pages; the previous one had one, which the budget can still carry.
+			for (let index = 0; index < 100; index++) world.sandbox.openTender();
+			advanceTime(MINUTE_MS);
+			let used = 1;
+			while (used < 99) {
+				const run = await runNode({
+					nodeType: new SupplierMatchedProjects(),
+					parameters: {
+						resource: 'matchedProject',
+						operation: 'getAll',
+						companyId,
+						returnAll: true,
+					},
+					credentialsHelper: world.credentials,
+				});
+				expect(run.error).toBeUndefined();
+				used += 2;
+			}
+			const before = trigger.memory();
+			const outcome = await trigger.poll();
+			if (outcome.kind !== 'error') throw new Error(`expected an error, got ${outcome.kind}`);
+			expect(outcome.error.message).toBe(
+				"The poll stopped at request 2, after 100 matched projects: this credential's 100 requests per 5 minutes are used up",
+			);
+			expect(trigger.memory()).toEqual(before);
+			expect(await newIdsOf(trigger, 5)).toHaveLength(100);
+		} finally {
+			restorePolicy();
+		}
 	});
 });
 
