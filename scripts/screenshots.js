@@ -62,6 +62,23 @@ async function openNode(page, baseUrl, workflowId, nodeId) {
 }
 
 /**
+ * Runs the open node (the panel's Execute step / Fetch Test Event button) against the sandbox and
+ * waits for its output to show.
+ * @param {import('playwright-core').Page} page
+ */
+async function runOpenNode(page) {
+	await page.locator('[data-test-id="ndv"] [data-test-id="node-execute-button"]').first().click();
+	await page
+		.locator('[data-test-id="ndv"] table tbody tr')
+		.first()
+		.waitFor({ state: 'visible', timeout: 60000 });
+	// Away from the output toolbar, whose hint tooltip would cover the table.
+	await page.mouse.move(10, 450);
+	for (const close of await page.locator('.el-notification__closeBtn').all()) await close.click();
+	await page.waitForTimeout(2500);
+}
+
+/**
  * @param {{ id: string, nodes: { id?: string, name: string }[] }[]} workflows
  * @param {string} workflowId
  * @param {string} nodeName
@@ -165,6 +182,8 @@ async function main() {
 			nodeIdOf(workflows, EXAMPLE_IDS.dailyDigest, 'All Open Tenders'),
 		);
 		await shoot('node-parameters.png');
+		await runOpenNode(page);
+		await shoot('node-output.png');
 
 		await openNode(
 			page,
@@ -173,6 +192,8 @@ async function main() {
 			nodeIdOf(workflows, EXAMPLE_IDS.tendersToEmail, 'New Matching Tender'),
 		);
 		await shoot('trigger-parameters.png');
+		await runOpenNode(page);
+		await shoot('trigger-test-event.png');
 
 		await page.goto(`${n8n.baseUrl}/home/credentials/${EXAMPLE_CREDENTIALS.supplier.id}`);
 		await page

@@ -31,8 +31,9 @@ const EXAMPLE_CREDENTIALS = Object.freeze({
  */
 
 /**
- * Reads every example, with the spreadsheet folder moved to `filesDir` (a folder that n8n may
- * write to in this environment).
+ * Reads every example, with the folder the spreadsheet is written to moved to `filesDir` (a
+ * folder that n8n may write to in this environment). Only the write node's path changes: the
+ * notes still tell the reader about the default folder.
  * @param {{ filesDir: string }} options
  * @returns {WorkflowJson[]}
  */
@@ -42,8 +43,15 @@ function loadExamples(options) {
 		.filter((name) => name.endsWith('.json'))
 		.sort()
 		.map((name) => {
-			const text = fs.readFileSync(path.join(EXAMPLES_DIR, name), 'utf8');
-			return JSON.parse(text.split(EXAMPLE_FILES_DIR).join(options.filesDir));
+			/** @type {WorkflowJson} */
+			const workflow = JSON.parse(fs.readFileSync(path.join(EXAMPLES_DIR, name), 'utf8'));
+			for (const node of workflow.nodes) {
+				const fileName = node.parameters.fileName;
+				if (node.type === 'n8n-nodes-base.readWriteFile' && typeof fileName === 'string') {
+					node.parameters.fileName = fileName.split(EXAMPLE_FILES_DIR).join(options.filesDir);
+				}
+			}
+			return workflow;
 		});
 }
 
