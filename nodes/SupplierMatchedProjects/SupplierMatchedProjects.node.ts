@@ -30,7 +30,7 @@ import {
 	type OutputMode,
 } from './helpers/items';
 import { MAX_PAGE_SIZE, PagingError, walkPages, type FetchPage } from './helpers/paging';
-import { companyIdProblem, requestResultsPage } from './transport';
+import { companyIdProblem, inCredentialTurn, requestResultsPage } from './transport';
 
 const showForGetMany = { show: { resource: ['matchedProject'], operation: ['getAll'] } };
 
@@ -88,19 +88,21 @@ async function getMatchedProjects(
 	const filters = parseFilters(this.getNodeParameter('filters', itemIndex, {}) as IDataObject);
 
 	const fetchPage: FetchPage = async (page) => await requestResultsPage.call(this, companyId, page);
-	const results: IDataObject[] = [];
-	// Without filters every project gives at least one item, so asking for what is still missing
-	// never over-fetches; with filters the share kept is unknown and full pages mean fewest requests.
-	const nextLimit = () =>
-		returnAll || hasFilters(filters)
-			? MAX_PAGE_SIZE
-			: Math.min(MAX_PAGE_SIZE, limit - results.length);
-	for await (const projects of walkPages(fetchPage, nextLimit)) {
-		const kept = filterProjects(projects, filters, today);
-		results.push(...(shapeItems(kept, { output, simplify }) as IDataObject[]));
-		if (results.length >= limit) break;
-	}
-	return returnAll ? results : results.slice(0, limit);
+	return await inCredentialTurn(this, async () => {
+		const results: IDataObject[] = [];
+		// Without filters every project gives at least one item, so asking for what is still missing
+		// never over-fetches; with filters the share kept is unknown and full pages mean fewest requests.
+		const nextLimit = () =>
+			returnAll || hasFilters(filters)
+				? MAX_PAGE_SIZE
+				: Math.min(MAX_PAGE_SIZE, limit - results.length);
+		for await (const projects of walkPages(fetchPage, nextLimit)) {
+			const kept = filterProjects(projects, filters, today);
+			results.push(...(shapeItems(kept, { output, simplify }) as IDataObject[]));
+			if (results.length >= limit) break;
+		}
+		return returnAll ? results : results.slice(0, limit);
+	});
 }
 
 export class SupplierMatchedProjects implements INodeType {

@@ -662,6 +662,67 @@ describe('token handling', () => {
 	});
 });
 
+describe('concurrent executions', () => {
+	it('walk the pages on one credential in turns', async () => {
+		tokenEndpoint();
+		const order: string[] = [];
+		const company = (name: string) => `/api/supplier/v1/companies/${name}/speci-finder/results`;
+		const scope = api();
+		for (const name of ['a', 'b']) {
+			scope
+				.get(company(name))
+				.query({ limit: '100' })
+				.delay(30)
+				.reply(() => {
+					order.push(`${name}1`);
+					return [200, page([project()], 'next')];
+				})
+				.get(company(name))
+				.query({ limit: '100', cursor: 'next' })
+				.reply(() => {
+					order.push(`${name}2`);
+					return [200, page([project()])];
+				});
+		}
+		const [a, b] = await Promise.all([
+			run({ companyId: 'a', returnAll: true }),
+			run({ companyId: 'b', returnAll: true }),
+		]);
+		expect(json(a)).toHaveLength(2);
+		expect(json(b)).toHaveLength(2);
+		expect(order.join(' ')).toMatch(/^(a1 a2 b1 b2|b1 b2 a1 a2)$/);
+		expect(scope.isDone()).toBe(true);
+	});
+
+	it('spend the rate budget on walks that finish when it cannot carry them all', async () => {
+		tokenEndpoint();
+		let served = 0;
+		const scope = api()
+			.get(RESULTS)
+			.query(true)
+			.times(100)
+			.reply((uri) => {
+				served++;
+				const at = Number(new URL(uri, API).searchParams.get('cursor') ?? '0') + 1;
+				return [200, page([project({ projectId: `p${at}` })], at < 30 ? String(at) : null)];
+			});
+
+		const runs = await Promise.all(
+			Array.from({ length: 8 }, async () => await run({ returnAll: true })),
+		);
+
+		const complete = runs.filter((result) => result.error === undefined);
+		expect(complete).toHaveLength(3);
+		for (const result of complete) expect(json(result)).toHaveLength(30);
+		const stopped = runs.filter((result) =>
+			/^This credential has used its 100 requests per 5 minutes/.test(result.error?.message ?? ''),
+		);
+		expect(stopped).toHaveLength(5);
+		expect(served).toBe(100);
+		expect(scope.isDone()).toBe(true);
+	});
+});
+
 describe('rate budget', () => {
 	it('keeps the credential within 100 requests per 5 minutes across executions', async () => {
 		tokenEndpoint();

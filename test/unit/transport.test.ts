@@ -3,6 +3,7 @@ import { NodeApiError } from 'n8n-workflow';
 
 import { describeApiFailure } from '../../nodes/SupplierMatchedProjects/transport/api-errors';
 import { RateBudget } from '../../nodes/SupplierMatchedProjects/transport/budget';
+import { Turns } from '../../nodes/SupplierMatchedProjects/transport/turns';
 import { companyIdProblem, resultsUrl } from '../../nodes/SupplierMatchedProjects/transport';
 import { networkFailureOf } from '../../nodes/SupplierMatchedProjects/transport/network';
 import {
@@ -135,6 +136,48 @@ describe('RateBudget', () => {
 		);
 		expect(outcomes.filter((outcome) => outcome.acquired)).toHaveLength(5);
 		expect(budget.used('a')).toBe(5);
+	});
+});
+
+describe('Turns', () => {
+	it('gives turns in the order they were asked for, one at a time per key', async () => {
+		const turns = new Turns();
+		const order: string[] = [];
+		const walk = async (name: string, key = 'a') => {
+			const end = await turns.take(key);
+			order.push(`${name} starts`);
+			await Promise.resolve();
+			order.push(`${name} ends`);
+			end();
+		};
+		await Promise.all([walk('first'), walk('second'), walk('third'), walk('other key', 'b')]);
+		expect(order.filter((entry) => !entry.startsWith('other'))).toEqual([
+			'first starts',
+			'first ends',
+			'second starts',
+			'second ends',
+			'third starts',
+			'third ends',
+		]);
+		expect(order.indexOf('other key starts')).toBeLessThan(order.indexOf('first ends'));
+	});
+
+	it('ignores a turn ended twice', async () => {
+		const turns = new Turns();
+		const end = await turns.take('a');
+		const second = turns.take('a');
+		const third = turns.take('a');
+		expect(turns.queued('a')).toBe(2);
+		end();
+		end();
+		await second;
+		expect(turns.queued('a')).toBe(1);
+		let thirdStarted = false;
+		void third.then(() => {
+			thirdStarted = true;
+		});
+		await Promise.resolve();
+		expect(thirdStarted).toBe(false);
 	});
 });
 

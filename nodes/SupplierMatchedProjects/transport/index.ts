@@ -29,6 +29,7 @@ import {
 	type SupplierSettings,
 } from './settings';
 import { discardTokenUsedBy, redactSecrets, TokenRequestError } from './token';
+import { walkTurns } from './turns';
 
 export { CREDENTIAL_TYPE } from './settings';
 
@@ -133,6 +134,42 @@ function settingsOf(node: INode, credentials: ICredentialDataDecryptedObject): S
 	}
 }
 
+/** The API limits each client, so one budget and one set of turns per token issuer and client ID. */
+function credentialKey(settings: SupplierSettings): string {
+	return JSON.stringify([settings.authUrl, settings.clientId]);
+}
+
+/**
+ * Runs a walk through the result pages in this credential's turn: concurrent walks on one
+ * credential take turns, so that when the rate budget runs out it has been spent on walks that
+ * finished rather than on many stopped halfway. Waiting for the turn is bounded like every other
+ * wait; a turn that comes later than that fails instead of starting.
+ */
+export async function inCredentialTurn<T>(
+	context: SupplierContext,
+	walk: () => Promise<T>,
+): Promise<T> {
+	const node = context.getNode();
+	const credentials = await context.getCredentials<ICredentialDataDecryptedObject>(CREDENTIAL_TYPE);
+	const settings = settingsOf(node, credentials);
+	const maxWaitMs = activePolicy.maxTotalWaitMs;
+	const deadline = Date.now() + maxWaitMs;
+	const endTurn = await walkTurns.take(credentialKey(settings));
+	try {
+		if (Date.now() > deadline) {
+			const message = `Other executions kept this credential busy for more than ${Math.round(maxWaitMs / 1000)} s`;
+			throw new NodeApiError(node, { message } as JsonObject, {
+				message,
+				description:
+					'Executions on one credential read the results one after another, so the API rate limit is spent on complete results. Run the workflow again later, or set a Limit so each execution needs fewer pages.',
+			});
+		}
+		return await walk();
+	} finally {
+		endTurn();
+	}
+}
+
 /**
  * A company ID is sent as one path segment, percent-encoded. "." and ".." cannot be: URL parsers
  * resolve them (encoded or not) as "this folder" and "parent folder".
@@ -211,7 +248,7 @@ export async function requestResultsPage(
 
 	const policy = activePolicy;
 	const deadline = Date.now() + policy.maxTotalWaitMs;
-	const budgetKey = JSON.stringify([settings.authUrl, settings.clientId]);
+	const budgetKey = credentialKey(settings);
 	const cancelSignal =
 		'getExecutionCancelSignal' in this ? this.getExecutionCancelSignal() : undefined;
 	const allowedDomains = getCredentialAllowedDomains({
