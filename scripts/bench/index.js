@@ -32,13 +32,19 @@ const { fixed, mebibytes, markdownTable, textTable } = require('./report');
 const { countRequests, startBenchSandbox } = require('./sandbox');
 
 /** @typedef {import('./sandbox').BenchSandbox} BenchSandbox */
+/** @typedef {import('./sandbox').RequestCounts} RequestCounts */
 /** @typedef {import('./clients').Client} Client */
 /** @typedef {import('./clients').Target} Target */
 /** @typedef {import('./items-worker').ItemsResult} ItemsResult */
 /** @typedef {import('./items-worker').ItemsJob} ItemsJob */
 /** @typedef {import('./trigger').TriggerMeasurement} TriggerMeasurement */
 /** @typedef {import('./stats').Verdict} Verdict */
-/** @typedef {import('./sandbox').RequestCounts} RequestCounts */
+/** @typedef {import('n8n-workflow').IVersionedNodeType} IVersionedNodeType */
+/** @typedef {import('n8n-workflow').ICredentialType} ICredentialType */
+/** @typedef {import('../../nodes/SupplierMatchedProjects/api/types').Project} Project */
+/** @typedef {import('../../nodes/SupplierMatchedProjects/api/types').ResultsPage} ResultsPage */
+/** @typedef {typeof import('./clients')} Clients */
+/** @typedef {{ httpRequestNode: IVersionedNodeType, oauth2Credential: ICredentialType }} N8nBase */
 
 const SIZES = [100, 1_000, 10_000];
 const LATENCY_MS = 50;
@@ -47,18 +53,28 @@ const MINUTES_BETWEEN_EXECUTIONS = 5;
 const TOKEN_LIFETIME_MS = 3_600_000;
 const ITEMS_PROJECTS = 10_000;
 const TRIGGER_TENDERS = 100_000;
+/** Walks of 400 pages take 20 s each at 50 ms: timed once, not once per repetition. */
+const SLOW_WALK_PAGES = 200;
 const TARGETS = Object.freeze({
 	walkRatio: 1.05,
 	itemsPerSecond: 100_000,
 	triggerMs: 200,
 	bytesPerTender: 64,
 });
+const MODES = /** @type {const} */ ([
+	{ output: 'projects', simplify: false },
+	{ output: 'projects', simplify: true },
+	{ output: 'tenders', simplify: false },
+	{ output: 'tenders', simplify: true },
+]);
 
 /**
  * @param {string} line
  */
+const benchStart = performance.now();
 function progress(line) {
-	process.stderr.write(`[bench] ${line}\n`);
+	const seconds = ((performance.now() - benchStart) / 1000).toFixed(0).padStart(4);
+	process.stderr.write(`[bench ${seconds} s] ${line}\n`);
 }
 
 /**
@@ -133,6 +149,202 @@ async function withSimulatedTime(run) {
 }
 
 /**
+ * @returns {{ ms: () => number }} CPU time of this process since the call
+ */
+function cpuClock() {
+	const start = process.cpuUsage();
+	return {
+		ms: () => {
+			const used = process.cpuUsage(start);
+			return (used.user + used.system) / 1000;
+		},
+	};
+}
+
+/**
+ * How long `count` 50 ms timers in a row take in this process right now: what the latency alone
+ * costs on this machine, before any client or server work.
+ * @param {number} count
+ * @returns {Promise<number>}
+ */
+async function timersInARow(count) {
+	const start = performance.now();
+	for (let index = 0; index < count; index++) {
+		await new Promise((resolve) => setTimeout(resolve, LATENCY_MS));
+	}
+	return performance.now() - start;
+}
+
+// ---- requests and tokens of one full walk, each client cold (new process, new credential)
+
+/**
+ * @param {(projects: number) => BenchSandbox} sandboxOf
+ * @param {Clients} clients
+ * @param {N8nBase} n8nBase
+ */
+async function measureRequests(sandboxOf, clients, n8nBase) {
+	const rows = [];
+	for (const projects of SIZES) {
+		const bench = sandboxOf(projects);
+		const target = targetOf(bench);
+		/** @type {Record<string, RequestCounts>} */
+		const counts = {};
+		for (const client of [
+			clients.ourNode(target),
+			clients.recipe(target, n8nBase),
+			clients.plainClient(target, { name: 'defaultPageSize' }),
+		]) {
+			client.forget();
+			counts[client.name] = (await measuredWalk(bench, client)).counts;
+		}
+		rows.push({
+			projects,
+			tenders: bench.tenders,
+			floor: requestFloor(projects),
+			defaultPageSizePages: pagesFor(projects, DEFAULT_PAGE_SIZE),
+			clients: counts,
+		});
+	}
+	return rows;
+}
+
+// ---- tokens over many executions on one credential
+
+/**
+ * @param {BenchSandbox} bench
+ * @param {Clients} clients
+ * @param {N8nBase} n8nBase
+ */
+async function measureTokens(bench, clients, n8nBase) {
+	const target = targetOf(bench);
+	/**
+	 * @param {Client} client
+	 * @param {(ms: number) => void} [advance]
+	 */
+	const executions = async (client, advance) => {
+		client.forget();
+		/** @type {RequestCounts} */
+		const total = { results: 0, tokens: 0, failed: 0 };
+		for (let execution = 0; execution < EXECUTIONS; execution++) {
+			if (execution > 0) advance?.(MINUTES_BETWEEN_EXECUTIONS * 60_000);
+			const { counts } = await measuredWalk(bench, client);
+			total.results += counts.results;
+			total.tokens += counts.tokens;
+			total.failed += counts.failed;
+		}
+		return total;
+	};
+	const backToBack = {
+		ours: await executions(clients.ourNode(target)),
+		recipe: await executions(clients.recipe(target, n8nBase)),
+	};
+	const spanMs = (EXECUTIONS - 1) * MINUTES_BETWEEN_EXECUTIONS * 60_000;
+	const spread = await withSimulatedTime(async (advance) => ({
+		ours: await executions(clients.ourNode(target), advance),
+		recipe: await executions(clients.recipe(target, n8nBase), advance),
+	}));
+	return {
+		executions: EXECUTIONS,
+		projectsPerExecution: bench.projects,
+		backToBack: { floor: 1, ...backToBack },
+		spread: {
+			minutesBetween: MINUTES_BETWEEN_EXECUTIONS,
+			spanMinutes: spanMs / 60_000,
+			floor: tokenFloor(spanMs, TOKEN_LIFETIME_MS),
+			...spread,
+		},
+	};
+}
+
+// ---- wall time with latency, warm and cold
+
+/**
+ * @param {(projects: number) => BenchSandbox} sandboxOf
+ * @param {Clients} clients
+ * @param {N8nBase} n8nBase
+ * @param {number} repetitions
+ */
+async function measureWallTime(sandboxOf, clients, n8nBase, repetitions) {
+	const rows = [];
+	for (const projects of SIZES) {
+		const bench = sandboxOf(projects);
+		const target = targetOf(bench);
+		const pages = pagesFor(projects, MAX_PAGE_SIZE);
+		const defaultPages = pagesFor(projects, DEFAULT_PAGE_SIZE);
+		// In each round the cold run comes before the warm one: its forget() empties the process's
+		// token cache, and the warm run then uses the token the cold one fetched.
+		const lineup = [
+			{ key: 'oursCold', client: clients.ourNode(target), cold: true, pages },
+			{ key: 'ours', client: clients.ourNode(target), cold: false, pages },
+			{ key: 'recipe', client: clients.recipe(target, n8nBase), cold: false, pages },
+			{
+				key: 'plain100',
+				client: clients.plainClient(target, { name: 'plain100', pageSize: MAX_PAGE_SIZE }),
+				cold: false,
+				pages,
+			},
+			{
+				key: 'defaultPageSize',
+				client: clients.plainClient(target, { name: 'defaultPageSize' }),
+				cold: false,
+				pages: defaultPages,
+			},
+		];
+		// Untimed walks fill the sandbox's response cache and give the warm clients their token.
+		bench.sandbox.setLatency(0);
+		for (const entry of lineup) await measuredWalk(bench, entry.client);
+		bench.sandbox.setLatency(LATENCY_MS);
+		/** @type {Record<string, number[]>} */
+		const runs = Object.fromEntries([...lineup.map((entry) => [entry.key, []]), ['timers', []]]);
+		for (let round = 0; round < repetitions; round++) {
+			runs.timers.push(await timersInARow(pages));
+			for (const entry of lineup) {
+				if (round > 0 && entry.pages > SLOW_WALK_PAGES) continue;
+				if (entry.cold) entry.client.forget();
+				const { counts, wallMs } = await measuredWalk(bench, entry.client);
+				const expectedTokens = entry.cold ? 1 : 0;
+				if (counts.results !== entry.pages || counts.tokens !== expectedTokens) {
+					throw new Error(
+						`${entry.key} sent ${counts.results} page and ${counts.tokens} token requests during a timed walk of ${projects} projects; expected ${entry.pages} and ${expectedTokens}`,
+					);
+				}
+				runs[entry.key].push(wallMs);
+			}
+		}
+		bench.sandbox.setLatency(0);
+		const floorMs = pages * LATENCY_MS;
+		/**
+		 * @param {string} key
+		 * @param {number} requests
+		 */
+		const cell = (key, requests) => {
+			const medianMs = median(runs[key]);
+			return {
+				requests,
+				medianMs,
+				ownFloorMs: requests * LATENCY_MS,
+				ratioToOwnFloor: ratio(medianMs, requests * LATENCY_MS),
+				ratioToFloor: ratio(medianMs, floorMs),
+				runsMs: runs[key],
+			};
+		};
+		rows.push({
+			projects,
+			pages,
+			latencyMs: LATENCY_MS,
+			floorMs,
+			timers: cell('timers', pages),
+			clients: Object.fromEntries(
+				lineup.map((entry) => [entry.key, cell(entry.key, entry.pages + (entry.cold ? 1 : 0))]),
+			),
+		});
+	}
+	return rows;
+}
+
+// ---- CPU and memory: 10,000 projects into items, one process per output mode
+
+/**
  * @param {ItemsJob} job
  * @returns {Promise<ItemsResult>}
  */
@@ -161,16 +373,133 @@ function measureItemsInChild(job) {
 }
 
 /**
- * @returns {{ user: number, system: number, ms: () => number }}
+ * Every page of the company as the API sends it, for the parse floor and the shaping-only timing.
+ * @param {Target} target
+ * @returns {Promise<string[]>}
  */
-function cpuClock() {
-	const start = process.cpuUsage();
+async function fetchBodies(target) {
+	const token = await fetch(`${target.url}/oauth2/token`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/x-www-form-urlencoded' },
+		body: new URLSearchParams({
+			grant_type: 'client_credentials',
+			client_id: target.client.clientId,
+			client_secret: target.client.clientSecret,
+		}).toString(),
+	}).then(async (response) => /** @type {{ access_token: string }} */ (await response.json()));
+	/** @type {string[]} */
+	const bodies = [];
+	/** @type {string | null} */
+	let cursor = null;
+	do {
+		const url = new URL(
+			`${target.url}/api/supplier/v1/companies/${target.companyId}/speci-finder/results`,
+		);
+		url.searchParams.set('limit', String(MAX_PAGE_SIZE));
+		if (cursor !== null) url.searchParams.set('cursor', cursor);
+		const text = await fetch(url, {
+			headers: {
+				authorization: `Bearer ${token.access_token}`,
+				'x-service-client-id': target.client.clientId,
+			},
+		}).then(async (response) => await response.text());
+		bodies.push(text);
+		cursor = /** @type {ResultsPage} */ (JSON.parse(text))._metadata.nextCursor;
+	} while (cursor !== null);
+	return bodies;
+}
+
+/**
+ * @param {BenchSandbox} bench
+ * @param {number} repetitions
+ */
+async function measureItems(bench, repetitions) {
+	const target = targetOf(bench);
+	const { shapeItems } =
+		/** @type {typeof import('../../nodes/SupplierMatchedProjects/helpers/items')} */ (
+			requireTypeScript('nodes/SupplierMatchedProjects/helpers/items.ts')
+		);
+	const modes = [];
+	for (const mode of MODES) {
+		progress(`  ${mode.output}${mode.simplify ? ', simplified' : ''}`);
+		const result = await measureItemsInChild({
+			target,
+			output: mode.output,
+			simplify: mode.simplify,
+			projects: bench.projects,
+			repetitions,
+		});
+		const items = result.cold.items;
+		/** @param {import('./items-worker').WalkMeasurement[]} walks */
+		const cpuOf = (walks) => median(walks.map((walk) => walk.cpuMs));
+		/**
+		 * Pairwise, walk by walk under the same load: what `walks` cost beyond `baseline`.
+		 * @param {import('./items-worker').WalkMeasurement[]} walks
+		 * @param {import('./items-worker').WalkMeasurement[]} baseline
+		 */
+		const beyond = (walks, baseline) =>
+			median(walks.map((walk, index) => walk.cpuMs - baseline[index].cpuMs));
+		const oursCpuMs = cpuOf(result.ours);
+		const modeCpuMs = beyond(result.ours, result.projects);
+		modes.push({
+			...mode,
+			items,
+			oursCpuMs,
+			plainCpuMs: cpuOf(result.plain),
+			beyondPlainCpuMs: beyond(result.ours, result.plain),
+			modeCpuMs,
+			itemsPerCpuSecond: perSecond(items, oursCpuMs),
+			itemsPerModeCpuSecond: modeCpuMs > 0 ? perSecond(items, modeCpuMs) : null,
+			coldCpuMs: result.cold.cpuMs,
+			oursWallMs: median(result.ours.map((walk) => walk.wallMs)),
+			peakRssBytes: result.maxRssBytes,
+			rssGrowthBytes: result.maxRssBytes - result.cold.rssBeforeBytes,
+			peakHeapGrowthBytes: median(
+				result.ours.map((walk) => walk.peakHeapBytes - walk.heapBeforeBytes),
+			),
+			plainPeakHeapGrowthBytes: median(
+				result.plain.map((walk) => walk.peakHeapBytes - walk.heapBeforeBytes),
+			),
+			runs: result,
+		});
+	}
+
+	progress('  JSON.parse of the pages and item shaping alone, in this process');
+	const bodies = await fetchBodies(target);
+	/** @type {number[]} */
+	const parseRuns = [];
+	/** @type {Project[]} */
+	let parsed = [];
+	for (let round = -1; round < repetitions; round++) {
+		const clock = cpuClock();
+		parsed = bodies.flatMap((body) => /** @type {ResultsPage} */ (JSON.parse(body)).data);
+		if (round >= 0) parseRuns.push(clock.ms());
+	}
+	const shaping = MODES.map((mode) => {
+		/** @type {number[]} */
+		const cpuRuns = [];
+		let items = 0;
+		for (let round = -1; round < repetitions; round++) {
+			const clock = cpuClock();
+			items = shapeItems(parsed, mode).length;
+			if (round >= 0) cpuRuns.push(clock.ms());
+		}
+		const cpuMs = median(cpuRuns);
+		return {
+			...mode,
+			items,
+			cpuMs,
+			itemsPerCpuSecond: cpuMs >= 0.5 ? perSecond(items, cpuMs) : null,
+		};
+	});
 	return {
-		...start,
-		ms: () => {
-			const used = process.cpuUsage(start);
-			return (used.user + used.system) / 1000;
-		},
+		projects: bench.projects,
+		tenders: bench.tenders,
+		pages: bodies.length,
+		responseBytes: bodies.reduce((sum, body) => sum + Buffer.byteLength(body, 'utf8'), 0),
+		parseCpuMs: median(parseRuns),
+		modes,
+		shaping,
 	};
 }
 
@@ -183,26 +512,22 @@ async function main() {
 	const loadAtStart = os.loadavg();
 	progress('loading the real n8n install (installs it once, about ten minutes, if missing)');
 	const runtime = await installRuntime(progress);
-	const { HttpRequest } =
-		/** @type {{ HttpRequest: new () => import('n8n-workflow').IVersionedNodeType }} */ (
-			runtime.requireFromN8n('n8n-nodes-base/dist/nodes/HttpRequest/HttpRequest.node.js')
-		);
-	const { OAuth2Api } =
-		/** @type {{ OAuth2Api: new () => import('n8n-workflow').ICredentialType }} */ (
-			runtime.requireFromN8n('n8n-nodes-base/dist/credentials/OAuth2Api.credentials.js')
-		);
+	const { HttpRequest } = /** @type {{ HttpRequest: new () => IVersionedNodeType }} */ (
+		runtime.requireFromN8n('n8n-nodes-base/dist/nodes/HttpRequest/HttpRequest.node.js')
+	);
+	const { OAuth2Api } = /** @type {{ OAuth2Api: new () => ICredentialType }} */ (
+		runtime.requireFromN8n('n8n-nodes-base/dist/credentials/OAuth2Api.credentials.js')
+	);
 	const nodesBaseVersion = /** @type {{ version: string }} */ (
 		runtime.requireFromN8n('n8n-nodes-base/package.json')
 	).version;
+	/** @type {N8nBase} */
 	const n8nBase = { httpRequestNode: new HttpRequest(), oauth2Credential: new OAuth2Api() };
 	const recipeVersion =
 		n8nBase.httpRequestNode.description.defaultVersion ?? n8nBase.httpRequestNode.currentVersion;
-	const { ourNode, recipe, plainClient } = require('./clients');
+	/** @type {Clients} */
+	const clients = require('./clients');
 	const { measureTrigger } = require('./trigger');
-	const { shapeItems } =
-		/** @type {typeof import('../../nodes/SupplierMatchedProjects/helpers/items')} */ (
-			requireTypeScript('nodes/SupplierMatchedProjects/helpers/items.ts')
-		);
 
 	/** @type {Map<number, BenchSandbox>} */
 	const sandboxes = new Map();
@@ -218,268 +543,16 @@ async function main() {
 			return bench;
 		};
 
-		// ---- requests and tokens of one full walk, each client cold (new process, new credential)
 		progress('requests of a full walk');
-		const requestRows = [];
-		for (const projects of SIZES) {
-			const bench = sandboxOf(projects);
-			const target = targetOf(bench);
-			/** @type {Record<string, RequestCounts>} */
-			const clients = {};
-			for (const client of [
-				ourNode(target),
-				recipe(target, n8nBase),
-				plainClient(target, { name: 'defaultPageSize' }),
-			]) {
-				client.forget();
-				clients[client.name] = (await measuredWalk(bench, client)).counts;
-			}
-			requestRows.push({
-				projects,
-				tenders: bench.tenders,
-				floor: requestFloor(projects),
-				defaultPageSizePages: pagesFor(projects, DEFAULT_PAGE_SIZE),
-				clients,
-			});
-		}
-
-		// ---- tokens over many executions on one credential
+		const requests = await measureRequests(sandboxOf, clients, n8nBase);
 		progress(`tokens over ${EXECUTIONS} executions`);
-		const tokenBench = sandboxOf(100);
-		const tokenTarget = targetOf(tokenBench);
-		/**
-		 * @param {Client} client
-		 * @param {(ms: number) => void} [advance]
-		 */
-		const executions = async (client, advance) => {
-			client.forget();
-			/** @type {RequestCounts} */
-			const total = { results: 0, tokens: 0, failed: 0 };
-			for (let execution = 0; execution < EXECUTIONS; execution++) {
-				if (execution > 0) advance?.(MINUTES_BETWEEN_EXECUTIONS * 60_000);
-				const { counts } = await measuredWalk(tokenBench, client);
-				total.results += counts.results;
-				total.tokens += counts.tokens;
-				total.failed += counts.failed;
-			}
-			return total;
-		};
-		const backToBack = {
-			ours: await executions(ourNode(tokenTarget)),
-			recipe: await executions(recipe(tokenTarget, n8nBase)),
-		};
-		const spreadMs = (EXECUTIONS - 1) * MINUTES_BETWEEN_EXECUTIONS * 60_000;
-		const spread = await withSimulatedTime(async (advance) => ({
-			ours: await executions(ourNode(tokenTarget), advance),
-			recipe: await executions(recipe(tokenTarget, n8nBase), advance),
-		}));
-		const tokens = {
-			executions: EXECUTIONS,
-			pagesPerExecution: pagesFor(100, MAX_PAGE_SIZE),
-			backToBack: { floor: 1, ...backToBack },
-			spread: {
-				minutesBetween: MINUTES_BETWEEN_EXECUTIONS,
-				spanMinutes: spreadMs / 60_000,
-				floor: tokenFloor(spreadMs, TOKEN_LIFETIME_MS),
-				...spread,
-			},
-		};
-
-		// ---- wall time with latency, warm and cold
+		const tokens = await measureTokens(sandboxOf(100), clients, n8nBase);
 		progress(`wall time with ${LATENCY_MS} ms latency per request, ${repetitions} repetitions`);
-		const wallRows = [];
-		for (const projects of SIZES) {
-			const bench = sandboxOf(projects);
-			const target = targetOf(bench);
-			const pages = pagesFor(projects, MAX_PAGE_SIZE);
-			const defaultPages = pagesFor(projects, DEFAULT_PAGE_SIZE);
-			// Cold runs before warm ones in each round: the cold run's forget() empties the process's
-			// token cache, and the warm run then uses the token the cold one fetched.
-			const lineup = [
-				{ key: 'oursCold', client: ourNode(target), cold: true, pages },
-				{ key: 'ours', client: ourNode(target), cold: false, pages },
-				{ key: 'recipe', client: recipe(target, n8nBase), cold: false, pages },
-				{
-					key: 'plain100',
-					client: plainClient(target, { name: 'plain100', pageSize: 100 }),
-					cold: false,
-					pages,
-				},
-				{
-					key: 'defaultPageSize',
-					client: plainClient(target, { name: 'defaultPageSize' }),
-					cold: false,
-					pages: defaultPages,
-				},
-			];
-			bench.sandbox.setLatency(0);
-			for (const entry of lineup) await measuredWalk(bench, entry.client);
-			bench.sandbox.setLatency(LATENCY_MS);
-			/** @type {Record<string, number[]>} */
-			const runs = Object.fromEntries(lineup.map((entry) => [entry.key, []]));
-			for (let round = 0; round < repetitions; round++) {
-				for (const entry of lineup) {
-					if (entry.cold) entry.client.forget();
-					const { counts, wallMs } = await measuredWalk(bench, entry.client);
-					const expectedTokens = entry.cold ? 1 : 0;
-					if (counts.results !== entry.pages || counts.tokens !== expectedTokens) {
-						throw new Error(
-							`${entry.key} sent ${counts.results} page and ${counts.tokens} token requests during a timed walk of ${projects} projects; expected ${entry.pages} and ${expectedTokens}`,
-						);
-					}
-					runs[entry.key].push(wallMs);
-				}
-			}
-			bench.sandbox.setLatency(0);
-			wallRows.push({
-				projects,
-				pages,
-				latencyMs: LATENCY_MS,
-				floorMs: pages * LATENCY_MS,
-				clients: Object.fromEntries(
-					lineup.map((entry) => {
-						const floorMs = (entry.pages + (entry.cold ? 1 : 0)) * LATENCY_MS;
-						const medianMs = median(runs[entry.key]);
-						return [
-							entry.key,
-							{
-								requests: entry.pages + (entry.cold ? 1 : 0),
-								medianMs,
-								floorMs,
-								ratioToOwnFloor: ratio(medianMs, floorMs),
-								ratioToFloor: ratio(medianMs, pages * LATENCY_MS),
-								runsMs: runs[entry.key],
-							},
-						];
-					}),
-				),
-			});
-		}
-
-		// ---- CPU and memory: 10,000 projects into items, one process per measurement
-		const itemsBench = sandboxOf(ITEMS_PROJECTS);
-		const itemsTarget = targetOf(itemsBench);
-		const modes = /** @type {const} */ ([
-			{ output: 'projects', simplify: false },
-			{ output: 'projects', simplify: true },
-			{ output: 'tenders', simplify: false },
-			{ output: 'tenders', simplify: true },
-		]);
+		const wallTime = await measureWallTime(sandboxOf, clients, n8nBase, repetitions);
 		progress(
-			`CPU and memory of ${fixed(ITEMS_PROJECTS)} projects into items, ${modes.length} modes × ${repetitions} processes`,
+			`CPU and memory of ${fixed(ITEMS_PROJECTS)} projects into items, one process per output mode`,
 		);
-		/** @type {Map<string, ItemsResult[]>} */
-		const itemRuns = new Map();
-		for (let round = 0; round < repetitions; round++) {
-			for (const mode of modes) {
-				const key = `${mode.output}/${mode.simplify}`;
-				const result = await measureItemsInChild({
-					target: itemsTarget,
-					output: mode.output,
-					simplify: mode.simplify,
-					projects: ITEMS_PROJECTS,
-				});
-				itemRuns.set(key, [...(itemRuns.get(key) ?? []), result]);
-			}
-		}
-
-		progress('parse floor and item shaping alone, in this process');
-		/** @type {string[]} */
-		const bodies = [];
-		{
-			const token = await fetch(`${itemsTarget.url}/oauth2/token`, {
-				method: 'POST',
-				headers: { 'content-type': 'application/x-www-form-urlencoded' },
-				body: new URLSearchParams({
-					grant_type: 'client_credentials',
-					client_id: itemsTarget.client.clientId,
-					client_secret: itemsTarget.client.clientSecret,
-				}).toString(),
-			}).then(async (response) => /** @type {{ access_token: string }} */ (await response.json()));
-			/** @type {string | null} */
-			let cursor = null;
-			do {
-				const url = new URL(
-					`${itemsTarget.url}/api/supplier/v1/companies/${itemsTarget.companyId}/speci-finder/results`,
-				);
-				url.searchParams.set('limit', String(MAX_PAGE_SIZE));
-				if (cursor !== null) url.searchParams.set('cursor', cursor);
-				const text = await fetch(url, {
-					headers: {
-						authorization: `Bearer ${token.access_token}`,
-						'x-service-client-id': itemsTarget.client.clientId,
-					},
-				}).then(async (response) => await response.text());
-				bodies.push(text);
-				cursor =
-					/** @type {import('../../nodes/SupplierMatchedProjects/api/types').ResultsPage} */ (
-						JSON.parse(text)
-					)._metadata.nextCursor;
-			} while (cursor !== null);
-		}
-		const bodyBytes = bodies.reduce((sum, body) => sum + Buffer.byteLength(body, 'utf8'), 0);
-		/** @type {number[]} */
-		const parseRuns = [];
-		/** @type {import('../../nodes/SupplierMatchedProjects/api/types').Project[]} */
-		let parsedProjects = [];
-		for (let round = 0; round < repetitions + 1; round++) {
-			const clock = cpuClock();
-			parsedProjects = bodies.flatMap(
-				(body) =>
-					/** @type {import('../../nodes/SupplierMatchedProjects/api/types').ResultsPage} */ (
-						JSON.parse(body)
-					).data,
-			);
-			if (round > 0) parseRuns.push(clock.ms());
-		}
-		const shaping = modes.map((mode) => {
-			/** @type {number[]} */
-			const cpuRuns = [];
-			let items = 0;
-			for (let round = 0; round < repetitions + 1; round++) {
-				const clock = cpuClock();
-				items = shapeItems(parsedProjects, mode).length;
-				if (round > 0) cpuRuns.push(clock.ms());
-			}
-			const cpuMs = median(cpuRuns);
-			return {
-				...mode,
-				items,
-				cpuMs,
-				itemsPerCpuSecond: cpuMs >= 0.5 ? perSecond(items, cpuMs) : null,
-			};
-		});
-		const items = {
-			projects: ITEMS_PROJECTS,
-			tenders: itemsBench.tenders,
-			pages: bodies.length,
-			responseBytes: bodyBytes,
-			parseFloorCpuMs: median(parseRuns),
-			modes: modes.map((mode) => {
-				const results = itemRuns.get(`${mode.output}/${mode.simplify}`) ?? [];
-				const warmCpuMs = median(results.map((result) => result.warm.cpuMs));
-				const count = results[0]?.warm.items ?? 0;
-				return {
-					...mode,
-					items: count,
-					warmCpuMs,
-					warmWallMs: median(results.map((result) => result.warm.wallMs)),
-					coldCpuMs: median(results.map((result) => result.cold.cpuMs)),
-					itemsPerCpuSecond: perSecond(count, warmCpuMs),
-					peakRssBytes: median(results.map((result) => result.maxRssBytes)),
-					rssGrowthBytes: median(
-						results.map((result) => result.maxRssBytes - result.cold.rssBeforeBytes),
-					),
-					peakHeapGrowthBytes: median(
-						results.map((result) => result.warm.peakHeapBytes - result.warm.heapBeforeBytes),
-					),
-					runs: results,
-				};
-			}),
-			shaping,
-		};
-
-		// ---- the trigger's state work over 100,000 tracked tenders
+		const items = await measureItems(sandboxOf(ITEMS_PROJECTS), repetitions);
 		progress(`trigger state over ${fixed(TRIGGER_TENDERS)} tracked tenders`);
 		const triggerRepetitions = Math.max(5, repetitions);
 		const trigger = [
@@ -494,80 +567,9 @@ async function main() {
 				repetitions: triggerRepetitions,
 			}),
 		];
-
 		assertSingleN8nTree();
 
-		// ---- verdicts
-		/** @type {Verdict[]} */
-		const verdicts = [];
-		for (const row of requestRows) {
-			const ours = row.clients.ours;
-			verdicts.push({
-				target: `requests = floor for ${fixed(row.projects)} projects (${row.floor.results} pages + ${row.floor.tokens} token)`,
-				measured: `${ours.results} pages + ${ours.tokens} token`,
-				met: ours.results === row.floor.results && ours.tokens === row.floor.tokens,
-			});
-		}
-		verdicts.push(
-			verdict(
-				`one token per credential per process per hour: ${EXECUTIONS} executions back to back (floor 1)`,
-				tokens.backToBack.ours.tokens,
-				'<=',
-				tokens.backToBack.floor,
-				(value) => `${value} token${value === 1 ? '' : 's'}`,
-			),
-			verdict(
-				`one token per credential per process per hour: ${EXECUTIONS} executions ${MINUTES_BETWEEN_EXECUTIONS} min apart over ${fixed(tokens.spread.spanMinutes)} min (floor ${tokens.spread.floor})`,
-				tokens.spread.ours.tokens,
-				'<=',
-				tokens.spread.floor,
-				(value) => `${value} tokens`,
-			),
-		);
-		for (const row of wallRows) {
-			verdicts.push(
-				verdict(
-					`walk of ${fixed(row.projects)} projects within ${TARGETS.walkRatio}× of ${row.pages} pages × ${LATENCY_MS} ms (warm token)`,
-					row.clients.ours.ratioToFloor,
-					'<=',
-					TARGETS.walkRatio,
-					(value) =>
-						`${fixed(value, 3)}× (plain client: ${fixed(row.clients.plain100.ratioToFloor, 3)}×)`,
-				),
-			);
-		}
-		for (const mode of items.modes.filter((entry) => entry.output === 'tenders')) {
-			verdicts.push(
-				verdict(
-					`≥ ${fixed(TARGETS.itemsPerSecond)} items per CPU second splitting ${fixed(ITEMS_PROJECTS)} projects into tenders${mode.simplify ? ' (simplified)' : ''}, through the engine`,
-					mode.itemsPerCpuSecond,
-					'>=',
-					TARGETS.itemsPerSecond,
-					(value) => `${fixed(value)} items/s`,
-				),
-			);
-		}
-		for (const measurement of trigger) {
-			verdicts.push(
-				verdict(
-					`trigger comparison of ${fixed(measurement.tracked)} tracked tenders < ${TARGETS.triggerMs} ms (${measurement.event})`,
-					measurement.diff.cpuMs,
-					'<',
-					TARGETS.triggerMs,
-					(value) =>
-						`${fixed(value)} ms CPU (whole poll's state work: ${fixed(measurement.total.cpuMs)} ms)`,
-				),
-				verdict(
-					`≤ ${TARGETS.bytesPerTender} bytes of static data per tracked tender (${measurement.event})`,
-					measurement.bytesPerTender,
-					'<=',
-					TARGETS.bytesPerTender,
-					(value) =>
-						`${fixed(value, 1)} B (36-character ids: ${fixed(measurement.uuidBytesPerTender, 1)} B)`,
-				),
-			);
-		}
-
+		/** @type {Results} */
 		const results = {
 			generatedAt: startedAt.toISOString(),
 			finishedAt: new Date().toISOString(),
@@ -588,42 +590,130 @@ async function main() {
 				repetitions,
 				latencyMs: LATENCY_MS,
 				notes: [
-					'The sandbox runs with its rate limit off (rateLimit: false): 10,000 projects at the default page size take 400 requests, four times what the API allows in 5 minutes.',
-					"The sandbox's response cache is off (cacheSeconds: 0), so every repeated walk reaches the server.",
-					"Our node's process-wide rate budget (100 requests per 5 minutes per credential) is emptied before each measured walk, as if each ran in its own 5-minute window.",
-					"Our node, the recipe and the items workers run on n8n-core and n8n-workflow from the real n8n install's tree; the recipe's OAuth2 token is saved into the credential as n8n's credentials helper does.",
-					'Timed medians: wall time with the sandbox in this process; CPU and memory of items in a child process per measurement (the sandbox stays in the parent).',
+					'Sandbox rate limit off (startSandbox rateLimit: false): 10,000 projects at the default page size take 400 requests, four times what the API allows a credential in 5 minutes.',
+					"Our node's own rate budget (100 requests per 5 minutes per credential, per process) is emptied before each measured walk, as if each ran in a 5-minute window of its own.",
+					"Timed walks are answered from the sandbox's response cache (filled by an untimed walk): every request still reaches the sandbox and is counted, but its page building does not count against the clients.",
+					"Our node and the recipe run in this process on n8n-core and n8n-workflow from the real n8n install's tree (one copy of each); the recipe's OAuth2 token is saved into its credential as n8n's credentials helper does.",
+					'CPU and memory of items: one child process per output mode (the sandbox stays in the parent); CPU is user + system time of that process, peak RSS its getrusage high-water mark, heap growth the highest heapUsed sampled every 2 ms above the heap after a full GC.',
+					'Walks of more than 200 pages (the plain client at 25 per page, 10,000 projects) are timed once.',
 				],
 			},
-			requests: requestRows,
+			requests,
 			tokens,
-			wallTime: wallRows,
+			wallTime,
 			items,
 			trigger,
-			verdicts,
+			verdicts: [],
 		};
+		results.verdicts = judge(results);
 		fs.mkdirSync(path.dirname(outputFile), { recursive: true });
 		fs.writeFileSync(outputFile, `${JSON.stringify(results, null, '\t')}\n`);
 		const tables = renderTables(results);
-		fs.writeFileSync(outputFile.replace(/\.json$/, '') + '.md', `${tables.markdown}\n`);
-		process.stdout.write(`${tables.text}\n\nResults: ${outputFile}\n`);
+		const markdownFile = `${outputFile.replace(/\.json$/, '')}.md`;
+		fs.writeFileSync(markdownFile, `${tables.markdown}\n`);
+		process.stdout.write(
+			`${tables.text}\n\nResults: ${outputFile} (tables as Markdown: ${markdownFile})\n`,
+		);
 	} finally {
 		for (const bench of sandboxes.values()) await bench.sandbox.stop();
 	}
 }
 
 /**
+ * @typedef {{ requests: number, medianMs: number, ownFloorMs: number, ratioToOwnFloor: number, ratioToFloor: number, runsMs: number[] }} WallCell
+ * @typedef {Awaited<ReturnType<typeof measureItems>>} ItemsSection
  * @typedef {object} Results
- * @property {{ repetitions: number, latencyMs: number, notes: string[] }} settings
+ * @property {string} generatedAt
+ * @property {string} finishedAt
+ * @property {{ node: string, platform: string, cpus: number, cpuModel: string, loadAverageAtStart: number[], loadAverageAtEnd: number[] }} machine
  * @property {Record<string, string | number>} versions
- * @property {{ loadAverageAtStart: number[], loadAverageAtEnd: number[], cpus: number, node: string }} machine
- * @property {Array<{ projects: number, tenders: number, floor: { results: number, tokens: number }, defaultPageSizePages: number, clients: Record<string, RequestCounts> }>} requests
- * @property {{ executions: number, backToBack: { floor: number, ours: RequestCounts, recipe: RequestCounts }, spread: { minutesBetween: number, spanMinutes: number, floor: number, ours: RequestCounts, recipe: RequestCounts } }} tokens
- * @property {Array<{ projects: number, pages: number, floorMs: number, clients: Record<string, { requests: number, medianMs: number, floorMs: number, ratioToOwnFloor: number, ratioToFloor: number }> }>} wallTime
- * @property {{ projects: number, tenders: number, pages: number, responseBytes: number, parseFloorCpuMs: number, modes: Array<{ output: string, simplify: boolean, items: number, warmCpuMs: number, warmWallMs: number, coldCpuMs: number, itemsPerCpuSecond: number, peakRssBytes: number, rssGrowthBytes: number, peakHeapGrowthBytes: number }>, shaping: Array<{ output: string, simplify: boolean, items: number, cpuMs: number, itemsPerCpuSecond: number | null }> }} items
+ * @property {{ repetitions: number, latencyMs: number, notes: string[] }} settings
+ * @property {Awaited<ReturnType<typeof measureRequests>>} requests
+ * @property {Awaited<ReturnType<typeof measureTokens>>} tokens
+ * @property {Array<{ projects: number, pages: number, floorMs: number, timers: WallCell, clients: Record<string, WallCell> }>} wallTime
+ * @property {ItemsSection} items
  * @property {TriggerMeasurement[]} trigger
  * @property {Verdict[]} verdicts
  */
+
+/**
+ * @param {Results} results
+ * @returns {Verdict[]}
+ */
+function judge(results) {
+	/** @type {Verdict[]} */
+	const verdicts = [];
+	for (const row of results.requests) {
+		const ours = row.clients.ours;
+		verdicts.push({
+			target: `requests = floor for ${fixed(row.projects)} projects (${row.floor.results} pages + ${row.floor.tokens} token)`,
+			measured: `${ours.results} pages + ${ours.tokens} token`,
+			met: ours.results === row.floor.results && ours.tokens === row.floor.tokens,
+		});
+	}
+	const { tokens } = results;
+	verdicts.push(
+		verdict(
+			`one token per credential per process per hour: ${tokens.executions} executions back to back (floor 1)`,
+			tokens.backToBack.ours.tokens,
+			'<=',
+			tokens.backToBack.floor,
+			(value) => `${value} token${value === 1 ? '' : 's'}`,
+		),
+		verdict(
+			`one token per credential per process per hour: ${tokens.executions} executions ${tokens.spread.minutesBetween} min apart, ${fixed(tokens.spread.spanMinutes)} min (floor ${tokens.spread.floor})`,
+			tokens.spread.ours.tokens,
+			'<=',
+			tokens.spread.floor,
+			(value) => `${value} tokens, no refused request`,
+		),
+	);
+	for (const row of results.wallTime) {
+		verdicts.push(
+			verdict(
+				`walk of ${fixed(row.projects)} projects within ${TARGETS.walkRatio}× of ${row.pages} × ${LATENCY_MS} ms (warm token)`,
+				row.clients.ours.ratioToFloor,
+				'<=',
+				TARGETS.walkRatio,
+				(value) =>
+					`${fixed(value, 3)}× (plain client ${fixed(row.clients.plain100.ratioToFloor, 3)}×, timers alone ${fixed(row.timers.ratioToFloor, 3)}×)`,
+			),
+		);
+	}
+	for (const mode of results.items.modes.filter((entry) => entry.output === 'tenders')) {
+		verdicts.push(
+			verdict(
+				`≥ ${fixed(TARGETS.itemsPerSecond)} items per CPU second splitting ${fixed(results.items.projects)} projects into tenders${mode.simplify ? ', simplified' : ''} through the engine (CPU beyond the same walk in the default output)`,
+				mode.itemsPerModeCpuSecond ?? Infinity,
+				'>=',
+				TARGETS.itemsPerSecond,
+				(value) =>
+					`${Number.isFinite(value) ? fixed(value) : 'no measurable CPU'} items/s (whole walk: ${fixed(mode.itemsPerCpuSecond)} items/s)`,
+			),
+		);
+	}
+	for (const measurement of results.trigger) {
+		verdicts.push(
+			verdict(
+				`trigger comparison of ${fixed(measurement.tracked)} tracked tenders < ${TARGETS.triggerMs} ms CPU (${measurement.event})`,
+				measurement.diff.cpuMs,
+				'<',
+				TARGETS.triggerMs,
+				(value) =>
+					`${fixed(value)} ms (whole poll's state work ${fixed(measurement.total.cpuMs)} ms)`,
+			),
+			verdict(
+				`≤ ${TARGETS.bytesPerTender} bytes of static data per tracked tender (${measurement.event})`,
+				measurement.bytesPerTender,
+				'<=',
+				TARGETS.bytesPerTender,
+				(value) =>
+					`${fixed(value, 1)} B (with 36-character ids ${fixed(measurement.uuidBytesPerTender, 1)} B)`,
+			),
+		);
+	}
+	return verdicts;
+}
 
 /**
  * @param {Results} results
@@ -636,13 +726,13 @@ function renderTables(results) {
 	const pagesAndTokens = (counts) => `${fixed(counts.results)} + ${counts.tokens}`;
 
 	sections.push({
-		title: 'Requests of one full walk (results pages + token requests), each client cold',
+		title: 'Requests of one full walk (page requests + token requests), each client cold',
 		headers: [
 			'projects',
 			'floor',
 			'ours',
 			'recipe (HTTP Request + OAuth2)',
-			'default page size (25)',
+			'plain client, 25/page',
 		],
 		rows: results.requests.map((row) => [
 			fixed(row.projects),
@@ -658,7 +748,7 @@ function renderTables(results) {
 	const tokenCell = (counts) =>
 		`${counts.tokens} (${fixed(counts.results)} page requests${counts.failed > 0 ? `, ${counts.failed} refused with 401` : ''})`;
 	sections.push({
-		title: `Token requests over ${tokens.executions} executions on one credential (100 projects each)`,
+		title: `Token requests over ${tokens.executions} executions on one credential (${fixed(tokens.projectsPerExecution)} projects each)`,
 		headers: ['executions', 'floor', 'ours', 'recipe'],
 		rows: [
 			[
@@ -668,7 +758,7 @@ function renderTables(results) {
 				tokenCell(tokens.backToBack.recipe),
 			],
 			[
-				`${tokens.spread.minutesBetween} min apart (${fixed(tokens.spread.spanMinutes)} min, simulated clock)`,
+				`${tokens.spread.minutesBetween} min apart, ${fixed(tokens.spread.spanMinutes)} min (simulated clock)`,
 				String(tokens.spread.floor),
 				tokenCell(tokens.spread.ours),
 				tokenCell(tokens.spread.recipe),
@@ -676,13 +766,14 @@ function renderTables(results) {
 		],
 	});
 
-	/** @param {{ medianMs: number, ratioToFloor: number }} cell */
+	/** @param {WallCell} cell */
 	const wallCell = (cell) => `${fixed(cell.medianMs)} ms (${fixed(cell.ratioToFloor, 3)}×)`;
 	sections.push({
-		title: `Wall time of a full walk, ${results.settings.latencyMs} ms added per request, median of ${results.settings.repetitions} (ratio to pages × latency)`,
+		title: `Wall time of a full walk, ${results.settings.latencyMs} ms added to every request, median of ${results.settings.repetitions} (× pages × latency)`,
 		headers: [
 			'projects',
 			'floor',
+			'timers alone',
 			'ours',
 			'ours cold (+ token)',
 			'recipe',
@@ -692,8 +783,9 @@ function renderTables(results) {
 		rows: results.wallTime.map((row) => [
 			fixed(row.projects),
 			`${fixed(row.floorMs)} ms`,
+			wallCell(row.timers),
 			wallCell(row.clients.ours),
-			`${wallCell(row.clients.oursCold)}`,
+			wallCell(row.clients.oursCold),
 			wallCell(row.clients.recipe),
 			wallCell(row.clients.plain100),
 			wallCell(row.clients.defaultPageSize),
@@ -702,14 +794,16 @@ function renderTables(results) {
 
 	const { items } = results;
 	sections.push({
-		title: `${fixed(items.projects)} projects (${fixed(items.tenders)} tenders, ${mebibytes(items.responseBytes)} of JSON in ${items.pages} pages) into items through the engine: warm CPU, median of ${results.settings.repetitions} processes; JSON.parse of the pages alone: ${fixed(items.parseFloorCpuMs)} ms`,
+		title: `${fixed(items.projects)} projects (${fixed(items.tenders)} tenders, ${mebibytes(items.responseBytes)} of JSON in ${items.pages} pages) into items through the engine, warm CPU, median of ${results.settings.repetitions}; the plain client (fetch + JSON.parse) walks the same pages in ${fixed(median(items.modes.map((mode) => mode.plainCpuMs)))} ms, JSON.parse alone takes ${fixed(items.parseCpuMs)} ms`,
 		headers: [
 			'output',
 			'items',
-			'CPU',
+			'whole walk CPU',
 			'items / CPU s',
+			'of it: this output',
+			'items / CPU s of it',
+			'beyond plain client',
 			'shaping alone',
-			'cold CPU',
 			'peak RSS',
 			'RSS growth',
 			'heap growth',
@@ -718,13 +812,16 @@ function renderTables(results) {
 			const alone = items.shaping.find(
 				(entry) => entry.output === mode.output && entry.simplify === mode.simplify,
 			);
+			const isDefault = mode.output === 'projects' && !mode.simplify;
 			return [
 				`${mode.output}${mode.simplify ? ', simplified' : ''}`,
 				fixed(mode.items),
-				`${fixed(mode.warmCpuMs)} ms`,
+				`${fixed(mode.oursCpuMs)} ms`,
 				fixed(mode.itemsPerCpuSecond),
+				isDefault ? '—' : `${fixed(mode.modeCpuMs)} ms`,
+				isDefault || mode.itemsPerModeCpuSecond === null ? '—' : fixed(mode.itemsPerModeCpuSecond),
+				`${fixed(mode.beyondPlainCpuMs)} ms`,
 				alone === undefined ? '—' : `${fixed(alone.cpuMs, 1)} ms`,
-				`${fixed(mode.coldCpuMs)} ms`,
 				mebibytes(mode.peakRssBytes),
 				mebibytes(mode.rssGrowthBytes),
 				mebibytes(mode.peakHeapGrowthBytes),
@@ -733,8 +830,7 @@ function renderTables(results) {
 	});
 
 	sections.push({
-		title:
-			'Trigger state per poll over 100,000 tracked tenders (1% new, 1% changed, 1% gone): median CPU (wall)',
+		title: `Trigger state work per poll, ${fixed(TRIGGER_TENDERS)} tracked tenders (1% new, 1% changed, 1% gone): median CPU (wall) ms`,
 		headers: [
 			'event',
 			'read state',
@@ -748,11 +844,11 @@ function renderTables(results) {
 		],
 		rows: results.trigger.map((measurement) => [
 			measurement.event,
-			`${fixed(measurement.read.cpuMs)} (${fixed(measurement.read.wallMs)}) ms`,
-			`${fixed(measurement.list.cpuMs)} (${fixed(measurement.list.wallMs)}) ms`,
-			`${fixed(measurement.diff.cpuMs)} (${fixed(measurement.diff.wallMs)}) ms`,
-			`${fixed(measurement.write.cpuMs)} (${fixed(measurement.write.wallMs)}) ms`,
-			`${fixed(measurement.total.cpuMs)} (${fixed(measurement.total.wallMs)}) ms`,
+			`${fixed(measurement.read.cpuMs)} (${fixed(measurement.read.wallMs)})`,
+			`${fixed(measurement.list.cpuMs)} (${fixed(measurement.list.wallMs)})`,
+			`${fixed(measurement.diff.cpuMs)} (${fixed(measurement.diff.wallMs)})`,
+			`${fixed(measurement.write.cpuMs)} (${fixed(measurement.write.wallMs)})`,
+			`${fixed(measurement.total.cpuMs)} (${fixed(measurement.total.wallMs)})`,
 			mebibytes(measurement.stateBytes),
 			fixed(measurement.bytesPerTender, 1),
 			fixed(measurement.uuidBytesPerTender, 1),
@@ -769,9 +865,11 @@ function renderTables(results) {
 		]),
 	});
 
-	const load = `load average ${results.machine.loadAverageAtStart.map((value) => fixed(value, 1)).join(' ')} at start, ${results.machine.loadAverageAtEnd.map((value) => fixed(value, 1)).join(' ')} at end, ${results.machine.cpus} CPUs, Node ${results.machine.node}`;
+	const { machine, versions } = results;
+	const loads = (/** @type {number[]} */ values) =>
+		values.map((value) => fixed(value, 1)).join(' ');
 	const header = [
-		`n8n-core ${results.versions['n8n-core']}, n8n-workflow ${results.versions['n8n-workflow']}, n8n-nodes-base ${results.versions['n8n-nodes-base']} (HTTP Request node v${results.versions.httpRequestNode}); ${load}`,
+		`n8n-core ${versions['n8n-core']}, n8n-workflow ${versions['n8n-workflow']}, n8n-nodes-base ${versions['n8n-nodes-base']} (HTTP Request node v${versions.httpRequestNode}); Node ${machine.node}, ${machine.cpus} CPUs, load average ${loads(machine.loadAverageAtStart)} at start, ${loads(machine.loadAverageAtEnd)} at end`,
 		...results.settings.notes.map((note) => `- ${note}`),
 	];
 	return {

@@ -2,12 +2,14 @@
 'use strict';
 
 /**
- * One CPU and memory measurement in a process of its own, so that neither the sandbox (it stays
- * in the parent and serves the pages) nor earlier measurements count: our node, run by n8n-core,
- * turns every project of the bench company into items in one output mode. Two walks: the first
- * in a cold process (its peak RSS is the kernel's high-water mark for the whole process), the
- * second warm, as in an n8n process that has run the workflow before. Started by index.js with
- * fork(); the job comes as JSON in argv[2] and the result goes back over IPC.
+ * CPU and memory of turning every project of the bench company into items, in a process of its
+ * own so that neither the sandbox (it stays in the parent and serves the pages) nor other
+ * measurements count. First our node's walk in the cold process: its peak RSS is the kernel's
+ * high-water mark for the process. Then, warm, three walks take turns under the same load: a plain
+ * client (fetch + JSON.parse of the same pages: what any client spends), our node in the default
+ * output (projects, not simplified) and our node in the output mode measured, so that the CPU the
+ * mode itself costs (splitting, simplifying) is the difference between the last two. Started by
+ * index.js with fork(); the job comes as JSON in argv[2] and the result goes back over IPC.
  */
 
 const { installRuntime } = require('./runtime');
@@ -18,6 +20,7 @@ const { installRuntime } = require('./runtime');
  * @property {'projects' | 'tenders'} output
  * @property {boolean} simplify
  * @property {number} projects what a complete walk must deliver
+ * @property {number} repetitions warm walks of each client
  */
 
 /**
@@ -33,10 +36,13 @@ const { installRuntime } = require('./runtime');
 
 /**
  * @typedef {object} ItemsResult
- * @property {WalkMeasurement} cold
- * @property {WalkMeasurement} warm
- * @property {number} maxRssBytes the process's peak RSS over its whole life (getrusage), which
- *   the cold walk set unless loading n8n did
+ * @property {WalkMeasurement} cold our node's first walk in this process
+ * @property {number} maxRssBytes the process's peak RSS over its whole life (getrusage), right
+ *   after the cold walk
+ * @property {WalkMeasurement[]} ours warm walks of our node in the mode measured
+ * @property {WalkMeasurement[]} projects warm walks of our node in the default output, each right
+ *   before one of `ours` (the same walks as `ours` when that is the mode measured)
+ * @property {WalkMeasurement[]} plain warm walks of the plain client, each right before those
  */
 
 const SAMPLE_EVERY_MS = 2;
@@ -76,7 +82,9 @@ async function measureWalk(client, expectedProjects) {
 	peakRss = Math.max(peakRss, after.rss);
 	const delivered = result.projects();
 	if (delivered !== expectedProjects) {
-		throw new Error(`the walk delivered ${delivered} projects instead of ${expectedProjects}`);
+		throw new Error(
+			`${client.name} delivered ${delivered} projects instead of ${expectedProjects}`,
+		);
 	}
 	return {
 		items: result.items,
@@ -95,12 +103,25 @@ async function measureWalk(client, expectedProjects) {
  */
 async function run(job) {
 	await installRuntime();
-	const { ourNode } = require('./clients');
-	const client = ourNode(job.target, { output: job.output, simplify: job.simplify });
-	const cold = await measureWalk(client, job.projects);
+	const { ourNode, plainClient } = require('./clients');
+	const ours = ourNode(job.target, { output: job.output, simplify: job.simplify });
+	const isDefaultOutput = job.output === 'projects' && !job.simplify;
+	const projects = isDefaultOutput ? ours : ourNode(job.target, { output: 'projects' });
+	const plain = plainClient(job.target, { name: 'plain client', pageSize: 100 });
+	const cold = await measureWalk(ours, job.projects);
 	const maxRssBytes = process.resourceUsage().maxRSS * 1024;
-	const warm = await measureWalk(client, job.projects);
-	return { cold, warm, maxRssBytes };
+	// Unmeasured walks, so that every measured one is warm.
+	await plain.walk();
+	if (!isDefaultOutput) await projects.walk();
+	/** @type {ItemsResult} */
+	const result = { cold, maxRssBytes, ours: [], projects: [], plain: [] };
+	for (let round = 0; round < job.repetitions; round++) {
+		result.plain.push(await measureWalk(plain, job.projects));
+		const inDefaultOutput = await measureWalk(projects, job.projects);
+		result.projects.push(inDefaultOutput);
+		result.ours.push(isDefaultOutput ? inDefaultOutput : await measureWalk(ours, job.projects));
+	}
+	return result;
 }
 
 if (require.main === module) {
