@@ -68,10 +68,11 @@ const MODES = /** @type {const} */ ([
 	{ output: 'tenders', simplify: true },
 ]);
 
+const benchStart = performance.now();
+
 /**
  * @param {string} line
  */
-const benchStart = performance.now();
 function progress(line) {
 	const seconds = ((performance.now() - benchStart) / 1000).toFixed(0).padStart(4);
 	process.stderr.write(`[bench ${seconds} s] ${line}\n`);
