@@ -57,6 +57,7 @@ async function main() {
 				env: {
 					...process.env,
 					SOAK_SIZE: 'full',
+					SOAK_PROGRESS: '1',
 					SOAK_FIGURES_FILE: figuresFile,
 					...(options.polls ? { SOAK_POLLS: options.polls } : {}),
 					...(options.walks ? { SOAK_WALKS: options.walks } : {}),

@@ -87,4 +87,13 @@ function reportFigures(title, figures) {
 	if (file) fs.appendFileSync(file, `${JSON.stringify({ title, figures })}\n`);
 }
 
-module.exports = { soakSize, reportFigures };
+/**
+ * One line of progress on stderr, only when SOAK_PROGRESS=1 (npm run soak sets it): a long soak
+ * should show it is moving.
+ * @param {string} line
+ */
+function reportProgress(line) {
+	if (process.env.SOAK_PROGRESS === '1') process.stderr.write(`${line}\n`);
+}
+
+module.exports = { soakSize, reportFigures, reportProgress };

@@ -28,6 +28,7 @@ import { TestCredentialsHelper } from './engine';
 import { PollHarness } from './poll-harness';
 import { getMany } from './reliability';
 import { captureLogs } from './reliability-logs';
+import { reportProgress } from './reliability-report';
 
 type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
 
@@ -88,10 +89,15 @@ export function seededRandom(seed: number): {
 	};
 }
 
-/** Fakes only `Date`: sockets, sleeps and the sandbox's timers stay real. */
+/**
+ * Fakes only `Date`, which then runs on at real speed from `start` and jumps when the soak moves it
+ * on. Sockets, sleeps and the sandbox's timers stay real, so a wait (Retry-After, backoff, the rate
+ * budget) lets virtual time pass just as it lets real time pass.
+ */
 export function useVirtualClock(start: string): void {
 	jest.useFakeTimers({
 		now: new Date(start),
+		advanceTimers: true,
 		doNotFake: [
 			'hrtime',
 			'nextTick',
@@ -111,8 +117,14 @@ export function useVirtualClock(start: string): void {
 	});
 }
 
+/**
+ * Moves the clock on, and past midnight (UTC) when it would land in the half hour before it: a day
+ * change in the middle of a walk would change what the sandbox lists while it is being walked.
+ */
 function advanceClock(ms: number): void {
-	jest.setSystemTime(Date.now() + ms);
+	const next = Date.now() + ms;
+	const untilMidnight = DAY_MS - (next % DAY_MS);
+	jest.setSystemTime(untilMidnight < 30 * MINUTE_MS ? next + untilMidnight + MINUTE_MS : next);
 }
 
 function isoDay(daysFromNow: number): string {
@@ -228,7 +240,8 @@ function churn(
 ): void {
 	const listed = [...listedTenders(sandbox.listOpen(companyId)).values()];
 	const someListed = () => (listed.length === 0 ? undefined : random.pick(listed));
-	const opens = random.int(0, 2);
+	// About as many tenders open as leave, so the listing stays at a few pages through the soak.
+	const opens = random.chance(0.55) ? random.int(1, 2) : 0;
 	for (let index = 0; index < opens; index++) {
 		const target = someListed();
 		if (target !== undefined && random.chance(0.25)) {
@@ -242,7 +255,7 @@ function churn(
 		}
 		counts.opened++;
 	}
-	if (random.chance(0.3)) {
+	if (random.chance(0.5)) {
 		const target = someListed();
 		if (target !== undefined) {
 			sandbox.closeTender(target.tender.id, random.chance(0.5) ? 'Closed' : 'Awarded');
@@ -417,6 +430,11 @@ export async function soakTrigger(
 			const listing = sandbox.listOpen(companyId);
 			const listed = listedTenders(listing);
 			sandbox.resetRequests();
+			if (poll % 50 === 0) {
+				reportProgress(
+					`trigger soak: poll ${poll + 1}/${polls}, ${listing.length} projects listed, ${expectedNew.size} new tenders expected so far, ${Math.round(performance.now() - startedAt) / 1000} s`,
+				);
+			}
 
 			let items: INodeExecutionData[] = [];
 			if (active) {
@@ -600,6 +618,11 @@ export async function soakWalks(
 				}
 			}
 			const expected = JSON.stringify(sandbox.listOpen(companyId));
+			if (walk % 25 === 0) {
+				reportProgress(
+					`walk soak: walk ${walk + 1}/${walks}, ${exact} exact so far, ${Math.round(performance.now() - startedAt) / 1000} s`,
+				);
+			}
 			fewest = Math.min(fewest, sandbox.listOpen(companyId).length);
 			most = Math.max(most, sandbox.listOpen(companyId).length);
 			let settled = false;
