@@ -107,6 +107,20 @@ async function main() {
 		}, everySeconds * 1000);
 		stops.push(async () => clearInterval(timer));
 
+		const written = new Set();
+		const watcher = fs.watch(filesDir, (_event, name) => {
+			if (
+				name &&
+				name.endsWith('.xlsx') &&
+				!written.has(name) &&
+				fs.existsSync(path.join(filesDir, name))
+			) {
+				written.add(name);
+				say(`spreadsheet written: ${path.join(filesDir, name)}`);
+			}
+		});
+		stops.push(async () => watcher.close());
+
 		const smtp = await startSmtpSink({
 			mailDir,
 			onMail: (mail) =>
