@@ -377,3 +377,53 @@ describe('token errors name the cause and the fix, never the secret', () => {
 		expect(requests).toHaveLength(0);
 	});
 });
+
+describe('token errors say whether they pass on their own or need the user', () => {
+	const timeout = Object.assign(new Error('timeout of 30000ms exceeded'), {
+		code: 'ECONNABORTED',
+	});
+	const refused = Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' });
+
+	it.each<[string, Answer, string]>([
+		['401 invalid_client', { statusCode: 401, body: { error: 'invalid_client' } }, 'invalidClient'],
+		['401 without an OAuth body', { statusCode: 401, body: 'Unauthorized' }, 'invalidClient'],
+		['400 invalid_scope', { statusCode: 400, body: { error: 'invalid_scope' } }, 'invalidScope'],
+		[
+			'200 granting another scope',
+			{
+				statusCode: 200,
+				body: { access_token: 't', token_type: 'Bearer', expires_in: 3600, scope: 'other/read' },
+			},
+			'invalidScope',
+		],
+		[
+			'400 unsupported_grant_type',
+			{ statusCode: 400, body: { error: 'unsupported_grant_type' } },
+			'refused',
+		],
+		['404', { statusCode: 404, body: 'Not Found' }, 'wrongAuthUrl'],
+		['200 with a web page', { statusCode: 200, body: '<html>login</html>' }, 'wrongAuthUrl'],
+		['403 with a web page', { statusCode: 403, body: '<html>denied</html>' }, 'wrongAuthUrl'],
+		['a failure before any answer', new Error('Domain not allowed'), 'refused'],
+	])('%s needs the user: credential-invalid', async (_case, answer, kind) => {
+		const { helpers } = fakeHelpers(answer);
+		const error = await failureOf(preAuthenticate(helpers, credentials()));
+		expect(error.kind).toBe(kind);
+		expect(error.retryable).toBe(false);
+		expect(error.failure).toEqual({ cause: 'credential-invalid' });
+	});
+
+	it.each<[string, Answer, string]>([
+		['503', { statusCode: 503, body: {} }, 'issuerUnavailable'],
+		['500 with a proxy page', { statusCode: 500, body: '<html>error</html>' }, 'issuerUnavailable'],
+		['429', { statusCode: 429, body: 'slow down' }, 'issuerUnavailable'],
+		['a refused connection', refused, 'unreachable'],
+		['a timeout', timeout, 'unreachable'],
+	])('%s passes on its own: temporarily-unavailable', async (_case, answer, kind) => {
+		const { helpers } = fakeHelpers(answer);
+		const error = await failureOf(preAuthenticate(helpers, credentials()));
+		expect(error.kind).toBe(kind);
+		expect(error.retryable).toBe(true);
+		expect(error.failure).toEqual({ cause: 'temporarily-unavailable' });
+	});
+});

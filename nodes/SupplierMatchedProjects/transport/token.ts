@@ -3,6 +3,7 @@ import type {
 	ICredentialDataDecryptedObject,
 	IHttpRequestHelper,
 	IHttpRequestOptions,
+	Failure,
 	IN8nHttpFullResponse,
 } from 'n8n-workflow';
 import { UserError } from 'n8n-workflow';
@@ -36,10 +37,20 @@ export class TokenRequestError extends UserError {
 	/** Worth trying again later: the issuer failed or could not be reached. */
 	readonly retryable: boolean;
 
+	/**
+	 * Why, in n8n's own terms, for whoever handles the failure (the trigger, n8n's poll backoff):
+	 * an issuer that failed or could not be reached comes back on its own; every other failure
+	 * lasts until the user fixes the credential, or has the operator fix the client.
+	 */
+	readonly failure: Failure;
+
 	constructor(kind: TokenFailureKind, message: string, description: string) {
 		super(message, { description });
 		this.kind = kind;
 		this.retryable = kind === 'issuerUnavailable' || kind === 'unreachable';
+		this.failure = this.retryable
+			? { cause: 'temporarily-unavailable' }
+			: { cause: 'credential-invalid' };
 	}
 }
 
