@@ -31,9 +31,10 @@ import {
 	walkPages,
 	type FetchPage,
 } from './helpers/paging';
-import { companyIdProblem, isRateBudgetError, requestResultsPage } from './transport';
-import { budgetExhausted, budgetRefusal, freeRequests, WalkBudgetError } from './trigger/budget';
+import { companyIdProblem, freeRequests, isRateBudgetError, requestResultsPage } from './transport';
+import { budgetExhausted, budgetRefusal } from './trigger/budget';
 import { diffPoll, type TriggerEvent } from './trigger/diff';
+import { passesOnItsOwn } from './trigger/failures';
 import { listedTenders, scopeOf } from './trigger/listing';
 import { announcedItems, type Announcement } from './trigger/output';
 import { dayOf, readTriggerState, writeTriggerState } from './trigger/state';
@@ -100,11 +101,7 @@ function readParameters(this: IPollFunctions): TriggerParameters {
 
 /** Refuses a walk the rate budget cannot carry, before anything is sent. */
 async function checkBudget(this: IPollFunctions, previousProjectCount: number): Promise<void> {
-	const refusal = budgetRefusal(
-		this.getNode(),
-		previousProjectCount,
-		await freeRequests.call(this),
-	);
+	const refusal = budgetRefusal(this.getNode(), previousProjectCount, await freeRequests(this));
 	if (refusal !== undefined) throw refusal;
 }
 
@@ -141,17 +138,6 @@ async function walkAll(this: IPollFunctions, fetchPage: FetchPage): Promise<Proj
 			? budgetExhausted(this.getNode(), requests, projectsSoFar)
 			: asNodeError(this.getNode(), error);
 	}
-}
-
-/**
- * Failures the next poll may not see: the service failing or too busy, the network, paging.
- * Anything else (the credential, the company, the budget) needs the user, so it is reported.
- */
-function passesOnItsOwn(error: unknown): boolean {
-	if (error instanceof PagingError) return true;
-	if (!(error instanceof NodeApiError) || error instanceof WalkBudgetError) return false;
-	const status = Number(error.httpCode);
-	return error.httpCode === undefined || error.httpCode === null || status === 429 || status >= 500;
 }
 
 /** Replaces the node's static data key by key, which is how n8n notices that it changed. */

@@ -499,6 +499,88 @@ describe('API errors', () => {
 	});
 });
 
+describe('token failures', () => {
+	beforeEach(() => {
+		restorePolicy = overrideRetryPolicy({ baseDelayMs: 1, maxDelayMs: 1 });
+	});
+
+	it.each([
+		[
+			'400 invalid_scope',
+			400,
+			{ error: 'invalid_scope', error_description: 'the application is not granted it' },
+			'The token issuer refused the scope "speci-finder/read" for this client (invalid_scope)',
+			'Ask the operator to grant speci-finder/read to client "client-1"',
+		],
+		[
+			'401 invalid_client',
+			401,
+			{ error: 'invalid_client' },
+			'The token issuer rejected the client ID or client secret (invalid_client)',
+			"Check the credential's Client ID and Client Secret",
+		],
+		[
+			'404 from a web server',
+			404,
+			'<html>Not Found</html>',
+			`No token endpoint answered at ${AUTH}/oauth2/token (HTTP 404)`,
+			"Check the credential's Auth URL",
+		],
+		[
+			'200 with a login page',
+			200,
+			'<html>Sign in</html>',
+			`The address ${AUTH}/oauth2/token answered with something other than JSON, not an OAuth token`,
+			"Check the credential's Auth URL",
+		],
+	])(
+		'%s: asked once, no API request, declared as needing the user',
+		async (_case, status, body, message, fix) => {
+			const token = nock(AUTH).post('/oauth2/token').reply(status, body);
+			const result = await run({});
+			expect(result.error?.message).toBe(message);
+			expect(result.error?.description).toContain(fix);
+			expect(result.error).toMatchObject({ failure: { cause: 'credential-invalid' } });
+			expect(token.isDone()).toBe(true);
+			expect(nock.pendingMocks()).toEqual([]);
+			expectNoLeak(result);
+
+			const token2 = nock(AUTH).post('/oauth2/token').reply(status, body);
+			const continued = await run({}, { continueOnFail: true });
+			expect(continued.items).toEqual([{ json: { error: message }, pairedItem: { item: 0 } }]);
+			expect(token2.isDone()).toBe(true);
+			expectNoLeak(continued);
+		},
+	);
+
+	it('an issuer failing with 503 on every try: retried, declared as passing on its own', async () => {
+		const token = nock(AUTH).post('/oauth2/token').times(5).reply(503, 'busy');
+		const result = await run({});
+		expect(result.error?.message).toBe(
+			`The token issuer at ${AUTH} is not available right now (HTTP 503)`,
+		);
+		expect(result.error?.description).toContain('try again later');
+		expect(result.error).toMatchObject({ failure: { cause: 'temporarily-unavailable' } });
+		expect(token.isDone()).toBe(true);
+		expectNoLeak(result);
+	});
+
+	it('an issuer that cannot be reached: retried, declared as passing on its own', async () => {
+		const token = nock(AUTH)
+			.post('/oauth2/token')
+			.times(5)
+			.replyWithError(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }));
+		const result = await run({});
+		expect(result.error?.message).toBe(
+			`Could not reach the token issuer at ${AUTH}: the connection was refused`,
+		);
+		expect(result.error?.description).toContain("Check the credential's Auth URL");
+		expect(result.error).toMatchObject({ failure: { cause: 'temporarily-unavailable' } });
+		expect(token.isDone()).toBe(true);
+		expectNoLeak(result);
+	});
+});
+
 describe('retries', () => {
 	beforeEach(() => {
 		restorePolicy = overrideRetryPolicy({ baseDelayMs: 5 });

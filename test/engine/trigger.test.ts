@@ -10,9 +10,11 @@ import {
 import { overrideRetryPolicy } from '../../nodes/SupplierMatchedProjects/transport';
 import { runNode } from '../support/engine';
 import type { PollHarness } from '../support/poll-harness';
+import { closedPort } from '../support/reliability-server';
 import {
 	advanceTime,
 	companyId,
+	CREDENTIAL_TYPE,
 	DAY_MS,
 	emittedTenderIds,
 	isoDay,
@@ -226,6 +228,108 @@ describe('failures', () => {
 		const opened = world.sandbox.openTender();
 		expect(await newIdsOf(trigger, 1)).toEqual([opened.id]);
 		expect(world.sandbox.tokensIssued()).toBe(issued + 1);
+	});
+});
+
+describe('token failures', () => {
+	const WRONG_SECRET = 'wrong-secret-the-trigger-must-never-show';
+
+	function useCredential(fields: IDataObject = {}): void {
+		world.credentials.setCredentials(CREDENTIAL_TYPE, {
+			authUrl: world.sandbox.url,
+			baseUrl: world.sandbox.url,
+			...SANDBOX_FIXTURES.client,
+			...fields,
+		});
+	}
+
+	it.each([
+		[
+			'rejects the client secret (401 invalid_client)',
+			() => useCredential({ clientSecret: WRONG_SECRET }),
+			() => 'The token issuer rejected the client ID or client secret (invalid_client)',
+			"Check the credential's Client ID and Client Secret",
+		],
+		[
+			'refuses the scope (400 invalid_scope)',
+			() => useCredential({ scope: 'speci-finder/write' }),
+			() =>
+				'The token issuer refused the scope "speci-finder/write" for this client (invalid_scope)',
+			'Ask the operator to grant speci-finder/read to client "sandbox-client"',
+		],
+		[
+			'answers with a web page instead of a token',
+			() => {
+				world.sandbox.revokeTokens();
+				world.sandbox.injectFault({ kind: 'html', on: 'token', status: 200 });
+			},
+			() =>
+				`The address ${world.sandbox.url}/oauth2/token answered with something other than JSON, not an OAuth token`,
+			"Check the credential's Auth URL",
+		],
+	])(
+		'reports an issuer that %s as a failed poll, and catches up once it is fixed',
+		async (_case, arrange, message, fix) => {
+			const trigger = world.trigger();
+			await trigger.activate();
+			const before = trigger.memory();
+			arrange();
+			const opened = world.sandbox.openTender();
+			const outcome = await pollLater(trigger);
+			if (outcome.kind !== 'error') throw new Error(`expected an error, got ${outcome.kind}`);
+			expect(outcome.error.message).toBe(message());
+			expect((outcome.error as { description?: string }).description).toContain(fix);
+			expect(JSON.stringify(outcome.error)).not.toContain(WRONG_SECRET);
+			expect(`${outcome.error.message} ${outcome.error.stack}`).not.toContain(WRONG_SECRET);
+			expect(trigger.errors).toEqual([outcome.error]);
+			expect(trigger.logs).toEqual([]);
+			expect(trigger.memory()).toEqual(before);
+			useCredential();
+			expect(await newIdsOf(trigger)).toEqual([opened.id]);
+		},
+	);
+
+	it('only logs a poll the issuer failed on every try (HTTP 500), and catches up', async () => {
+		const trigger = world.trigger();
+		await trigger.activate();
+		const before = trigger.memory();
+		world.sandbox.revokeTokens();
+		world.sandbox.injectFault({ kind: 'serverError', on: 'token', times: 5 });
+		const opened = world.sandbox.openTender();
+		expect(await pollLater(trigger)).toEqual({ kind: 'nothing' });
+		expect(trigger.errors).toEqual([]);
+		expect(trigger.logs).toEqual([
+			{
+				level: 'warn',
+				message: expect.stringContaining(
+					`skipped a poll: The token issuer at ${world.sandbox.url} is not available right now (HTTP 500)`,
+				),
+			},
+		]);
+		expect(trigger.memory()).toEqual(before);
+		expect(await newIdsOf(trigger)).toEqual([opened.id]);
+	});
+
+	it('only logs a poll whose issuer could not be reached, and catches up', async () => {
+		const trigger = world.trigger();
+		await trigger.activate();
+		const before = trigger.memory();
+		const nowhere = `http://127.0.0.1:${await closedPort()}`;
+		useCredential({ authUrl: nowhere });
+		const opened = world.sandbox.openTender();
+		expect(await pollLater(trigger)).toEqual({ kind: 'nothing' });
+		expect(trigger.errors).toEqual([]);
+		expect(trigger.logs).toEqual([
+			{
+				level: 'warn',
+				message: expect.stringContaining(
+					`skipped a poll: Could not reach the token issuer at ${nowhere}: the connection was refused`,
+				),
+			},
+		]);
+		expect(trigger.memory()).toEqual(before);
+		useCredential();
+		expect(await newIdsOf(trigger)).toEqual([opened.id]);
 	});
 });
 

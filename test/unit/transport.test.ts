@@ -1,10 +1,27 @@
-import type { INode, JsonObject } from 'n8n-workflow';
+import type {
+	ICredentialDataDecryptedObject,
+	IExecuteFunctions,
+	IHttpRequestOptions,
+	IN8nHttpFullResponse,
+	INode,
+	JsonObject,
+} from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
 import { describeApiFailure } from '../../nodes/SupplierMatchedProjects/transport/api-errors';
-import { RateBudget } from '../../nodes/SupplierMatchedProjects/transport/budget';
+import { apiRateBudget, RateBudget } from '../../nodes/SupplierMatchedProjects/transport/budget';
 import { Turns } from '../../nodes/SupplierMatchedProjects/transport/turns';
-import { companyIdProblem, resultsUrl } from '../../nodes/SupplierMatchedProjects/transport';
+import {
+	companyIdProblem,
+	freeRequests,
+	overrideRetryPolicy,
+	requestResultsPage,
+	resultsUrl,
+} from '../../nodes/SupplierMatchedProjects/transport';
+import {
+	TokenRequestError,
+	type TokenFailureKind,
+} from '../../nodes/SupplierMatchedProjects/transport/token';
 import { networkFailureOf } from '../../nodes/SupplierMatchedProjects/transport/network';
 import {
 	backoffDelay,
@@ -377,5 +394,136 @@ describe('results URL', () => {
 	it('accepts other IDs, dots included', () => {
 		expect(companyIdProblem('...')).toBeUndefined();
 		expect(companyIdProblem('company.1')).toBeUndefined();
+	});
+});
+
+/**
+ * The smallest context the transport needs: the credential, and n8n's authenticated request
+ * helper answering from a script (a thrown error is what n8n throws, the rest are answers).
+ */
+function fakeContext(
+	credentials: ICredentialDataDecryptedObject,
+	answer: () => IN8nHttpFullResponse | Error = () => ({
+		statusCode: 200,
+		headers: {},
+		body: { data: [], _metadata: { nextCursor: null, hasNextPage: false } },
+	}),
+) {
+	const sent: IHttpRequestOptions[] = [];
+	const context = {
+		getNode: () => node,
+		getCredentials: async () => credentials,
+		helpers: {
+			httpRequestWithAuthentication: async (_type: string, options: IHttpRequestOptions) => {
+				sent.push(options);
+				const outcome = answer();
+				if (outcome instanceof Error) throw outcome;
+				return outcome;
+			},
+		},
+	};
+	return { context: context as unknown as IExecuteFunctions, sent };
+}
+
+const settings = {
+	authUrl: 'https://auth.test',
+	baseUrl: 'https://api.test',
+	clientId: 'client-1',
+	clientSecret: 'TOPSECRET',
+};
+
+describe('freeRequests', () => {
+	beforeEach(() => apiRateBudget.reset());
+
+	it('counts the requests sent on the same token issuer and client ID, however they are spelled', async () => {
+		const { context: sender, sent } = fakeContext({
+			...settings,
+			authUrl: ' https://auth.test/oauth2/token/ ',
+			baseUrl: 'https://elsewhere.test',
+			clientId: ' client-1 ',
+			clientSecret: 'another-secret',
+			scope: '',
+		});
+		const { context: asker } = fakeContext(settings);
+		const { context: otherClient } = fakeContext({ ...settings, clientId: 'client-2' });
+		const { context: otherIssuer } = fakeContext({ ...settings, authUrl: 'https://auth2.test' });
+		expect(await freeRequests(asker)).toBe(100);
+		for (let index = 0; index < 3; index++) {
+			await requestResultsPage.call(sender, 'company-1', { limit: 10 });
+		}
+		expect(sent).toHaveLength(3);
+		expect(await freeRequests(asker)).toBe(97);
+		expect(await freeRequests(otherClient)).toBe(100);
+		expect(await freeRequests(otherIssuer)).toBe(100);
+	});
+
+	it('says which credential field is unusable', async () => {
+		const { context } = fakeContext({ ...settings, authUrl: 'ftp://auth.test' });
+		await expect(freeRequests(context)).rejects.toThrow(
+			'The credential\'s Auth URL "ftp://auth.test" is not an http:// or https:// address',
+		);
+	});
+});
+
+describe('a failed token exchange reaching the node', () => {
+	let restorePolicy: () => void = () => undefined;
+	beforeEach(() => {
+		apiRateBudget.reset();
+		restorePolicy = overrideRetryPolicy({ baseDelayMs: 1, maxDelayMs: 1 });
+	});
+	afterEach(() => restorePolicy());
+
+	/** n8n wraps what preAuthentication threw in a NodeApiError of its own. */
+	function wrappedByN8n(kind: TokenFailureKind): NodeApiError {
+		const thrown = new TokenRequestError(kind, `the cause (${kind})`, 'the fix');
+		return new NodeApiError(node, thrown as unknown as JsonObject);
+	}
+
+	async function failureOf(kind: TokenFailureKind) {
+		const { context, sent } = fakeContext(settings, () => wrappedByN8n(kind));
+		const error: unknown = await requestResultsPage.call(context, 'company-1', { limit: 10 }).then(
+			() => undefined,
+			(reason: unknown) => reason,
+		);
+		if (!(error instanceof NodeApiError)) throw new Error(`expected a NodeApiError: ${error}`);
+		return { error, attempts: sent.length };
+	}
+
+	it.each<TokenFailureKind>(['invalidClient', 'invalidScope', 'wrongAuthUrl', 'refused'])(
+		'%s: said in its own words, not retried, declared as needing the user',
+		async (kind) => {
+			const { error, attempts } = await failureOf(kind);
+			expect(error.message).toBe(`the cause (${kind})`);
+			expect(error.description).toBe('the fix');
+			expect(error.httpCode).toBeNull();
+			expect(error.failure).toEqual({ cause: 'credential-invalid' });
+			expect(attempts).toBe(1);
+		},
+	);
+
+	it.each<TokenFailureKind>(['issuerUnavailable', 'unreachable'])(
+		'%s: retried, then declared as passing on its own',
+		async (kind) => {
+			const { error, attempts } = await failureOf(kind);
+			expect(error.message).toBe(`the cause (${kind})`);
+			expect(error.httpCode).toBeNull();
+			expect(error.failure).toEqual({ cause: 'temporarily-unavailable' });
+			expect(attempts).toBe(5);
+		},
+	);
+
+	it('declares nothing for an API answer, whose HTTP code says it all', async () => {
+		const { context } = fakeContext(settings, () => ({
+			statusCode: 401,
+			headers: {},
+			body: { code: 'Unauthorised', message: 'Unauthorised.' },
+		}));
+		const error: unknown = await requestResultsPage.call(context, 'company-1', { limit: 10 }).then(
+			() => undefined,
+			(reason: unknown) => reason,
+		);
+		expect(error).toBeInstanceOf(NodeApiError);
+		expect((error as NodeApiError).httpCode).toBe('401');
+		expect((error as NodeApiError).failure).toBeUndefined();
 	});
 });

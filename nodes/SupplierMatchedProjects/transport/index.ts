@@ -1,4 +1,5 @@
 import type {
+	Failure,
 	ICredentialDataDecryptedObject,
 	IExecuteFunctions,
 	IHttpRequestOptions,
@@ -13,7 +14,7 @@ import { getCredentialAllowedDomains, NodeApiError, NodeOperationError, sleep } 
 import type { ErrorBody, ResultsPage } from '../api/types';
 import { MAX_PAGE_SIZE } from '../helpers/paging';
 import { describeApiFailure, errorCodeOf, type FailureContext } from './api-errors';
-import { apiRateBudget } from './budget';
+import { API_RATE_LIMIT, apiRateBudget } from './budget';
 import { networkFailureOf, type NetworkFailure } from './network';
 import {
 	backoffDelay,
@@ -80,7 +81,7 @@ type Outcome =
 	| { answer: IN8nHttpFullResponse }
 	| { network: NetworkFailure }
 	| { token: TokenRequestError }
-	| { failure: string };
+	| { unexpected: string };
 
 function isObject(value: unknown): value is Record<string, unknown> {
 	return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -106,7 +107,7 @@ function outcomeOfFailure(error: unknown): Outcome {
 	}
 	const network = networkFailureOf(error);
 	if (network !== undefined) return { network };
-	return { failure: error instanceof Error ? error.message : String(error) };
+	return { unexpected: error instanceof Error ? error.message : String(error) };
 }
 
 /**
@@ -137,6 +138,16 @@ function settingsOf(node: INode, credentials: ICredentialDataDecryptedObject): S
 /** The API limits each client, so one budget and one set of turns per token issuer and client ID. */
 function credentialKey(settings: SupplierSettings): string {
 	return JSON.stringify([settings.authUrl, settings.clientId]);
+}
+
+/**
+ * Requests this credential can still send in the current window: what the rate budget every
+ * request of both nodes passes through has left, counted across the process.
+ */
+export async function freeRequests(context: SupplierContext): Promise<number> {
+	const credentials = await context.getCredentials<ICredentialDataDecryptedObject>(CREDENTIAL_TYPE);
+	const settings = settingsOf(context.getNode(), credentials);
+	return API_RATE_LIMIT - apiRateBudget.used(credentialKey(settings));
 }
 
 /**
@@ -214,12 +225,13 @@ function apiError(
 	node: INode,
 	message: string,
 	description: string,
-	httpCode?: number,
+	why: { httpCode?: number; failure?: Failure } = {},
 ): NodeApiError {
 	return new NodeApiError(node, { message, description } as JsonObject, {
 		message,
 		description,
-		httpCode: httpCode === undefined ? undefined : String(httpCode),
+		httpCode: why.httpCode === undefined ? undefined : String(why.httpCode),
+		failure: why.failure,
 	});
 }
 
@@ -307,7 +319,7 @@ export async function requestResultsPage(
 					node,
 					`The address ${settings.baseUrl} answered, but not with a page of matched projects`,
 					"Check the credential's Base URL: it is the resource API's address, without /api/supplier/v1.",
-					statusCode,
+					{ httpCode: statusCode },
 				);
 			}
 			if (statusCode === 401 && !retriedUnauthorised) {
@@ -340,7 +352,10 @@ export async function requestResultsPage(
 			) {
 				continue;
 			}
-			throw apiError(node, outcome.token.message, outcome.token.description ?? '');
+			// No HTTP code: the issuer's status is not the API's. The failure says whether it lasts.
+			throw apiError(node, outcome.token.message, outcome.token.description ?? '', {
+				failure: outcome.token.failure,
+			});
 		}
 
 		if ('network' in outcome) {
@@ -363,6 +378,6 @@ export async function requestResultsPage(
 			);
 		}
 
-		throw apiError(node, outcome.failure, "Check the credential's settings.");
+		throw apiError(node, outcome.unexpected, "Check the credential's settings.");
 	}
 }

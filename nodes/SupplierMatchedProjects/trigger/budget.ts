@@ -1,15 +1,8 @@
-import type {
-	ICredentialDataDecryptedObject,
-	INode,
-	IPollFunctions,
-	JsonObject,
-} from 'n8n-workflow';
+import type { INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
 import { MAX_PAGE_SIZE } from '../helpers/paging';
-import { CREDENTIAL_TYPE } from '../transport';
-import { API_RATE_LIMIT, API_RATE_WINDOW_MS, apiRateBudget } from '../transport/budget';
-import { readSettings } from '../transport/settings';
+import { API_RATE_LIMIT, API_RATE_WINDOW_MS } from '../transport/budget';
 
 const WINDOW_MINUTES = API_RATE_WINDOW_MS / 60_000;
 const LIMIT = `${API_RATE_LIMIT} requests per ${WINDOW_MINUTES} minutes`;
@@ -71,16 +64,4 @@ export function budgetExhausted(
 		`The poll stopped at request ${requests}, after ${projectsSoFar} matched projects: this credential's ${LIMIT} are used up`,
 		requests,
 	);
-}
-
-/**
- * Requests this credential can still send in the current window, counted across the process by
- * the transport's rate budget.
- */
-export async function freeRequests(this: IPollFunctions): Promise<number> {
-	const credentials = await this.getCredentials<ICredentialDataDecryptedObject>(CREDENTIAL_TYPE);
-	const settings = readSettings(credentials);
-	// The transport keys its rate budget by token issuer and client ID.
-	const budgetKey = JSON.stringify([settings.authUrl, settings.clientId]);
-	return API_RATE_LIMIT - apiRateBudget.used(budgetKey);
 }
