@@ -22,7 +22,14 @@ const NODE_VERSION = '24.21.0';
  * Bumped whenever the install recipe below changes, so caches made by an older recipe are redone.
  * Part of the folder name, together with the versions.
  */
-const RECIPE = 1;
+const RECIPE = 2;
+
+/**
+ * package.json and package-lock.json of the n8n install: the lock pins every one of n8n's ~2,400
+ * packages to versions known to install from the registry here, so a fresh machine gets the tree
+ * that was tested. Made once by `npm install` of the package.json alone, then kept.
+ */
+const RUNTIME_MANIFEST_DIR = path.join(__dirname, 'n8n-runtime');
 
 const MARKER = '.install-complete.json';
 
@@ -88,8 +95,21 @@ function isComplete(dir) {
  * @returns {Promise<void>}
  */
 async function buildOnce(finalDir, build, logger) {
-	if (isComplete(finalDir)) return;
 	fs.mkdirSync(path.dirname(finalDir), { recursive: true });
+	// One install at a time: a second run (the demo while the e2e suite installs) waits for it.
+	let announced = false;
+	for (;;) {
+		if (isComplete(finalDir)) return;
+		const owner = activePartials(finalDir)[0];
+		if (owner === undefined) break;
+		if (!announced) {
+			logger.log(
+				`another process (${owner.pid}) is installing ${path.basename(finalDir)}; waiting for it`,
+			);
+			announced = true;
+		}
+		await new Promise((resolve) => setTimeout(resolve, 5000));
+	}
 	// A folder without the marker is a leftover of an interrupted install: redo it.
 	if (fs.existsSync(finalDir)) fs.rmSync(finalDir, { recursive: true, force: true });
 	removeStalePartials(finalDir);
@@ -117,18 +137,48 @@ async function buildOnce(finalDir, build, logger) {
 	}
 }
 
+/** A partial install whose folder has not changed for this long is abandoned, whatever its pid. */
+const STALE_AFTER_MS = 15 * 60 * 1000;
+
 /**
- * Removes partial folders whose installing process no longer runs.
+ * @param {string} finalDir
+ * @returns {{ dir: string, pid: number, active: boolean }[]}
+ */
+function partialsOf(finalDir) {
+	const parent = path.dirname(finalDir);
+	const prefix = `${path.basename(finalDir)}.partial-`;
+	return fs
+		.readdirSync(parent)
+		.filter((entry) => entry.startsWith(prefix))
+		.map((entry) => {
+			const dir = path.join(parent, entry);
+			const pid = Number(entry.slice(prefix.length));
+			const log = path.join(dir, 'install.log');
+			const changedAt = fs.statSync(fs.existsSync(log) ? log : dir).mtimeMs;
+			const active =
+				Number.isInteger(pid) &&
+				pid !== process.pid &&
+				isAlive(pid) &&
+				Date.now() - changedAt < STALE_AFTER_MS;
+			return { dir, pid, active };
+		});
+}
+
+/**
+ * Partial installs another live process is still working on.
+ * @param {string} finalDir
+ */
+function activePartials(finalDir) {
+	return partialsOf(finalDir).filter((partial) => partial.active);
+}
+
+/**
+ * Removes partial folders nobody is working on any more (interrupted installs).
  * @param {string} finalDir
  */
 function removeStalePartials(finalDir) {
-	const parent = path.dirname(finalDir);
-	const prefix = `${path.basename(finalDir)}.partial-`;
-	for (const entry of fs.readdirSync(parent)) {
-		if (!entry.startsWith(prefix)) continue;
-		const pid = Number(entry.slice(prefix.length));
-		if (Number.isInteger(pid) && pid !== process.pid && isAlive(pid)) continue;
-		fs.rmSync(path.join(parent, entry), { recursive: true, force: true });
+	for (const partial of partialsOf(finalDir)) {
+		if (!partial.active) fs.rmSync(partial.dir, { recursive: true, force: true });
 	}
 }
 
@@ -234,11 +284,12 @@ async function ensureNode(logger) {
 /**
  * @param {string} command
  * @param {string[]} args
+ * @param {string} [cwd]
  * @returns {Promise<string>}
  */
-function capture(command, args) {
+function capture(command, args, cwd) {
 	return new Promise((resolve, reject) => {
-		const child = spawnGroup(command, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+		const child = spawnGroup(command, args, { cwd, stdio: ['ignore', 'pipe', 'inherit'] });
 		let out = '';
 		child.stdout?.on('data', (chunk) => (out += chunk));
 		child.on('error', reject);
@@ -261,20 +312,10 @@ async function ensureRuntime(logger) {
 			logger.log(
 				`installing n8n ${N8N_VERSION} into ${n8nHome} (about ten minutes the first time; log: ${path.join(dir, 'install.log')})`,
 			);
-			fs.writeFileSync(
-				path.join(dir, 'package.json'),
-				JSON.stringify(
-					{
-						private: true,
-						name: 'smp-n8n-runtime',
-						dependencies: { n8n: N8N_VERSION },
-						// linkedom 0.18.15+ depends on a package version the registry does not have.
-						overrides: { linkedom: '0.18.14' },
-					},
-					null,
-					'\t',
-				),
-			);
+			// The manifest's override: linkedom 0.18.15+ depends on a package version the registry lacks.
+			for (const file of ['package.json', 'package-lock.json']) {
+				fs.copyFileSync(path.join(RUNTIME_MANIFEST_DIR, file), path.join(dir, file));
+			}
 			const env = node24Env(nodeHome);
 			const logFile = path.join(dir, 'install.log');
 			// Install scripts are off because a native Kafka addon's script downloads a binary (no
@@ -290,11 +331,14 @@ async function ensureRuntime(logger) {
 				env,
 				logFile,
 			});
-			await run(nodeBinOf(nodeHome), ['-e', "require('sqlite3'); require('n8n/package.json')"], {
-				cwd: dir,
-				env,
-				logFile,
-			});
+			const installed = await capture(
+				nodeBinOf(nodeHome),
+				['-e', "require('sqlite3'); process.stdout.write(require('n8n/package.json').version)"],
+				dir,
+			);
+			if (installed !== N8N_VERSION) {
+				throw new Error(`the install holds n8n ${installed}, expected ${N8N_VERSION}`);
+			}
 		},
 		logger,
 	);
