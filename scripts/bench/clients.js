@@ -315,4 +315,4 @@ function plainClient(target, options) {
 	};
 }
 
-module.exports = { ourNode, recipe, plainClient, recipeParameters };
+module.exports = { ourNode, recipe, plainClient };

@@ -112,7 +112,10 @@ async function run(job) {
 	const maxRssBytes = process.resourceUsage().maxRSS * 1024;
 	// Unmeasured walks, so that every measured one is warm.
 	await plain.walk();
-	if (!isDefaultOutput) await projects.walk();
+	if (!isDefaultOutput) {
+		projects.freshBudget();
+		await projects.walk();
+	}
 	/** @type {ItemsResult} */
 	const result = { cold, maxRssBytes, ours: [], projects: [], plain: [] };
 	for (let round = 0; round < job.repetitions; round++) {
