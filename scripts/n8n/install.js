@@ -19,8 +19,8 @@ const N8N_VERSION = '2.40.7';
 /** n8n 2.38+ refuses to start on Node 20; Node 24 ships on npm as the package `node`. */
 const NODE_VERSION = '24.21.0';
 /**
- * Bumped whenever the install recipe below changes, so caches made by an older recipe are redone.
- * Part of the folder name, together with the versions.
+ * Bumped whenever the install recipe below or the manifest in n8n-runtime/ changes what gets
+ * installed, so caches made before are redone. Part of the folder name, with the versions.
  */
 const RECIPE = 2;
 

@@ -158,7 +158,7 @@ describe('the packed package inside a real n8n', () => {
 				expect(await env.client.listExecutions(workflowId)).toHaveLength(1);
 			}
 		},
-		8 * 60_000,
+		12 * 60_000,
 	);
 
 	test("neither the client secret nor any issued token is in n8n's database, files or logs", async () => {
