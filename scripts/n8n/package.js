@@ -29,12 +29,19 @@ function packageJson() {
 async function npm(command, args, cwd, timeoutMs) {
 	const result = await runGroup('npm', [command, ...args], {
 		cwd,
-		env: { ...process.env, npm_config_update_notifier: 'false', npm_config_fund: 'false', npm_config_audit: 'false' },
+		env: {
+			...process.env,
+			npm_config_update_notifier: 'false',
+			npm_config_fund: 'false',
+			npm_config_audit: 'false',
+		},
 		timeoutMs,
 	});
 	if (result.timedOut) throw new Error(`npm ${command} did not finish within ${timeoutMs} ms`);
 	if (result.code !== 0) {
-		throw new Error(`npm ${command} ${args.join(' ')} failed (exit ${result.code}):\n${result.stdout}\n${result.stderr}`);
+		throw new Error(
+			`npm ${command} ${args.join(' ')} failed (exit ${result.code}):\n${result.stdout}\n${result.stderr}`,
+		);
 	}
 	return result.stdout;
 }
@@ -49,14 +56,23 @@ async function buildAndPack(logger) {
 	await npm('run', ['build'], REPO_ROOT, 300000);
 	const destination = fs.mkdtempSync(path.join(os.tmpdir(), 'smp-pack-'));
 	logger.log('packing it (npm pack)');
-	const output = await npm('pack', ['--json', `--pack-destination=${destination}`], REPO_ROOT, 120000);
-	const [packed] = /** @type {{ filename: string, files: { path: string }[] }[]} */ (JSON.parse(output));
+	const output = await npm(
+		'pack',
+		['--json', `--pack-destination=${destination}`],
+		REPO_ROOT,
+		120000,
+	);
+	const [packed] = /** @type {{ filename: string, files: { path: string }[] }[]} */ (
+		JSON.parse(output)
+	);
 	const tarball = path.join(destination, packed.filename);
 	const { n8n } = packageJson();
 	const inTarball = new Set(packed.files.map((file) => file.path));
 	const missing = [...n8n.nodes, ...n8n.credentials].filter((file) => !inTarball.has(file));
 	if (missing.length > 0) {
-		throw new Error(`the packed tarball lacks files package.json's n8n field names: ${missing.join(', ')}`);
+		throw new Error(
+			`the packed tarball lacks files package.json's n8n field names: ${missing.join(', ')}`,
+		);
 	}
 	return tarball;
 }
@@ -79,7 +95,10 @@ async function installIntoN8n(userFolder, tarball) {
 	const ledger = path.join(nodesFolder, 'package.json');
 	if (!fs.existsSync(ledger)) {
 		// The same shape n8n writes for its own ledger of installed community packages.
-		fs.writeFileSync(ledger, JSON.stringify({ name: 'installed-nodes', private: true, dependencies: {} }, null, 2));
+		fs.writeFileSync(
+			ledger,
+			JSON.stringify({ name: 'installed-nodes', private: true, dependencies: {} }, null, 2),
+		);
 	}
 	await npm(
 		'install',
