@@ -646,6 +646,15 @@ async function main() {
  */
 
 /**
+ * @param {number} count
+ * @param {string} noun
+ * @returns {string}
+ */
+function plural(count, noun) {
+	return `${fixed(count)} ${noun}${count === 1 ? '' : 's'}`;
+}
+
+/**
  * @param {WallCell | undefined} cell
  * @param {string} key
  * @returns {WallCell}
@@ -665,8 +674,8 @@ function judge(results) {
 	for (const row of results.requests) {
 		const ours = row.clients.ours;
 		verdicts.push({
-			target: `requests = floor for ${fixed(row.projects)} projects (${row.floor.results} pages + ${row.floor.tokens} token)`,
-			measured: `${ours.results} pages + ${ours.tokens} token`,
+			target: `requests = floor for ${fixed(row.projects)} projects (${plural(row.floor.results, 'page')} + ${plural(row.floor.tokens, 'token')})`,
+			measured: `${plural(ours.results, 'page')} + ${plural(ours.tokens, 'token')}${ours.failed > 0 ? `, ${ours.failed} refused` : ''}`,
 			met: ours.results === row.floor.results && ours.tokens === row.floor.tokens,
 		});
 	}
@@ -677,7 +686,7 @@ function judge(results) {
 			tokens.backToBack.ours.tokens,
 			'<=',
 			tokens.backToBack.floor,
-			(value) => `${value} token${value === 1 ? '' : 's'}`,
+			(value) => plural(value, 'token'),
 		),
 		verdict(
 			`one token per credential per process per hour: ${tokens.executions} executions ${tokens.spread.minutesBetween} min apart, ${fixed(tokens.spread.spanMinutes)} min (floor ${tokens.spread.floor})`,
@@ -685,7 +694,7 @@ function judge(results) {
 			'<=',
 			tokens.spread.floor,
 			(value) =>
-				`${value} tokens, ${tokens.spread.ours.failed} refused request${tokens.spread.ours.failed === 1 ? '' : 's'}`,
+				`${plural(value, 'token')}, ${plural(tokens.spread.ours.failed, 'refused request')}`,
 		),
 	);
 	for (const row of results.wallTime) {
