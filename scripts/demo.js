@@ -75,6 +75,9 @@ async function main() {
 			}
 		}
 	};
+	// With `npm run demo | tee log`, Ctrl-C ends tee first: writing to its closed pipe must not
+	// crash the demo before it has stopped what it started.
+	process.stdout.on('error', () => {});
 	onShutdown(async () => {
 		console.log('');
 		say('stopping n8n, the sandbox and the mail sink ...');
