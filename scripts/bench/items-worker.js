@@ -12,7 +12,7 @@
  * index.js with fork(); the job comes as JSON in argv[2] and the result goes back over IPC.
  */
 
-const { installRuntime } = require('./runtime');
+const { assertSingleN8nTree, installRuntime } = require('./runtime');
 
 /**
  * @typedef {object} ItemsJob
@@ -124,6 +124,7 @@ async function run(job) {
 		result.projects.push(inDefaultOutput);
 		result.ours.push(isDefaultOutput ? inDefaultOutput : await measureWalk(ours, job.projects));
 	}
+	assertSingleN8nTree();
 	return result;
 }
 
