@@ -364,16 +364,32 @@ describe('the trigger keeps secrets out of static data, items, errors and logs',
 			if (poll % 4 === 1) sandbox.revokeTokens();
 			if (poll % 3 === 2) sandbox.injectFault({ kind: 'serverError', times: 3 });
 			if (poll === 6) await harness.restart();
+			// An API that echoes the bearer token in its 503s: the poll is skipped and logged.
+			override =
+				poll === 9
+					? (request) =>
+							request.path.includes('/speci-finder/results')
+								? {
+										status: 503,
+										json: {
+											code: 'FETCH_FAILED',
+											message: `upstream refused ${String(request.headers.authorization)}`,
+										},
+									}
+								: undefined
+					: undefined;
 			const outcome = await harness.poll();
 			if (outcome.kind === 'emitted') emitted.push(...outcome.items);
 		}
 		expect(emitted.length).toBeGreaterThan(0);
 		expect(recorder.tokens.length).toBeGreaterThan(1);
+		expect(harness.logs.some((entry) => entry.message.includes('skipped a poll'))).toBe(true);
 		expectNoLeaks({
 			emitted,
 			saved: harness.saved,
 			memory: harness.memory(),
 			errors: harness.errors,
+			triggerLogs: harness.logs,
 			writes: helper.writes,
 		});
 	});
@@ -391,7 +407,11 @@ describe('the trigger keeps secrets out of static data, items, errors and logs',
 			thrown = error;
 		}
 		expect(String((thrown as Error | undefined)?.message)).toMatch(/refused access/);
-		expectNoLeaks({ thrown, saved: [wrong.saved, refused.saved] });
+		expectNoLeaks({
+			thrown,
+			saved: [wrong.saved, refused.saved],
+			triggerLogs: [wrong.logs, refused.logs],
+		});
 	});
 });
 

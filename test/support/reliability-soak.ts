@@ -400,6 +400,7 @@ export async function soakTrigger(
 	const emittedNew = new Map<string, number>();
 	const emittedUpdates = new Map<string, number>();
 	const mismatched: string[] = [];
+	const unserved: string[] = [];
 	const log: RequestLogEntry[] = [];
 	let baselined = false;
 	let active = false;
@@ -430,6 +431,7 @@ export async function soakTrigger(
 			const listing = sandbox.listOpen(companyId);
 			const listed = listedTenders(listing);
 			sandbox.resetRequests();
+			const logsBefore = logs.length + harness.logs.length;
 			if (poll % 50 === 0) {
 				reportProgress(
 					`trigger soak: poll ${poll + 1}/${polls}, ${listing.length} projects listed, ${expectedNew.size} new tenders expected so far, ${Math.round(performance.now() - startedAt) / 1000} s`,
@@ -455,6 +457,14 @@ export async function soakTrigger(
 			log.push(...entries);
 			const served = walkServed(entries, listing.length);
 			if (served) fullyServed++;
+			else if (unserved.length < 5) {
+				const answers = entries.map(
+					(entry) => `${entry.status}${entry.fault ? ` ${entry.fault}` : ''}`,
+				);
+				unserved.push(
+					`poll ${poll + 1}: ${answers.join(', ')}; ${logs.length + harness.logs.length - logsBefore} log lines`,
+				);
+			}
 
 			for (const { json } of items) {
 				const id = String(json.id);
@@ -510,7 +520,8 @@ export async function soakTrigger(
 	return {
 		polls,
 		pollsFullyServed: fullyServed,
-		pollsSkipped: logs.filter((entry) => entry.message.includes('skipped a poll')).length,
+		// The poll harness hands the trigger its own logger; n8n's other logging is in `logs`.
+		pollsSkipped: harness.logs.filter((entry) => entry.message.includes('skipped a poll')).length,
 		activations,
 		activationsFailed,
 		restarts,
@@ -547,6 +558,7 @@ export async function soakTrigger(
 			mismatched: mismatched.slice(0, 5),
 			updatesLost: updatesLost.slice(0, 5).map(([key]) => key),
 			updatesUnexpected: updatesUnexpected.slice(0, 5),
+			notFullyServed: unserved,
 		},
 	};
 }
