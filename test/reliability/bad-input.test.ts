@@ -483,6 +483,31 @@ const cases: Case[] = [
 		},
 	},
 	{
+		name: 'a token revoked between the first and the second page',
+		credentials: ({ sandbox }) => ({ ...sandbox.fixtures.client }),
+		script: (() => {
+			let revoked = false;
+			return {
+				token: () => ({ forward: world.sandbox.url }),
+				results: (request: ScriptedRequest) => {
+					if (request.query.cursor !== undefined && !revoked) {
+						revoked = true;
+						world.sandbox.revokeTokens();
+					}
+					return { forward: world.sandbox.url };
+				},
+			};
+		})(),
+		parameters: { companyId },
+		outcome: {
+			tolerated: (items, { sandbox }) => {
+				expect(items.map((item) => item.json)).toEqual(sandbox.listOpen(companyId));
+				expect(sandbox.requests().filter((entry) => entry.status === 401)).toHaveLength(1);
+				expect(sandbox.tokensIssued()).toBeGreaterThanOrEqual(2);
+			},
+		},
+	},
+	{
 		name: '"data" that is not an array',
 		script: {
 			results: () => ({
@@ -716,7 +741,7 @@ let logs: LogEntry[];
 beforeAll(async () => {
 	logs = captureLogs();
 	const [sandbox, scripted, refusedPort] = await Promise.all([
-		startSandbox({ projects: 120 }),
+		startSandbox({ projects: 300 }),
 		startScriptedServer(),
 		closedPort(),
 	]);
