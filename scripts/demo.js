@@ -171,7 +171,7 @@ async function main() {
 		}
 
 		say('starting n8n ...');
-		const n8n = await startN8n(prepared);
+		const n8n = await startN8n(prepared, { removeFolderIfOrphaned: keep ? undefined : demoFolder });
 		stops.push(() => n8n.stop());
 		const owner = {
 			email: 'demo@example.com',

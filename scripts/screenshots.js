@@ -134,7 +134,7 @@ async function main() {
 		await n8nCli(prepared, ['import:workflow', `--input=${path.join(folder, 'workflows.json')}`]);
 		fs.rmSync(path.join(folder, 'credentials.json'));
 
-		const n8n = await startN8n(prepared);
+		const n8n = await startN8n(prepared, { removeFolderIfOrphaned: folder });
 		stops.push(() => n8n.stop());
 		const owner = {
 			email: 'docs@example.com',

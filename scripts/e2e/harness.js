@@ -17,6 +17,7 @@ const path = require('node:path');
 const { startSandbox, SANDBOX_FIXTURES } = require('../../sandbox');
 const { N8nClient, generatePassword, outputItems } = require('../n8n/client');
 const { buildAndPack, installIntoN8n, packageJson } = require('../n8n/package');
+const { onShutdown } = require('../n8n/processes');
 const { ensureRuntime, prepareN8n, startN8n, n8nCli, delay } = require('../n8n/runtime');
 const { startSmtpSink } = require('../n8n/smtp-sink');
 const { loadExamples, EXAMPLE_IDS, credentialsFor } = require('../n8n/examples');
@@ -85,6 +86,8 @@ async function startE2e(logger) {
 		}
 		cleanups.length = 0;
 	};
+	// Stopped from outside (Ctrl-C, a CI timeout): the same cleanup as after the last test.
+	onShutdown(stopAll);
 	try {
 		const runtime = await ensureRuntime(logger);
 		const tarball = process.env.SMP_E2E_TARBALL || (await buildAndPack(logger));
@@ -151,7 +154,9 @@ async function startE2e(logger) {
 		}
 
 		logger.log('starting n8n');
-		const n8n = await startN8n(prepared);
+		const n8n = await startN8n(prepared, {
+			removeFolderIfOrphaned: keep ? undefined : prepared.userFolder,
+		});
 		cleanups.push(() => n8n.stop());
 		const client = new N8nClient(n8n.baseUrl, runtime);
 		await client.setupOwner({

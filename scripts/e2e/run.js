@@ -3,8 +3,9 @@
 'use strict';
 
 /**
- * `npm run test:e2e`: runs the e2e jest suite (jest.e2e.config.js) and closes with one line,
- * `e2e: N passed, N failed`, that CI reads. Extra arguments go to jest.
+ * `npm run test:e2e`: installs n8n if needed (cached), builds and packs the package, runs the e2e
+ * jest suite (jest.e2e.config.js) on that tarball, and closes with one line CI reads:
+ * `e2e: N passed, N failed`. Extra arguments go to jest.
  */
 
 const fs = require('node:fs');
@@ -12,44 +13,80 @@ const os = require('node:os');
 const path = require('node:path');
 const { spawn } = require('node:child_process');
 
+const { exited, onShutdown } = require('../n8n/processes');
+const { ensureRuntime } = require('../n8n/runtime');
+const { buildAndPack } = require('../n8n/package');
+
 const root = path.resolve(__dirname, '..', '..');
-const resultsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'smp-e2e-results-'));
-const resultsFile = path.join(resultsDir, 'jest.json');
 
-const jest = spawn(
-	process.execPath,
-	[
-		require.resolve('jest/bin/jest'),
-		'--config',
-		path.join(root, 'jest.e2e.config.js'),
-		'--runInBand',
-		'--ci',
-		'--json',
-		`--outputFile=${resultsFile}`,
-		...process.argv.slice(2),
-	],
-	{ cwd: root, stdio: 'inherit' },
-);
-
-// Jest stops n8n and everything else it started when it is asked to stop; pass the request on.
-for (const signal of /** @type {NodeJS.Signals[]} */ (['SIGINT', 'SIGTERM', 'SIGHUP'])) {
-	process.on(signal, () => jest.kill(signal));
+/** @param {string} line */
+function log(line) {
+	process.stderr.write(`[e2e] ${line}\n`);
 }
 
-jest.on('exit', (code, signal) => {
-	/** @type {{ numPassedTests: number, numFailedTests: number, numRuntimeErrorTestSuites: number } | undefined} */
-	let results;
-	try {
-		results = JSON.parse(fs.readFileSync(resultsFile, 'utf8'));
-	} catch {
-		results = undefined;
-	}
-	fs.rmSync(resultsDir, { recursive: true, force: true });
-	const passed = results?.numPassedTests ?? 0;
-	// A suite that failed before its tests ran (setup error) reports no failed test: count it.
-	const failed =
-		(results?.numFailedTests ?? 0) + (results?.numRuntimeErrorTestSuites ?? 0) + (results ? 0 : 1);
+/**
+ * @param {number} passed
+ * @param {number} failed
+ * @param {number} exitCode
+ */
+function finish(passed, failed, exitCode) {
 	console.log(`e2e: ${passed} passed, ${failed} failed`);
-	process.exitCode = code === 0 && failed === 0 ? 0 : code || 1;
-	if (signal) process.exitCode = 1;
-});
+	process.exitCode = exitCode;
+}
+
+async function main() {
+	const resultsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'smp-e2e-results-'));
+	/** @type {string | undefined} */
+	let tarball;
+	const cleanup = () => {
+		fs.rmSync(resultsDir, { recursive: true, force: true });
+		if (tarball) fs.rmSync(path.dirname(tarball), { recursive: true, force: true });
+	};
+	try {
+		await ensureRuntime({ log });
+		tarball = await buildAndPack({ log });
+	} catch (error) {
+		cleanup();
+		log(`could not prepare the suite: ${error instanceof Error ? error.message : String(error)}`);
+		finish(0, 1, 1);
+		return;
+	}
+	const resultsFile = path.join(resultsDir, 'jest.json');
+	const jest = spawn(
+		process.execPath,
+		[
+			require.resolve('jest/bin/jest'),
+			'--config',
+			path.join(root, 'jest.e2e.config.js'),
+			'--runInBand',
+			'--ci',
+			'--json',
+			`--outputFile=${resultsFile}`,
+			...process.argv.slice(2),
+		],
+		{ cwd: root, stdio: 'inherit', env: { ...process.env, SMP_E2E_TARBALL: tarball } },
+	);
+	// Asked to stop: jest stops its tests; n8n's reaper covers a jest that dies without stopping it.
+	onShutdown(async () => {
+		jest.kill('SIGTERM');
+		await exited(jest);
+	});
+	jest.on('exit', (code, signal) => {
+		/** @type {{ numPassedTests: number, numFailedTests: number, numRuntimeErrorTestSuites: number } | undefined} */
+		let results;
+		try {
+			results = JSON.parse(fs.readFileSync(resultsFile, 'utf8'));
+		} catch {
+			results = undefined;
+		}
+		cleanup();
+		// A suite that failed before its tests ran (setup error) reports no failed test: count it.
+		const failed =
+			(results?.numFailedTests ?? 0) +
+			(results?.numRuntimeErrorTestSuites ?? 0) +
+			(results ? 0 : 1);
+		finish(results?.numPassedTests ?? 0, failed, code === 0 && failed === 0 && !signal ? 0 : 1);
+	});
+}
+
+void main();

@@ -6,9 +6,12 @@
  *
  * Each child is started in its own process group (detached), so stopping it also stops what it
  * started (n8n's task runner, npm's node-gyp, ...). Every group still running when this process
- * exits, normally or on SIGINT/SIGTERM/SIGHUP, is killed.
+ * exits, normally or on SIGINT/SIGTERM/SIGHUP, is killed. Signal handlers cannot cover SIGKILL,
+ * nor code running inside jest (whose test `process` is a copy that never sees signals), so each
+ * group also gets a detached reaper that kills it once this process is gone.
  */
 
+const path = require('node:path');
 const { spawn } = require('node:child_process');
 
 /** @type {Set<import('node:child_process').ChildProcess>} */
@@ -79,11 +82,25 @@ function onShutdown(hook) {
  * @param {string} command
  * @param {string[]} args
  * @param {import('node:child_process').SpawnOptions} options
+ * @param {{ removeIfOrphaned?: string[] }} [reaping] folders the reaper deletes after killing an orphaned group
  * @returns {import('node:child_process').ChildProcess}
  */
-function spawnGroup(command, args, options) {
+function spawnGroup(command, args, options, reaping = {}) {
 	installHooks();
 	const child = spawn(command, args, { ...options, detached: true });
+	if (child.pid !== undefined) {
+		const reaper = spawn(
+			process.execPath,
+			[
+				path.join(__dirname, 'reaper.js'),
+				String(process.pid),
+				String(child.pid),
+				...(reaping.removeIfOrphaned ?? []),
+			],
+			{ detached: true, stdio: 'ignore' },
+		);
+		reaper.unref();
+	}
 	running.add(child);
 	child.once('exit', () => running.delete(child));
 	child.once('error', () => running.delete(child));

@@ -223,18 +223,20 @@ async function n8nCli(prepared, args, timeoutMs = 180000) {
 /**
  * Starts `n8n start` and waits until it serves its editor and REST API.
  * @param {Awaited<ReturnType<typeof prepareN8n>>} prepared
- * @param {{ timeoutMs?: number }} [options]
+ * @param {{ timeoutMs?: number, removeFolderIfOrphaned?: string }} [options] the folder is deleted
+ *   if this process dies without stopping n8n (it holds the throw-away user folder)
  * @returns {Promise<N8nInstance>}
  */
 async function startN8n(prepared, options = {}) {
 	const timeoutMs = options.timeoutMs ?? 180000;
 	const logFile = path.join(prepared.userFolder, 'n8n-console.log');
 	const out = fs.openSync(logFile, 'a');
-	const child = spawnGroup(prepared.runtime.nodeBin, [prepared.runtime.n8nBin, 'start'], {
-		env: prepared.env,
-		cwd: prepared.userFolder,
-		stdio: ['ignore', out, out],
-	});
+	const child = spawnGroup(
+		prepared.runtime.nodeBin,
+		[prepared.runtime.n8nBin, 'start'],
+		{ env: prepared.env, cwd: prepared.userFolder, stdio: ['ignore', out, out] },
+		{ removeIfOrphaned: options.removeFolderIfOrphaned ? [options.removeFolderIfOrphaned] : [] },
+	);
 	fs.closeSync(out);
 	let stopped = false;
 	const stop = async () => {
