@@ -1,0 +1,93 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+
+import {
+	companyIdProperty,
+	filtersProperty,
+	outputProperty,
+	simplifyProperty,
+} from '../../descriptions';
+import { filterProjects, hasFilters, shapeItems, type OutputMode } from '../../helpers/items';
+import { MAX_PAGE_SIZE, walkPages, type FetchPage } from '../../helpers/paging';
+import { inCredentialTurn, requestResultsPage } from '../../transport';
+import { checkedCompanyId, checkedFilters, checkedOutput } from '../parameters';
+
+const showForGetMany = { show: { resource: ['matchedProject'], operation: ['getAll'] } };
+
+export const description: INodeProperties[] = [
+	...updateDisplayOptions(showForGetMany, [
+		companyIdProperty,
+		{
+			displayName: 'Return All',
+			name: 'returnAll',
+			type: 'boolean',
+			default: false,
+			description: 'Whether to return all results or only up to a given limit',
+		},
+	]),
+	...updateDisplayOptions({ show: { ...showForGetMany.show, returnAll: [false] } }, [
+		{
+			displayName: 'Limit',
+			name: 'limit',
+			type: 'number',
+			typeOptions: { minValue: 1 },
+			default: 50,
+			description: 'Max number of results to return',
+		},
+	]),
+	...updateDisplayOptions(showForGetMany, [outputProperty, simplifyProperty, filtersProperty]),
+];
+
+/**
+ * The matched projects of one input item's company, as the JSON of the output items. `today` is
+ * the execution's calendar day in the workflow's time zone, the same for every item.
+ */
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	today: string,
+): Promise<IDataObject[]> {
+	const node = this.getNode();
+	const companyId = checkedCompanyId(
+		node,
+		this.getNodeParameter('companyId', itemIndex) as string,
+		itemIndex,
+	);
+	const returnAll = this.getNodeParameter('returnAll', itemIndex, false) as boolean;
+	const limit = returnAll ? Infinity : (this.getNodeParameter('limit', itemIndex, 50) as number);
+	if (!returnAll && (!Number.isInteger(limit) || limit < 1)) {
+		throw new NodeOperationError(
+			node,
+			`Limit must be a whole number of at least 1 (got ${JSON.stringify(limit)}); turn on Return All to get every result`,
+			{ itemIndex },
+		);
+	}
+	const output = checkedOutput(
+		node,
+		this.getNodeParameter('output', itemIndex, 'projects') as OutputMode,
+		itemIndex,
+	);
+	const simplify = this.getNodeParameter('simplify', itemIndex, false) as boolean;
+	const filters = checkedFilters(
+		node,
+		this.getNodeParameter('filters', itemIndex, {}) as IDataObject,
+		itemIndex,
+	);
+
+	const fetchPage: FetchPage = async (page) => await requestResultsPage.call(this, companyId, page);
+	return await inCredentialTurn(this, async () => {
+		const results: IDataObject[] = [];
+		// Without filters every project gives at least one item, so asking for what is still missing
+		// never over-fetches; with filters the share kept is unknown and full pages mean fewest requests.
+		const nextLimit = () =>
+			returnAll || hasFilters(filters)
+				? MAX_PAGE_SIZE
+				: Math.min(MAX_PAGE_SIZE, limit - results.length);
+		for await (const projects of walkPages(fetchPage, nextLimit)) {
+			const kept = filterProjects(projects, filters, today);
+			results.push(...(shapeItems(kept, { output, simplify }) as IDataObject[]));
+			if (results.length >= limit) break;
+		}
+		return returnAll ? results : results.slice(0, limit);
+	});
+}
