@@ -96,6 +96,26 @@ describe('diffPoll: first run and new tenders', () => {
 		expect(second.next.tenders.size).toBe(2);
 	});
 
+	it('keeps the first listing of a repeated tender, also for its values', () => {
+		const event = 'newOrUpdatedTender' as const;
+		const first = poll({ event, listed: listed('a') });
+		const second = poll({
+			event,
+			previous: first.next,
+			listed: [
+				{ id: 'b', snapshot: snapshot({ builder: 'Tōtara Projects' }) },
+				{ id: 'a', snapshot: snapshot() },
+				{ id: 'b', snapshot: snapshot({ builder: 'Kōwhai Construction Ltd' }) },
+				{ id: 'a', snapshot: snapshot({ status: 'Closed' }) },
+			],
+		});
+		expect(second.newTenderIds).toEqual(['b']);
+		expect(second.updates).toEqual([]);
+		expect([...second.next.tenders.keys()]).toEqual(['b', 'a']);
+		expect(second.next.tenders.get('b')?.snapshot?.builder).toBe('Tōtara Projects');
+		expect(second.next.tenders.get('a')?.snapshot?.status).toBe('Open');
+	});
+
 	it('does not change the state it was given', () => {
 		const first = poll({ listed: listed('a') });
 		const before = JSON.stringify(writeTriggerState(first.next));
@@ -226,22 +246,50 @@ describe('diffPoll: retention and cap', () => {
 		expect(back.newTenderIds).toEqual(['a']);
 	});
 
-	it('drops the longest-unlisted tenders first when over the cap, ties by id', () => {
-		const tenders = new Map(
-			Array.from({ length: MAX_TRACKED_TENDERS }, (_, index) => [
-				`old-${String(index).padStart(5, '0')}`,
-				{ lastListedDay: DAY0 - (index < 10 ? 50 : 20) },
+	it(`bounds the unlisted tenders, not all of them: with ${MAX_TRACKED_TENDERS} listed, the gone ones stay remembered`, () => {
+		const ids = Array.from({ length: MAX_TRACKED_TENDERS }, (_, index) => `t-${index}`);
+		const first = poll({ listed: listed(...ids, 'gone-1', 'gone-2') });
+		const gone = poll({ previous: first.next, today: DAY0 + 1, listed: listed(...ids) });
+		expect(gone.next.tenders.size).toBe(MAX_TRACKED_TENDERS + 2);
+		expect(gone.next.tenders.get('gone-1')).toEqual({ lastListedDay: DAY0 });
+		const back = poll({
+			previous: gone.next,
+			today: DAY0 + 2,
+			listed: listed(...ids, 'gone-2', 'gone-1'),
+		});
+		expect(back.newTenderIds).toEqual([]);
+	});
+
+	it('keeps at most the cap of unlisted tenders beside every listed one', () => {
+		const listedIds = Array.from({ length: 20 }, (_, index) => `listed-${index}`);
+		const unlisted = Array.from({ length: MAX_TRACKED_TENDERS + 7 }, (_, index) => [
+			`old-${String(index).padStart(5, '0')}`,
+			{ lastListedDay: DAY0 - 1 - (index % 30) },
+		]) as Array<[string, { lastListedDay: number }]>;
+		const previous: TriggerState = {
+			scope: SCOPE,
+			day: DAY0 - 1,
+			tenders: new Map([
+				...unlisted,
+				...listedIds.map(
+					(id) => [id, { lastListedDay: DAY0 - 1 }] as [string, { lastListedDay: number }],
+				),
 			]),
-		);
-		const previous: TriggerState = { scope: SCOPE, day: DAY0 - 1, tenders };
-		const result = poll({ previous, listed: listed('new-1', 'new-2', 'new-3') });
-		expect(result.newTenderIds).toEqual(['new-1', 'new-2', 'new-3']);
-		expect(result.next.tenders.size).toBe(MAX_TRACKED_TENDERS);
-		expect(['old-00000', 'old-00001', 'old-00002'].some((id) => result.next.tenders.has(id))).toBe(
-			false,
-		);
-		expect(result.next.tenders.has('old-00003')).toBe(true);
-		expect(result.next.tenders.has('new-3')).toBe(true);
+		};
+		const result = poll({ previous, listed: listed(...listedIds) });
+		expect(result.next.tenders.size).toBe(listedIds.length + MAX_TRACKED_TENDERS);
+		expect(listedIds.every((id) => result.next.tenders.get(id)?.lastListedDay === DAY0)).toBe(true);
+		// The seven dropped are the longest unlisted (last listed 30 days ago), lowest ids first.
+		const dropped = unlisted.filter(([id]) => !result.next.tenders.has(id)).map(([id]) => id);
+		expect(dropped).toEqual([
+			'old-00029',
+			'old-00059',
+			'old-00089',
+			'old-00119',
+			'old-00149',
+			'old-00179',
+			'old-00209',
+		]);
 	});
 
 	it('never drops a listed tender, even when more are listed than the cap', () => {

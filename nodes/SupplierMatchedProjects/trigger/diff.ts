@@ -71,24 +71,41 @@ export function changesBetween(from: TenderSnapshot, to: TenderSnapshot): Tender
 	return changes;
 }
 
+// Most remembered tenders are unchanged on a poll: comparing the fields directly spares building
+// a changes object for each of them.
+function sameSnapshot(a: TenderSnapshot, b: TenderSnapshot): boolean {
+	return (
+		a.quotesDueAt === b.quotesDueAt &&
+		a.status === b.status &&
+		a.name === b.name &&
+		a.type === b.type &&
+		a.builder === b.builder
+	);
+}
+
 /**
- * Keeps the listed tenders plus the most recently listed others, up to the cap. Ties are broken by
- * id so the outcome never depends on the order entries were read in.
+ * The unlisted tenders to forget so that at most MAX_TRACKED_TENDERS of them stay: the longest
+ * unlisted first, ties broken by id so the outcome never depends on the order entries were read in.
  */
-function applyCap(tenders: Map<string, TrackedTender>, listedIds: ReadonlySet<string>): void {
-	if (tenders.size <= MAX_TRACKED_TENDERS) return;
-	const unlisted = [...tenders.entries()]
-		.filter(([id]) => !listedIds.has(id))
-		.sort(
-			([idA, a], [idB, b]) =>
-				a.lastListedDay - b.lastListedDay || (idA < idB ? -1 : idA > idB ? 1 : 0),
-		);
-	let excess = tenders.size - MAX_TRACKED_TENDERS;
-	for (const [id] of unlisted) {
-		if (excess <= 0) break;
-		tenders.delete(id);
-		excess--;
+function beyondCap(unlisted: ReadonlyArray<[string, TrackedTender]>): Set<string> {
+	if (unlisted.length <= MAX_TRACKED_TENDERS) return new Set();
+	const oldestFirst = [...unlisted].sort(
+		([idA, a], [idB, b]) =>
+			a.lastListedDay - b.lastListedDay || (idA < idB ? -1 : idA > idB ? 1 : 0),
+	);
+	return new Set(oldestFirst.slice(0, unlisted.length - MAX_TRACKED_TENDERS).map(([id]) => id));
+}
+
+/** The walk's tenders with each id once, its first listing kept. */
+function onceEach(listed: readonly ListedTender[]): ListedTender[] {
+	const seen = new Set<string>();
+	const once: ListedTender[] = [];
+	for (const tender of listed) {
+		if (seen.has(tender.id)) continue;
+		seen.add(tender.id);
+		once.push(tender);
 	}
+	return once;
 }
 
 /**
@@ -101,42 +118,53 @@ export function diffPoll(input: PollDiffInput): PollDiff {
 	const firstRun =
 		previous === undefined || (previous.scope !== undefined && previous.scope !== scope);
 	const silentlyTrack = firstRun && !input.emitOpenOnFirstRun;
+	const keepSnapshots = event === 'newOrUpdatedTender';
 	const loadedDay =
 		previous !== undefined && input.loadedFromStorage
 			? Math.max(previous.loadedDay ?? today, today)
 			: previous?.loadedDay;
 
+	// Listed tenders go in first; the map itself then tells a listed id from an unlisted one. Each
+	// lookup in a map of 100,000 tenders costs, so there is no separate set of listed ids.
 	const tenders = new Map<string, TrackedTender>();
-	const listedIds = new Set<string>();
 	const newTenderIds: string[] = [];
 	const updates: TenderUpdate[] = [];
+	let remembered = 0;
 
 	for (const { id, snapshot } of listed) {
-		if (listedIds.has(id)) continue;
-		listedIds.add(id);
+		const size = tenders.size;
+		tenders.set(id, keepSnapshots ? { lastListedDay: today, snapshot } : { lastListedDay: today });
+		// listedTenders gives each id once; a repeat from another caller overwrote the first
+		// listing, so start again with the repeats left out.
+		if (tenders.size === size) return diffPoll({ ...input, listed: onceEach(listed) });
 		const known = previous?.tenders.get(id);
-		const keepSnapshot = event === 'newOrUpdatedTender' ? snapshot : undefined;
-		tenders.set(id, { lastListedDay: today, snapshot: keepSnapshot });
 		if (known === undefined) {
 			if (!silentlyTrack) newTenderIds.push(id);
 			continue;
 		}
+		remembered++;
 		// A remembered tender without a snapshot was tracked under newTender: its values start now.
-		if (keepSnapshot === undefined || known.snapshot === undefined) continue;
-		const changes = changesBetween(known.snapshot, snapshot);
-		if (Object.keys(changes).length > 0) updates.push({ id, changes });
+		if (!keepSnapshots || known.snapshot === undefined) continue;
+		if (!sameSnapshot(known.snapshot, snapshot)) {
+			updates.push({ id, changes: changesBetween(known.snapshot, snapshot) });
+		}
 	}
 
-	for (const [id, known] of previous?.tenders ?? []) {
-		if (listedIds.has(id)) continue;
-		const unlistedSince = Math.max(known.lastListedDay, loadedDay ?? known.lastListedDay);
-		if (today - unlistedSince > RETENTION_DAYS) continue;
-		tenders.set(
-			id,
-			event === 'newOrUpdatedTender' ? known : { lastListedDay: known.lastListedDay },
-		);
+	const unlisted: Array<[string, TrackedTender]> = [];
+	if (previous !== undefined && remembered < previous.tenders.size) {
+		for (const [id, known] of previous.tenders) {
+			if (tenders.has(id)) continue;
+			const unlistedSince = Math.max(known.lastListedDay, loadedDay ?? known.lastListedDay);
+			if (today - unlistedSince > RETENTION_DAYS) continue;
+			const kept =
+				keepSnapshots || known.snapshot === undefined
+					? known
+					: { lastListedDay: known.lastListedDay };
+			unlisted.push([id, kept]);
+		}
 	}
-	applyCap(tenders, listedIds);
+	const forgotten = beyondCap(unlisted);
+	for (const [id, kept] of unlisted) if (!forgotten.has(id)) tenders.set(id, kept);
 
 	return {
 		firstRun,
