@@ -168,6 +168,32 @@ describe('shapeItems', () => {
 		expect(items.map((item) => item.id)).toEqual(['t1', 't2', 't3']);
 	});
 
+	it('gives simplified tender rows byte for byte as splitting, then simplifying each tender item', () => {
+		const odd = [
+			{ ...sample(), region: 'NSW', budget: null, tags: ['a', 'b'] } as Project,
+			project({
+				projectId: 'p2',
+				consultants: undefined,
+				tenders: [
+					{ ...tender({ id: 't3', matchedKeywords: [] }), project: 'own', lot: { n: 1 } },
+					{ ...tender({ id: 't4', matchedKeywords: ['x', '', 'x', 'y'] }), builder: null },
+					null,
+					tender({ id: 't5', matchedKeywords: ['solo'] }),
+				] as unknown as Project['tenders'],
+			}),
+			project({ projectId: 'p3', tenders: [] }),
+			two[0],
+		];
+		const expected = odd.flatMap(splitTenders).map(simplifyTenderItem);
+		const rows = shapeItems(odd, { output: 'tenders', simplify: true });
+		expect(rows).toHaveLength(8);
+		expect(JSON.stringify(rows)).toBe(JSON.stringify(expected));
+		expect(rows[0]).toMatchObject({ projectRegion: 'NSW', projectTags: '["a","b"]' });
+		expect(rows[2]).toMatchObject({ tenderLot: '{"n":1}', consultants: '' });
+		expect('tenderProject' in rows[2]).toBe(false);
+		expect(rows[3].matchedKeywords).toBe('x; y');
+	});
+
 	it('simplifies either output', () => {
 		expect(shapeItems(two, { output: 'projects', simplify: true })[1]).toMatchObject({
 			projectId: 'p2',
