@@ -53,7 +53,7 @@ describe('trigger state: writing and reading back', () => {
 		expect(roundTrip(state)).toEqual(state);
 	});
 
-	it('round-trips snapshots: known codes, unknown values verbatim, odd due dates, shared builders', () => {
+	it('round-trips snapshots: known codes, unknown values verbatim, odd due dates, shared builders and names', () => {
 		const state: TriggerState = {
 			scope: 'abc123',
 			day: TODAY,
@@ -81,29 +81,33 @@ describe('trigger state: writing and reading back', () => {
 					},
 				],
 				['d', { lastListedDay: TODAY - 4 }],
+				[
+					'e',
+					{
+						lastListedDay: TODAY - 5,
+						snapshot: snapshot({ name: 'Roofing', quotesDueAt: dayToIsoDate(TODAY - 7) }),
+					},
+				],
 			]),
 		};
 		const stored = writeTriggerState(state);
 		expect(stored.b).toEqual(['Kōwhai Construction Ltd', 'Tōtara Projects']);
-		expect((stored.t as Record<string, unknown>).c).toEqual([
-			2,
-			'2025-02-30',
-			'Withdrawn',
-			'Framework',
-			'Plumbing & Drainage',
-			1,
-		]);
+		expect(stored.m).toEqual(['Plumbing & Drainage', 'Roofing']);
+		const entries = stored.t as Record<string, unknown>;
+		expect(entries.c).toEqual([2, '2025-02-30', 'Withdrawn', 'Framework', 0, 1]);
+		expect(entries.e).toEqual([5, -7, 0, 0, 1, 0]);
 		expect(roundTrip(state)).toEqual(state);
 	});
 
-	it('stores a due date as a day number that converts back to the same calendar date', () => {
+	it('stores a due date as days after the state day, converting back to the same calendar date', () => {
 		const day = 20_259;
 		expect(dayToIsoDate(day)).toBe('2025-06-20');
 		const stored = writeTriggerState({
 			day: TODAY,
 			tenders: new Map([['a', { lastListedDay: TODAY, snapshot: snapshot() }]]),
 		});
-		expect((stored.t as Record<string, unknown[]>).a[1]).toBe(day);
+		expect((stored.t as Record<string, unknown[]>).a[1]).toBe(day - TODAY);
+		expect(day - TODAY).toBe(18);
 	});
 
 	it('keeps newTender state within 64 bytes per tracked tender', () => {
@@ -128,28 +132,35 @@ describe('trigger state: writing and reading back', () => {
 		expect(json.length / tenders.size).toBeLessThanOrEqual(64);
 	});
 
-	it('keeps newOrUpdatedTender state within 96 bytes per tender for typical names', () => {
+	it('keeps newOrUpdatedTender state within 64 bytes per tender, also with UUID-sized tender ids', () => {
 		const names = [
 			'Plumbing & Drainage',
 			'Electrical & Data Cabling',
 			'HVAC / Mechanical Services',
 		];
 		const builders = ['Kōwhai Construction Ltd', 'Southern Cross Builders', 'Tōtara Projects'];
-		const tenders = new Map(
-			Array.from({ length: 1000 }, (_, index) => [
-				tenderId(index + 1),
-				{
-					lastListedDay: TODAY - (index % 91),
-					snapshot: snapshot({
-						name: names[index % names.length],
-						builder: builders[index % builders.length],
-						quotesDueAt: dayToIsoDate(TODAY + (index % 40)),
-					}),
-				},
-			]),
-		);
-		const json = JSON.stringify(writeTriggerState({ scope: 'K3Jw1xq0Yb8e', day: TODAY, tenders }));
-		expect(json.length / tenders.size).toBeLessThanOrEqual(96);
+		for (const idOf of [
+			tenderId,
+			(index: number) => `6f1c2a4e-9b7d-4c3a-8e21-${String(index).padStart(12, '0')}`,
+		]) {
+			const tenders = new Map(
+				Array.from({ length: 1000 }, (_, index) => [
+					idOf(index + 1),
+					{
+						lastListedDay: TODAY - (index % 91),
+						snapshot: snapshot({
+							name: names[index % names.length],
+							builder: builders[index % builders.length],
+							quotesDueAt: dayToIsoDate(TODAY + (index % 400)),
+						}),
+					},
+				]),
+			);
+			const json = JSON.stringify(
+				writeTriggerState({ scope: 'K3Jw1xq0Yb8e', day: TODAY, tenders }),
+			);
+			expect(Buffer.byteLength(json, 'utf8') / tenders.size).toBeLessThanOrEqual(64);
+		}
 	});
 
 	it('stays bounded at the cap: the whole state of MAX_TRACKED_TENDERS tenders is under 400 kB', () => {
@@ -187,6 +198,75 @@ describe('trigger state: reading what is stored', () => {
 		});
 	});
 
+	it('reads the version 2 layout: names in each entry, due dates in days since the epoch', () => {
+		const read = readTriggerState({
+			v: 2,
+			s: 'abc123',
+			d: TODAY,
+			h: TODAY - 3,
+			n: 240,
+			t: {
+				a: [0, 20_259, 0, 0, 'Plumbing & Drainage', 0],
+				b: [2, '2025-02-30', 'Withdrawn', 'Framework', 'Roofing', 1],
+				c: [1, null, 2, 1, 'Plumbing & Drainage', 0],
+				d: 4,
+			},
+			b: ['Kōwhai Construction Ltd', 'Tōtara Projects'],
+		});
+		expect(read).toEqual({
+			kind: 'state',
+			state: {
+				scope: 'abc123',
+				day: TODAY,
+				loadedDay: TODAY - 3,
+				projectCount: 240,
+				tenders: new Map([
+					['a', { lastListedDay: TODAY, snapshot: snapshot() }],
+					[
+						'b',
+						{
+							lastListedDay: TODAY - 2,
+							snapshot: snapshot({
+								quotesDueAt: '2025-02-30',
+								status: 'Withdrawn',
+								type: 'Framework',
+								name: 'Roofing',
+								builder: 'Tōtara Projects',
+							}),
+						},
+					],
+					[
+						'c',
+						{
+							lastListedDay: TODAY - 1,
+							snapshot: snapshot({ quotesDueAt: null, status: 'Awarded', type: 'Procurement' }),
+						},
+					],
+					['d', { lastListedDay: TODAY - 4 }],
+				]),
+			},
+		});
+	});
+
+	it('writes a version 2 state it read back in the current layout, with the same content', () => {
+		const read = readTriggerState({
+			v: 2,
+			d: TODAY,
+			t: { a: [0, 20_259, 0, 0, 'Plumbing & Drainage', 0] },
+			b: ['Kōwhai Construction Ltd'],
+		});
+		if (read.kind !== 'state') throw new Error(`expected a state, got ${JSON.stringify(read)}`);
+		const stored = writeTriggerState(read.state);
+		expect(stored).toEqual({
+			v: STATE_VERSION,
+			d: TODAY,
+			t: { a: [0, 20_259 - TODAY, 0, 0, 0, 0] },
+			b: ['Kōwhai Construction Ltd'],
+			m: ['Plumbing & Drainage'],
+		});
+		expect(roundTrip(read.state)).toEqual(read.state);
+	});
+
 	it.each([
 		[{ v: 99, d: TODAY, t: {} }, 'its version 99 is not one this node knows'],
 		[
@@ -208,6 +288,20 @@ describe('trigger state: reading what is stored', () => {
 			'its entry for tender a is malformed',
 		],
 		[{ v: 2, d: TODAY, t: { a: 'old' } }, 'its entry for tender a is malformed'],
+		[
+			{ v: 2, d: TODAY, t: { a: [0, 1e12, 0, 0, 'Name', 0] }, b: ['One'] },
+			'its entry for tender a is malformed',
+		],
+		[{ v: 3, t: {} }, 'its day is missing'],
+		[{ v: 3, d: TODAY, t: {}, m: 'Roofing' }, 'its tender name list is malformed'],
+		[
+			{ v: 3, d: TODAY, t: { a: [0, 3, 0, 0, 1, 0] }, b: ['One'], m: ['Roofing'] },
+			'its entry for tender a is malformed',
+		],
+		[
+			{ v: 3, d: TODAY, t: { a: [0, 3, 0, 0, 'Roofing', 0] }, b: ['One'] },
+			'its entry for tender a is malformed',
+		],
 		[{ somethingElse: true }, 'it has no version'],
 	])('says why %j cannot be read', (stored, reason) => {
 		expect(readTriggerState(stored)).toEqual({ kind: 'unreadable', reason });

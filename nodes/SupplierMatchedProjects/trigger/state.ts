@@ -2,7 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { Tender } from '../api/types';
 
-export const STATE_VERSION = 2;
+export const STATE_VERSION = 3;
 
 /**
  * How long a tender that is no longer listed stays remembered. The near-term window is fixed
@@ -19,6 +19,8 @@ export const RETENTION_DAYS = 90;
 export const MAX_TRACKED_TENDERS = 5000;
 
 const DAY_MS = 86_400_000;
+/** The furthest day from the epoch a Date can hold. */
+const MAX_DATE_DAY = 100_000_000;
 
 /** The fields whose change makes an update, in the API's own names. */
 export interface TenderSnapshot {
@@ -91,54 +93,96 @@ function decodeCode(value: unknown, codes: readonly string[]): string | undefine
 	return undefined;
 }
 
-function encodeDueDate(quotesDueAt: string | null): number | string | null {
-	if (quotesDueAt === null) return null;
-	return isoDateToDay(quotesDueAt) ?? quotesDueAt;
-}
-
-function decodeDueDate(value: unknown): string | null | undefined {
-	if (value === null) return null;
-	if (typeof value === 'string') return value;
-	if (typeof value === 'number' && Number.isInteger(value)) return dayToIsoDate(value);
-	return undefined;
-}
-
 function isWholeNumber(value: unknown): value is number {
 	return typeof value === 'number' && Number.isInteger(value);
 }
 
 /**
- * Compact form, version 2 (all JSON primitives):
- *   { v: 2, s: scope, d: day, h?: loadedDay, n?: projectCount, t: { [tenderId]: entry },
- *     b?: builderNames }
+ * A state holds a few dozen distinct due dates, builders and tender names across many thousand
+ * tenders: each is converted or looked up once per read or write, and stored once.
+ */
+class Interned {
+	readonly values: string[] = [];
+	private readonly indexes = new Map<string, number>();
+
+	indexOf(value: string): number {
+		let index = this.indexes.get(value);
+		if (index === undefined) {
+			index = this.values.length;
+			this.values.push(value);
+			this.indexes.set(value, index);
+		}
+		return index;
+	}
+}
+
+/** Due dates as days relative to the state's day (a few digits), others verbatim. */
+class DueDateWriter {
+	private readonly days = new Map<string, number | string>();
+
+	constructor(private readonly stateDay: number) {}
+
+	encode(quotesDueAt: string | null): number | string | null {
+		if (quotesDueAt === null) return null;
+		let encoded = this.days.get(quotesDueAt);
+		if (encoded === undefined) {
+			const day = isoDateToDay(quotesDueAt);
+			encoded = day === undefined ? quotesDueAt : day - this.stateDay;
+			this.days.set(quotesDueAt, encoded);
+		}
+		return encoded;
+	}
+}
+
+class DueDateReader {
+	private readonly dates = new Map<number, string>();
+
+	/** `origin` is added to a stored number: 0 for version 2 (days since the epoch). */
+	constructor(private readonly origin: number) {}
+
+	decode(value: unknown): string | null | undefined {
+		if (value === null) return null;
+		if (typeof value === 'string') return value;
+		if (!isWholeNumber(value)) return undefined;
+		let date = this.dates.get(value);
+		if (date === undefined) {
+			const day = this.origin + value;
+			// Beyond what a Date can hold: a damaged state, not a date.
+			if (Math.abs(day) > MAX_DATE_DAY) return undefined;
+			date = dayToIsoDate(day);
+			this.dates.set(value, date);
+		}
+		return date;
+	}
+}
+
+/**
+ * Compact form, version 3 (all JSON primitives):
+ *   { v: 3, s: scope, d: day, h?: loadedDay, n?: projectCount, t: { [tenderId]: entry },
+ *     b?: builderNames, m?: tenderNames }
  * where entry is the age in days since last listed (d - lastListedDay), or, when a snapshot is
- * kept, [age, due, status, type, name, builderIndex] with due as days since the epoch.
+ * kept, [age, due, status, type, nameIndex, builderIndex] with due in days after d (negative
+ * before it). 36-character tender ids still fit in 64 bytes per tender this way.
  */
 export function writeTriggerState(state: TriggerState): IDataObject {
-	const builders: string[] = [];
-	const builderIndex = new Map<string, number>();
+	const builders = new Interned();
+	const names = new Interned();
+	const dueDates = new DueDateWriter(state.day);
 	const tenders: IDataObject = {};
 	for (const [id, tracked] of state.tenders) {
 		const age = state.day - tracked.lastListedDay;
 		const snapshot = tracked.snapshot;
-		if (snapshot === undefined) {
-			tenders[id] = age;
-			continue;
-		}
-		let index = builderIndex.get(snapshot.builder);
-		if (index === undefined) {
-			index = builders.length;
-			builders.push(snapshot.builder);
-			builderIndex.set(snapshot.builder, index);
-		}
-		tenders[id] = [
-			age,
-			encodeDueDate(snapshot.quotesDueAt),
-			encodeCode(snapshot.status, STATUS_CODES),
-			encodeCode(snapshot.type, TYPE_CODES),
-			snapshot.name,
-			index,
-		];
+		tenders[id] =
+			snapshot === undefined
+				? age
+				: [
+						age,
+						dueDates.encode(snapshot.quotesDueAt),
+						encodeCode(snapshot.status, STATUS_CODES),
+						encodeCode(snapshot.type, TYPE_CODES),
+						names.indexOf(snapshot.name),
+						builders.indexOf(snapshot.builder),
+					];
 	}
 	const written: IDataObject = { v: STATE_VERSION };
 	if (state.scope !== undefined) written.s = state.scope;
@@ -146,12 +190,29 @@ export function writeTriggerState(state: TriggerState): IDataObject {
 	if (state.loadedDay !== undefined) written.h = state.loadedDay;
 	if (state.projectCount !== undefined) written.n = state.projectCount;
 	written.t = tenders;
-	if (builders.length > 0) written.b = builders;
+	if (builders.values.length > 0) written.b = builders.values;
+	if (names.values.length > 0) written.m = names.values;
 	return written;
 }
 
-function readVersion2(stored: IDataObject): ReadStateResult {
-	const { s: scope, d: day, h: loadedDay, n: projectCount, t: tenders, b: builders = [] } = stored;
+function isTextList(value: unknown): value is string[] {
+	return Array.isArray(value) && value.every((entry) => typeof entry === 'string');
+}
+
+/**
+ * Versions 2 and 3. Version 2 (written until this node learnt to store each tender name once)
+ * keeps the name itself in an entry and its due date in days since the epoch.
+ */
+function readVersion2Or3(stored: IDataObject, version: 2 | 3): ReadStateResult {
+	const {
+		s: scope,
+		d: day,
+		h: loadedDay,
+		n: projectCount,
+		t: tenders,
+		b: builders = [],
+		m: names = [],
+	} = stored;
 	if (!isWholeNumber(day)) return { kind: 'unreadable', reason: 'its day is missing' };
 	if (scope !== undefined && typeof scope !== 'string') {
 		return { kind: 'unreadable', reason: 'its scope is not text' };
@@ -165,29 +226,39 @@ function readVersion2(stored: IDataObject): ReadStateResult {
 	if (typeof tenders !== 'object' || tenders === null || Array.isArray(tenders)) {
 		return { kind: 'unreadable', reason: 'its tender list is missing' };
 	}
-	if (!Array.isArray(builders) || !builders.every((name) => typeof name === 'string')) {
+	if (!isTextList(builders)) {
 		return { kind: 'unreadable', reason: 'its builder list is malformed' };
 	}
+	if (!isTextList(names)) {
+		return { kind: 'unreadable', reason: 'its tender name list is malformed' };
+	}
+	const nameOf = (value: unknown): string | undefined => {
+		if (version === 2) return typeof value === 'string' ? value : undefined;
+		return isWholeNumber(value) ? names[value] : undefined;
+	};
+	const dueDates = new DueDateReader(version === 2 ? 0 : day);
+	const entries = tenders as IDataObject;
 	const tracked = new Map<string, TrackedTender>();
-	for (const [id, entry] of Object.entries(tenders as IDataObject)) {
+	for (const id of Object.keys(entries)) {
+		const entry = entries[id];
 		if (isWholeNumber(entry)) {
 			tracked.set(id, { lastListedDay: day - entry });
 			continue;
 		}
 		const snapshot = Array.isArray(entry) && entry.length === 6 ? entry : undefined;
 		const age: unknown = snapshot?.[0];
-		const quotesDueAt = decodeDueDate(snapshot?.[1]);
+		const quotesDueAt = dueDates.decode(snapshot?.[1]);
 		const status = decodeCode(snapshot?.[2], STATUS_CODES);
 		const type = decodeCode(snapshot?.[3], TYPE_CODES);
-		const name: unknown = snapshot?.[4];
+		const name = nameOf(snapshot?.[4]);
 		const builderAt: unknown = snapshot?.[5];
-		const builder = isWholeNumber(builderAt) ? (builders as string[])[builderAt] : undefined;
+		const builder = isWholeNumber(builderAt) ? builders[builderAt] : undefined;
 		if (
 			!isWholeNumber(age) ||
 			quotesDueAt === undefined ||
 			status === undefined ||
 			type === undefined ||
-			typeof name !== 'string' ||
+			name === undefined ||
 			builder === undefined
 		) {
 			return { kind: 'unreadable', reason: `its entry for tender ${id} is malformed` };
@@ -230,7 +301,8 @@ function readVersion1(stored: IDataObject): ReadStateResult {
 }
 
 export function readTriggerState(stored: IDataObject): ReadStateResult {
-	if (stored.v === STATE_VERSION) return readVersion2(stored);
+	if (stored.v === STATE_VERSION) return readVersion2Or3(stored, STATE_VERSION);
+	if (stored.v === 2) return readVersion2Or3(stored, 2);
 	if (stored.version === 1) return readVersion1(stored);
 	if (stored.v === undefined && stored.version === undefined) {
 		return Object.keys(stored).length === 0
