@@ -6,6 +6,8 @@ import {
 	walkPages,
 	type FetchPage,
 } from '../../nodes/SupplierMatchedProjects/helpers/paging';
+import { sleep } from 'n8n-workflow';
+
 import { page, projects } from '../support/n8n-fixtures';
 
 type Request = { cursor?: string; limit: number };
@@ -140,5 +142,195 @@ describe('walkPages', () => {
 		}
 		expect(api.requests.map((r) => r.limit)).toEqual([10, 7, 20]);
 		expect(seen.flat()).toEqual(Array.from({ length: 30 }, (_, i) => i + 1));
+	});
+});
+
+/**
+ * A fake API whose answers the test releases one at a time, recording what happens in order:
+ * requests sent, answers given, pages handed to the consumer.
+ */
+function controlledApi(total: number, options: { failAt?: number } = {}) {
+	const all = projects(total);
+	const events: string[] = [];
+	const waiting: Array<() => void> = [];
+	let inFlight = 0;
+	let mostInFlight = 0;
+	let sent = 0;
+	const fetchPage: FetchPage = async (request) => {
+		const number = ++sent;
+		events.push(`request ${number}`);
+		inFlight++;
+		mostInFlight = Math.max(mostInFlight, inFlight);
+		await new Promise<void>((release) => waiting.push(release));
+		inFlight--;
+		events.push(`answer ${number}`);
+		if (number === options.failAt) throw new Error(`page ${number} failed`);
+		const start = request.cursor === undefined ? 0 : Number(request.cursor);
+		const end = Math.min(all.length, start + request.limit);
+		return page(all.slice(start, end), end < all.length ? String(end) : null);
+	};
+	/** Answers every request as it comes, after a turn of the event loop. */
+	const answerAll = async (stop: () => boolean) => {
+		while (!stop()) {
+			const release = waiting.shift();
+			if (release !== undefined) release();
+			await sleep(1);
+		}
+	};
+	return {
+		events,
+		fetchPage,
+		answerAll,
+		mostInFlight: () => mostInFlight,
+		inFlight: () => inFlight,
+		sent: () => sent,
+	};
+}
+
+/** Walks to the end, consuming each page with a pause, and records every step. */
+async function consume(
+	api: ReturnType<typeof controlledApi>,
+	everyPage: boolean,
+	stopAfter = Infinity,
+): Promise<{ error?: unknown; pages: number }> {
+	let pages = 0;
+	let done = false;
+	const answering = api.answerAll(() => done);
+	try {
+		for await (const data of walkPages(api.fetchPage, () => 10, { everyPage })) {
+			pages++;
+			api.events.push(`consume ${pages} (${data.length})`);
+			await sleep(5);
+			api.events.push(`consumed ${pages}`);
+			if (pages >= stopAfter) break;
+		}
+		return { pages };
+	} catch (error) {
+		return { error, pages };
+	} finally {
+		api.events.push('walk ended');
+		done = true;
+		await answering;
+	}
+}
+
+describe('walkPages reading ahead (everyPage)', () => {
+	it('sends the next request before handing over the current page, one request at a time', async () => {
+		const api = controlledApi(25);
+		expect(await consume(api, true)).toEqual({ pages: 3 });
+		expect(api.events).toEqual([
+			'request 1',
+			'answer 1',
+			'request 2',
+			'consume 1 (10)',
+			'answer 2',
+			'consumed 1',
+			'request 3',
+			'consume 2 (10)',
+			'answer 3',
+			'consumed 2',
+			'consume 3 (5)',
+			'consumed 3',
+			'walk ended',
+		]);
+		expect(api.mostInFlight()).toBe(1);
+	});
+
+	it('without everyPage, asks for the next page only once the consumer wants it', async () => {
+		const api = controlledApi(25);
+		expect(await consume(api, false)).toEqual({ pages: 3 });
+		expect(api.events).toEqual([
+			'request 1',
+			'answer 1',
+			'consume 1 (10)',
+			'consumed 1',
+			'request 2',
+			'answer 2',
+			'consume 2 (10)',
+			'consumed 2',
+			'request 3',
+			'answer 3',
+			'consume 3 (5)',
+			'consumed 3',
+			'walk ended',
+		]);
+	});
+
+	it('hands over the pages before a failed request, then its error, in the same order as without', async () => {
+		for (const everyPage of [true, false]) {
+			const api = controlledApi(50, { failAt: 3 });
+			const outcome = await consume(api, everyPage);
+			expect(outcome.pages).toBe(2);
+			expect(outcome.error).toEqual(new Error('page 3 failed'));
+			expect(api.events.indexOf('consumed 2')).toBeLessThan(api.events.indexOf('walk ended'));
+			expect(api.sent()).toBe(3);
+		}
+	});
+
+	it('does not surface a failure read ahead for a consumer that stopped, and ends only once it settled', async () => {
+		const api = controlledApi(50, { failAt: 2 });
+		expect(await consume(api, true, 1)).toEqual({ pages: 1 });
+		expect(api.sent()).toBe(2);
+		expect(api.inFlight()).toBe(0);
+		expect(api.events.indexOf('answer 2')).toBeLessThan(api.events.indexOf('walk ended'));
+	});
+
+	it('sends no request ahead after the last page or a page whose cursor cannot be followed', async () => {
+		const last = scripted([page(projects(2))]);
+		for await (const data of walkPages(last.fetchPage, () => 100, { everyPage: true })) {
+			expect(data).toHaveLength(2);
+		}
+		expect(last.requests).toHaveLength(1);
+
+		for (const metadata of [
+			{ hasNextPage: true, nextCursor: null },
+			{ hasNextPage: true, nextCursor: 'a' },
+		]) {
+			const api = scripted([
+				page(projects(1), 'a'),
+				{ data: projects(1, 'q'), _metadata: metadata },
+			]);
+			const seen: string[] = [];
+			await expect(
+				(async () => {
+					for await (const data of walkPages(api.fetchPage, () => 100, { everyPage: true })) {
+						seen.push(data[0].projectId);
+					}
+				})(),
+			).rejects.toThrow(PagingError);
+			expect(seen).toEqual(['p1', 'q1']);
+			expect(api.requests).toHaveLength(2);
+		}
+	});
+
+	it('reads ahead in collectProjects without a limit, never with one', async () => {
+		const events: string[] = [];
+		const all = projects(250);
+		const fetchPage: FetchPage = async (request) => {
+			const start = request.cursor === undefined ? 0 : Number(request.cursor);
+			events.push(`request from ${start}`);
+			const end = Math.min(all.length, start + request.limit);
+			// collectProjects spreads each page into its list: the iterator shows when it takes one.
+			const data = all.slice(start, end);
+			const values = data.values.bind(data);
+			data[Symbol.iterator] = () => {
+				events.push(`take from ${start}`);
+				return values();
+			};
+			return page(data, end < all.length ? String(end) : null);
+		};
+		expect(await collectProjects(fetchPage, {})).toEqual(all);
+		expect(events).toEqual([
+			'request from 0',
+			'request from 100',
+			'take from 0',
+			'request from 200',
+			'take from 100',
+			'take from 200',
+		]);
+
+		events.length = 0;
+		expect(await collectProjects(fetchPage, { limit: 150 })).toEqual(all.slice(0, 150));
+		expect(events).toEqual(['request from 0', 'take from 0', 'request from 100', 'take from 100']);
 	});
 });

@@ -8,35 +8,77 @@ export type FetchPage = (page: { cursor?: string; limit: number }) => Promise<Re
 /** The API's paging metadata cannot be followed; the walk stops instead of looping or restarting. */
 export class PagingError extends Error {}
 
+/** A request's outcome as a value, so a request read ahead never leaves a rejection unhandled. */
+type Requested = { page: ResultsPage } | { failure: unknown };
+
+async function requested(
+	fetchPage: FetchPage,
+	cursor: string | undefined,
+	limit: number,
+): Promise<Requested> {
+	try {
+		return { page: await fetchPage(cursor === undefined ? { limit } : { cursor, limit }) };
+	} catch (failure) {
+		return { failure };
+	}
+}
+
+/** The cursor of the page after this one; undefined after the last page. */
+function cursorAfter(
+	page: ResultsPage,
+	pageNumber: number,
+	usedCursors: Set<string>,
+): string | undefined | PagingError {
+	const { hasNextPage, nextCursor } = page._metadata;
+	if (!hasNextPage) return undefined;
+	if (typeof nextCursor !== 'string' || nextCursor === '') {
+		return new PagingError(
+			`The API said page ${pageNumber} is followed by another but sent no cursor for it, so the walk stopped there`,
+		);
+	}
+	if (usedCursors.has(nextCursor)) {
+		return new PagingError(
+			`The API sent a cursor on page ${pageNumber} that it had already sent, so the walk stopped rather than loop`,
+		);
+	}
+	usedCursors.add(nextCursor);
+	return nextCursor;
+}
+
 /**
  * Walks the result pages in order and yields each page's projects. Cursors go back exactly as the
  * API sent them. `nextLimit` gives the page size of each request (1 to 100). Stops after the page
  * that says there is no next page, or when the consumer stops iterating.
+ *
+ * `everyPage` is for a consumer that takes every page (no Limit can stop it): the request for the
+ * next page is then sent before the current page is handed over, so the consumer's work on a page
+ * overlaps the next page's latency. Still one request at a time, and the consumer sees pages and
+ * errors in the same order as without it; `nextLimit` is asked before the page is handed over. If
+ * the consumer stops all the same, the walk ends once the request read ahead has settled, so no
+ * request of the walk outlives it; that request's page or failure is dropped.
  */
 export async function* walkPages(
 	fetchPage: FetchPage,
 	nextLimit: () => number,
+	options: { everyPage?: boolean } = {},
 ): AsyncGenerator<Project[], void, undefined> {
 	const usedCursors = new Set<string>();
-	let cursor: string | undefined;
-	for (let pageNumber = 1; ; pageNumber++) {
-		const limit = nextLimit();
-		const page = await fetchPage(cursor === undefined ? { limit } : { cursor, limit });
-		yield page.data;
-		const { hasNextPage, nextCursor } = page._metadata;
-		if (!hasNextPage) return;
-		if (typeof nextCursor !== 'string' || nextCursor === '') {
-			throw new PagingError(
-				`The API said page ${pageNumber} is followed by another but sent no cursor for it, so the walk stopped there`,
-			);
+	let pending: Promise<Requested> | undefined = requested(fetchPage, undefined, nextLimit());
+	try {
+		for (let pageNumber = 1; pending !== undefined; pageNumber++) {
+			const outcome: Requested = await pending;
+			pending = undefined;
+			if ('failure' in outcome) throw outcome.failure;
+			const next = cursorAfter(outcome.page, pageNumber, usedCursors);
+			if (options.everyPage === true && typeof next === 'string') {
+				pending = requested(fetchPage, next, nextLimit());
+			}
+			yield outcome.page.data;
+			if (next instanceof PagingError) throw next;
+			if (next !== undefined) pending ??= requested(fetchPage, next, nextLimit());
 		}
-		if (usedCursors.has(nextCursor)) {
-			throw new PagingError(
-				`The API sent a cursor on page ${pageNumber} that it had already sent, so the walk stopped rather than loop`,
-			);
-		}
-		usedCursors.add(nextCursor);
-		cursor = nextCursor;
+	} finally {
+		if (pending !== undefined) await pending;
 	}
 }
 
@@ -55,7 +97,7 @@ export async function collectProjects(
 	const projects: Project[] = [];
 	const nextLimit = () =>
 		limit === undefined ? MAX_PAGE_SIZE : Math.min(MAX_PAGE_SIZE, limit - projects.length);
-	for await (const data of walkPages(fetchPage, nextLimit)) {
+	for await (const data of walkPages(fetchPage, nextLimit, { everyPage: limit === undefined })) {
 		projects.push(...data);
 		if (limit !== undefined && projects.length >= limit) break;
 	}

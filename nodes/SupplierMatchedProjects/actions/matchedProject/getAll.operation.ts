@@ -83,7 +83,8 @@ export async function execute(
 			returnAll || hasFilters(filters)
 				? MAX_PAGE_SIZE
 				: Math.min(MAX_PAGE_SIZE, limit - results.length);
-		for await (const projects of walkPages(fetchPage, nextLimit)) {
+		// Return All takes every page, so the next one is requested while this one is shaped.
+		for await (const projects of walkPages(fetchPage, nextLimit, { everyPage: returnAll })) {
 			const kept = filterProjects(projects, filters, today);
 			results.push(...(shapeItems(kept, { output, simplify }) as IDataObject[]));
 			if (results.length >= limit) break;
