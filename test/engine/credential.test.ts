@@ -46,6 +46,8 @@ beforeAll(async () => {
 
 afterAll(async () => {
 	await sandbox.stop();
+	// nock patches Node's shared http module; left active, it intercepts the next test file's requests.
+	nock.restore();
 });
 
 beforeEach(() => {

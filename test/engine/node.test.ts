@@ -78,7 +78,11 @@ function expectNoLeak(result: NodeRun) {
 }
 
 beforeAll(() => nock.disableNetConnect());
-afterAll(() => nock.enableNetConnect());
+afterAll(() => {
+	nock.enableNetConnect();
+	// nock patches Node's shared http module; left active, it intercepts the next test file's requests.
+	nock.restore();
+});
 
 beforeEach(() => {
 	forgetAllTokens();
