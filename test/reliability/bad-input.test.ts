@@ -173,9 +173,10 @@ const cases: Case[] = [
 		},
 	},
 	{
+		// A number is not an empty ID: the message must say what the expression gave.
 		name: 'a company id from an expression that gives a number',
 		parameters: { companyId: '={{ 12345 }}' },
-		outcome: { error: /12345|Company ID/, fix: /Company ID|company/ },
+		outcome: { error: /Company ID.*(number|text).*12345|12345.*Company ID/, fix: /Company ID/ },
 	},
 	{
 		name: 'a base URL that already ends in /api/supplier/v1',
