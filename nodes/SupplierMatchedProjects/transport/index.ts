@@ -186,6 +186,13 @@ export async function inCredentialTurn<T>(
  * resolve them (encoded or not) as "this folder" and "parent folder".
  */
 export function companyIdProblem(companyId: unknown): string | undefined {
+	if (companyId !== undefined && companyId !== null && typeof companyId !== 'string') {
+		const given =
+			typeof companyId === 'object'
+				? 'an object or a list'
+				: `the ${typeof companyId} ${String(companyId)}`;
+		return `Company ID must be text, but the expression gave ${given}: make the expression give the ID as text, e.g. {{ String(...) }}`;
+	}
 	if (typeof companyId !== 'string' || companyId.trim() === '') {
 		return "Company ID is empty: enter the supplier company's ID, or an expression that gives one";
 	}
