@@ -166,34 +166,43 @@ export function simplifyProject(project: Project): FlatRecord {
 interface ProjectColumns {
 	/** Project fields the API added later, prefixed "project". */
 	added: FlatRecord;
-	known: FlatRecord;
+	anyAdded: boolean;
+	id: FlatValue;
+	name: FlatValue;
+	address: FlatValue;
+	category: FlatValue;
+	status: FlatValue;
+	budgetLow: FlatValue;
+	budgetHigh: FlatValue;
+	url: FlatValue;
+	consultants: string;
+	tenderingSubcontractors: string;
 }
 
 function projectColumns(project: ProjectFields): ProjectColumns {
 	const budget = isObject(project.budget) ? project.budget : null;
+	const added = unknownFields(project, KNOWN_PROJECT_FIELDS, 'project');
 	return {
-		added: unknownFields(project, KNOWN_PROJECT_FIELDS, 'project'),
-		known: {
-			projectId: cell(project.projectId),
-			projectName: cell(project.projectName),
-			projectAddress: cell(project.address),
-			projectCategory: cell(project.category),
-			projectStatus: cell(project.status),
-			projectBudgetLow: cell(budget?.low),
-			projectBudgetHigh: cell(budget?.high),
-			projectUrl: cell(project.url),
-			consultants: partyNames(project.consultants),
-			tenderingSubcontractors: partyNames(project.tenderingSubcontractors),
-		},
+		added,
+		anyAdded: Object.keys(added).length > 0,
+		id: cell(project.projectId),
+		name: cell(project.projectName),
+		address: cell(project.address),
+		category: cell(project.category),
+		status: cell(project.status),
+		budgetLow: cell(budget?.low),
+		budgetHigh: cell(budget?.high),
+		url: cell(project.url),
+		consultants: partyNames(project.consultants),
+		tenderingSubcontractors: partyNames(project.tenderingSubcontractors),
 	};
 }
 
 /** A tender's own fields (a `project` field of its own is left out, as in a tender item). */
 function tenderRow(tender: Tender, project: ProjectColumns): FlatRecord {
 	const builder = isObject(tender.builder) ? tender.builder : null;
-	return {
-		...unknownFields(tender, KNOWN_TENDER_FIELDS, 'tender'),
-		...project.added,
+	// One literal with every column keeps a row a single compact object.
+	const row: FlatRecord = {
 		tenderId: cell(tender.id),
 		tenderName: cell(tender.name),
 		tenderType: cell(tender.type),
@@ -203,8 +212,21 @@ function tenderRow(tender: Tender, project: ProjectColumns): FlatRecord {
 		builderName: cell(builder?.name),
 		builderWebsite: cell(builder?.website),
 		matchedKeywords: joined(listOf(tender.matchedKeywords)),
-		...project.known,
+		projectId: project.id,
+		projectName: project.name,
+		projectAddress: project.address,
+		projectCategory: project.category,
+		projectStatus: project.status,
+		projectBudgetLow: project.budgetLow,
+		projectBudgetHigh: project.budgetHigh,
+		projectUrl: project.url,
+		consultants: project.consultants,
+		tenderingSubcontractors: project.tenderingSubcontractors,
 	};
+	const added = unknownFields(tender, KNOWN_TENDER_FIELDS, 'tender');
+	// Fields the API added come first, the tender's before its project's.
+	if (!project.anyAdded && Object.keys(added).length === 0) return row;
+	return Object.assign(added, project.added, row);
 }
 
 /** One flat row per tender: tender columns first, then its project's columns prefixed "project". */
