@@ -7,7 +7,9 @@
  * - the recipe: n8n-nodes-base's HTTP Request node with the generic OAuth2 credential and its
  *   pagination options, as a careful n8n user would build it without this package;
  * - a plain HTTP client (fetch) that asks for a token and follows the cursors, either at the API's
- *   default page size (what a client that does not set `limit` gets) or at the maximum of 100.
+ *   default page size (what a client that does not set `limit` gets) or at the maximum of 100;
+ * - bare round trips: the same first page of one project, requested again and again with fetch,
+ *   which is what one request costs beyond the latency before any page of real size.
  * Load this module only after runtime.installRuntime().
  */
 
@@ -254,6 +256,42 @@ function recipe(target, n8nBase) {
 }
 
 /**
+ * A token for a plain fetch client: the quick start's token form.
+ * @param {Target} target
+ * @returns {Promise<string>}
+ */
+async function plainToken(target) {
+	const response = await fetch(`${target.url}/oauth2/token`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/x-www-form-urlencoded' },
+		body: new URLSearchParams({
+			grant_type: 'client_credentials',
+			client_id: target.client.clientId,
+			client_secret: target.client.clientSecret,
+			scope: 'speci-finder/read',
+		}).toString(),
+	});
+	const body = /** @type {{ access_token?: unknown }} */ (await response.json());
+	if (response.status !== 200 || typeof body.access_token !== 'string') {
+		throw new Error(`the plain client's token request failed with HTTP ${response.status}`);
+	}
+	return body.access_token;
+}
+
+/**
+ * @param {Target} target
+ * @param {string} accessToken
+ * @returns {Record<string, string>}
+ */
+function plainHeaders(target, accessToken) {
+	return {
+		authorization: `Bearer ${accessToken}`,
+		'x-service-client-id': target.client.clientId,
+		accept: 'application/json',
+	};
+}
+
+/**
  * A plain client as the API's quick start describes it: POST the token form, then GET pages with
  * the two headers, following nextCursor. `pageSize` undefined leaves `limit` out (25 per page).
  * @param {Target} target
@@ -263,23 +301,6 @@ function recipe(target, n8nBase) {
 function plainClient(target, options) {
 	/** @type {string | undefined} */
 	let accessToken;
-	const requestToken = async () => {
-		const response = await fetch(`${target.url}/oauth2/token`, {
-			method: 'POST',
-			headers: { 'content-type': 'application/x-www-form-urlencoded' },
-			body: new URLSearchParams({
-				grant_type: 'client_credentials',
-				client_id: target.client.clientId,
-				client_secret: target.client.clientSecret,
-				scope: 'speci-finder/read',
-			}).toString(),
-		});
-		const body = /** @type {{ access_token?: unknown }} */ (await response.json());
-		if (response.status !== 200 || typeof body.access_token !== 'string') {
-			throw new Error(`the plain client's token request failed with HTTP ${response.status}`);
-		}
-		return body.access_token;
-	};
 	return {
 		name: options.name,
 		forget: () => {
@@ -287,7 +308,7 @@ function plainClient(target, options) {
 		},
 		freshBudget: () => undefined,
 		walk: async () => {
-			accessToken ??= await requestToken();
+			accessToken ??= await plainToken(target);
 			let projects = 0;
 			/** @type {string | null} */
 			let cursor = null;
@@ -295,13 +316,7 @@ function plainClient(target, options) {
 				const url = new URL(resultsUrl(target));
 				if (options.pageSize !== undefined) url.searchParams.set('limit', String(options.pageSize));
 				if (cursor !== null) url.searchParams.set('cursor', cursor);
-				const response = await fetch(url, {
-					headers: {
-						authorization: `Bearer ${accessToken}`,
-						'x-service-client-id': target.client.clientId,
-						accept: 'application/json',
-					},
-				});
+				const response = await fetch(url, { headers: plainHeaders(target, accessToken) });
 				if (response.status !== 200) {
 					throw new Error(`the plain client got HTTP ${response.status} from the results endpoint`);
 				}
@@ -315,4 +330,34 @@ function plainClient(target, options) {
 	};
 }
 
-module.exports = { ourNode, recipe, plainClient };
+/**
+ * Bare round trips: `count` requests in a row for the first page with one project (about 1.3 KB),
+ * each read to its end. Returns their wall time in ms.
+ * @param {Target} target
+ * @returns {{ inARow: (count: number) => Promise<number> }}
+ */
+function roundTrips(target) {
+	/** @type {string | undefined} */
+	let accessToken;
+	return {
+		inARow: async (count) => {
+			accessToken ??= await plainToken(target);
+			const url = new URL(resultsUrl(target));
+			url.searchParams.set('limit', '1');
+			const headers = plainHeaders(target, accessToken);
+			const start = performance.now();
+			for (let index = 0; index < count; index++) {
+				const response = await fetch(url, { headers });
+				await response.text();
+				if (response.status !== 200) {
+					throw new Error(
+						`a bare round trip got HTTP ${response.status} from the results endpoint`,
+					);
+				}
+			}
+			return performance.now() - start;
+		},
+	};
+}
+
+module.exports = { ourNode, recipe, plainClient, roundTrips };

@@ -299,14 +299,21 @@ async function measureWallTime(sandboxOf, clients, n8nBase, repetitions) {
 			(entry) =>
 				entry.pages <= LONGEST_TIMED_WALK && (!entry.cold || projects <= LARGEST_COLD_WALK),
 		);
+		const bare = clients.roundTrips(target);
 		// Untimed walks fill the sandbox's response cache and give the warm clients their token.
 		bench.sandbox.setLatency(0);
 		for (const entry of lineup) await measuredWalk(bench, entry.client);
+		await bare.inARow(1);
 		bench.sandbox.setLatency(LATENCY_MS);
 		/** @type {Record<string, number[]>} */
-		const runs = Object.fromEntries([...lineup.map((entry) => [entry.key, []]), ['timers', []]]);
+		const runs = Object.fromEntries([
+			...lineup.map((entry) => [entry.key, []]),
+			['timers', []],
+			['roundTrips', []],
+		]);
 		for (let round = 0; round < repetitions; round++) {
 			runs.timers.push(await timersInARow(pages));
+			runs.roundTrips.push(await bare.inARow(pages));
 			for (const entry of lineup) {
 				if (entry.cold) entry.client.forget();
 				const { counts, wallMs } = await measuredWalk(bench, entry.client);
@@ -343,6 +350,7 @@ async function measureWallTime(sandboxOf, clients, n8nBase, repetitions) {
 			latencyMs: LATENCY_MS,
 			floorMs,
 			timers: cell('timers', pages),
+			roundTrips: cell('roundTrips', pages),
 			clients: Object.fromEntries(
 				lineup.map((entry) => [entry.key, cell(entry.key, entry.pages + (entry.cold ? 1 : 0))]),
 			),
@@ -604,6 +612,7 @@ async function main() {
 					"Timed walks are answered from the sandbox's response cache (filled by an untimed walk): every request still reaches the sandbox and is counted, but its page building does not count against the clients.",
 					"Our node and the recipe run in this process on n8n-core and n8n-workflow from the real n8n install's tree (one copy of each); the recipe's OAuth2 token is saved into its credential as n8n's credentials helper does.",
 					'CPU and memory of items: one child process per output mode (the sandbox stays in the parent); CPU is user + system time of that process, peak RSS its getrusage high-water mark, heap growth the highest heapUsed sampled every 2 ms above the heap after a full GC.',
+					'Wall time: "timers alone" is as many 50 ms timers in a row as the walk has pages; "bare round trips" as many fetch requests in a row for the first page of one project (about 1.3 KB): the latency plus what one HTTP request costs on this machine before any page of real size.',
 					'Not timed (—): walks of more than 200 pages (the plain client at 25 per page for 10,000 projects: 400 pages, at least 20 s), and cold walks above 1,000 projects (a cold walk adds one token request to a warm one).',
 				],
 			},
@@ -639,7 +648,7 @@ async function main() {
  * @property {{ repetitions: number, latencyMs: number, notes: string[] }} settings
  * @property {Awaited<ReturnType<typeof measureRequests>>} requests
  * @property {Awaited<ReturnType<typeof measureTokens>>} tokens
- * @property {Array<{ projects: number, pages: number, floorMs: number, timers: WallCell, clients: Record<string, WallCell | undefined> }>} wallTime
+ * @property {Array<{ projects: number, pages: number, floorMs: number, timers: WallCell, roundTrips: WallCell, clients: Record<string, WallCell | undefined> }>} wallTime
  * @property {ItemsSection} items
  * @property {TriggerMeasurement[]} trigger
  * @property {Verdict[]} verdicts
@@ -707,7 +716,7 @@ function judge(results) {
 				'<=',
 				TARGETS.walkRatio,
 				(value) =>
-					`${fixed(value, 3)}× (plain client ${fixed(plain.ratioToFloor, 3)}×, timers alone ${fixed(row.timers.ratioToFloor, 3)}×)`,
+					`${fixed(value, 3)}× (plain client ${fixed(plain.ratioToFloor, 3)}×, bare round trips ${fixed(row.roundTrips.ratioToFloor, 3)}×, timers alone ${fixed(row.timers.ratioToFloor, 3)}×)`,
 			),
 		);
 	}
@@ -807,6 +816,7 @@ function renderTables(results) {
 			'projects',
 			'floor',
 			'timers alone',
+			'bare round trips',
 			'ours',
 			'ours cold (+ token)',
 			'recipe',
@@ -817,6 +827,7 @@ function renderTables(results) {
 			fixed(row.projects),
 			`${fixed(row.floorMs)} ms`,
 			wallCell(row.timers),
+			wallCell(row.roundTrips),
 			wallCell(row.clients.ours),
 			wallCell(row.clients.oursCold),
 			wallCell(row.clients.recipe),
