@@ -25,10 +25,17 @@ export { SANDBOX_FIXTURES };
 /** A fixed start, so dates do not depend on the day the tests run. */
 export const START = '2030-03-10T09:00:00.000Z';
 
-/** Fakes only `Date`; sockets, sleeps and the sandbox's own timers stay real. */
-export function useFakeDate(start: string = START): void {
+/**
+ * Fakes only `Date`; sockets, sleeps and the sandbox's own timers stay real. With `runs`, the faked
+ * `Date` also moves on at real speed between jumps, so a real wait lets virtual time pass too.
+ */
+export function useFakeDate(
+	start: string = START,
+	{ runs = false }: { runs?: boolean } = {},
+): void {
 	jest.useFakeTimers({
 		now: new Date(start),
+		advanceTimers: runs,
 		doNotFake: [
 			'hrtime',
 			'nextTick',

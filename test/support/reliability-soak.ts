@@ -22,6 +22,7 @@ import type { RetryPolicy } from '../../nodes/SupplierMatchedProjects/transport/
 import { apiRateBudget } from '../../nodes/SupplierMatchedProjects/transport/budget';
 import { forgetAllTokens } from '../../nodes/SupplierMatchedProjects/transport/token';
 import { SANDBOX_FIXTURES, startSandbox } from '../../sandbox';
+import { useFakeDate } from './poll-world';
 import type { FaultRates } from '../../sandbox/faults';
 import type { RequestLogEntry } from '../../sandbox/server';
 import { TestCredentialsHelper } from './engine';
@@ -95,26 +96,7 @@ export function seededRandom(seed: number): {
  * budget) lets virtual time pass just as it lets real time pass.
  */
 export function useVirtualClock(start: string): void {
-	jest.useFakeTimers({
-		now: new Date(start),
-		advanceTimers: true,
-		doNotFake: [
-			'hrtime',
-			'nextTick',
-			'performance',
-			'queueMicrotask',
-			'requestAnimationFrame',
-			'cancelAnimationFrame',
-			'requestIdleCallback',
-			'cancelIdleCallback',
-			'setImmediate',
-			'clearImmediate',
-			'setInterval',
-			'clearInterval',
-			'setTimeout',
-			'clearTimeout',
-		],
-	});
+	useFakeDate(start, { runs: true });
 }
 
 /**
