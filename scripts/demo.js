@@ -18,6 +18,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 
 const { startSandbox, SANDBOX_FIXTURES } = require('../sandbox');
+const { envNumber } = require('../sandbox/env');
 const { N8nClient, generatePassword } = require('./n8n/client');
 const { credentialsFor, loadExamples, EXAMPLE_IDS } = require('./n8n/examples');
 const { buildAndPack, installIntoN8n } = require('./n8n/package');
@@ -35,25 +36,6 @@ const { startSmtpSink } = require('./n8n/smtp-sink');
 /** @param {string} line */
 function say(line) {
 	console.log(`[demo] ${line}`);
-}
-
-/**
- * @param {string} name
- * @param {number} fallback
- * @param {number} min
- * @param {number} max
- * @returns {number}
- */
-function envNumber(name, fallback, min, max) {
-	const raw = process.env[name];
-	if (raw === undefined || raw === '') return fallback;
-	const value = /^\d+$/.test(raw) ? Number(raw) : NaN;
-	if (!(value >= min && value <= max)) {
-		throw new Error(
-			`${name} must be a whole number from ${min} to ${max} (got ${JSON.stringify(raw)})`,
-		);
-	}
-	return value;
 }
 
 async function main() {
