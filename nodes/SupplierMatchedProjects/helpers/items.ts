@@ -138,17 +138,17 @@ function earliest(dates: Array<string | null | undefined>): string | null {
  */
 export function simplifyProject(project: Project): FlatRecord {
 	const tenders = listOf(project.tenders);
-	const budget = isObject(project.budget) ? project.budget : null;
+	const columns = projectColumns(project, '');
 	return {
-		...unknownFields(project, KNOWN_PROJECT_FIELDS, ''),
-		projectId: cell(project.projectId),
-		projectName: cell(project.projectName),
-		address: cell(project.address),
-		category: cell(project.category),
-		status: cell(project.status),
-		budgetLow: cell(budget?.low),
-		budgetHigh: cell(budget?.high),
-		url: cell(project.url),
+		...columns.added,
+		projectId: columns.id,
+		projectName: columns.name,
+		address: columns.address,
+		category: columns.category,
+		status: columns.status,
+		budgetLow: columns.budgetLow,
+		budgetHigh: columns.budgetHigh,
+		url: columns.url,
 		tenderCount: tenders.length,
 		tenderNames: joined(tenders.map((tender) => tender.name)),
 		tenderTypes: joined(tenders.map((tender) => tender.type)),
@@ -157,14 +157,14 @@ export function simplifyProject(project: Project): FlatRecord {
 			tenders.map((tender) => (isObject(tender.builder) ? tender.builder.name : null)),
 		),
 		matchedKeywords: joined(tenders.flatMap((tender) => listOf(tender.matchedKeywords))),
-		consultants: partyNames(project.consultants),
-		tenderingSubcontractors: partyNames(project.tenderingSubcontractors),
+		consultants: columns.consultants,
+		tenderingSubcontractors: columns.tenderingSubcontractors,
 	};
 }
 
-/** What every tender row of one project repeats: built once per project. */
+/** A project's own columns: what every tender row of it repeats (built once per project). */
 interface ProjectColumns {
-	/** Project fields the API added later, prefixed "project". */
+	/** Project fields the API added later, with the caller's prefix. */
 	added: FlatRecord;
 	anyAdded: boolean;
 	id: FlatValue;
@@ -179,9 +179,9 @@ interface ProjectColumns {
 	tenderingSubcontractors: string;
 }
 
-function projectColumns(project: ProjectFields): ProjectColumns {
+function projectColumns(project: ProjectFields, prefix: string): ProjectColumns {
 	const budget = isObject(project.budget) ? project.budget : null;
-	const added = unknownFields(project, KNOWN_PROJECT_FIELDS, 'project');
+	const added = unknownFields(project, KNOWN_PROJECT_FIELDS, prefix);
 	return {
 		added,
 		anyAdded: Object.keys(added).length > 0,
@@ -232,7 +232,7 @@ function tenderRow(tender: Tender, project: ProjectColumns): FlatRecord {
 /** One flat row per tender: tender columns first, then its project's columns prefixed "project". */
 export function simplifyTenderItem(item: TenderItem): FlatRecord {
 	const project = isObject(item.project) ? item.project : ({} as ProjectFields);
-	return tenderRow(item, projectColumns(project));
+	return tenderRow(item, projectColumns(project, 'project'));
 }
 
 /** The same rows as simplifyTenderItem of each tender item, with each project's columns built once. */
@@ -241,7 +241,7 @@ function simplifiedTenderRows(projects: Project[]): FlatRecord[] {
 	for (const project of projects) {
 		const tenders = listOf(project.tenders);
 		if (tenders.length === 0) continue;
-		const columns = projectColumns(projectFields(project));
+		const columns = projectColumns(projectFields(project), 'project');
 		for (const tender of tenders) {
 			// splitTenders spreads whatever the list holds; a non-object spreads to its own keys.
 			rows.push(
