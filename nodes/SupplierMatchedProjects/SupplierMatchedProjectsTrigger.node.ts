@@ -13,7 +13,8 @@ import {
 	outputProperty,
 	simplifyProperty,
 } from './descriptions';
-import { filterProjects, todayIn } from './helpers/items';
+import { filterProjects } from './helpers/filters';
+import { todayIn } from './helpers/items';
 import { diffPoll } from './trigger/diff';
 import { listedTenders, scopeOf } from './trigger/listing';
 import { emittedItems, fetchListing, fetchSample, readTriggerParameters } from './trigger/poll';

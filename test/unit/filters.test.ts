@@ -1,11 +1,12 @@
 import {
-	addDays,
 	FilterError,
 	filterProjects,
 	hasFilters,
 	parseFilters,
-	todayIn,
-} from '../../nodes/SupplierMatchedProjects/helpers/items';
+	type ProjectFilters,
+} from '../../nodes/SupplierMatchedProjects/helpers/filters';
+import { addDays, todayIn } from '../../nodes/SupplierMatchedProjects/helpers/items';
+import { scopeOf } from '../../nodes/SupplierMatchedProjects/trigger/listing';
 import { project, tender } from '../support/n8n-fixtures';
 
 const today = '2030-03-01';
@@ -154,6 +155,307 @@ describe('parseFilters', () => {
 		],
 	])('refuses %j with a message saying what to enter', (raw, message) => {
 		expect(() => parseFilters(raw)).toThrow(new FilterError(message));
+	});
+});
+
+describe('budget', () => {
+	const budgeted = () => [
+		project({ projectId: 'small', budget: { low: 100_000, high: 500_000 } }),
+		project({ projectId: 'middle', budget: { low: 1_000_000, high: 5_000_000 } }),
+		project({ projectId: 'open-top', budget: { low: 10_000_000, high: null } }),
+		project({ projectId: 'none', budget: null }),
+	];
+	const kept = (filters: ProjectFilters) =>
+		filterProjects(budgeted(), filters, today).map((p) => p.projectId);
+
+	it('keeps a band whose top end reaches At Least, the bound included', () => {
+		expect(kept({ budgetAtLeast: 500_000 })).toEqual(['small', 'middle', 'open-top']);
+		expect(kept({ budgetAtLeast: 500_001 })).toEqual(['middle', 'open-top']);
+		expect(kept({ budgetAtLeast: 3_000_000 })).toEqual(['middle', 'open-top']);
+	});
+
+	it('treats an open top end (high null) as reaching any At Least', () => {
+		expect(kept({ budgetAtLeast: 1e12 })).toEqual(['open-top']);
+	});
+
+	it('keeps a band whose bottom end is at or below At Most, the bound included', () => {
+		expect(kept({ budgetAtMost: 1_000_000 })).toEqual(['small', 'middle']);
+		expect(kept({ budgetAtMost: 999_999 })).toEqual(['small']);
+		expect(kept({ budgetAtMost: 10_000_000 })).toEqual(['small', 'middle', 'open-top']);
+	});
+
+	it('keeps bands that overlap a range from At Least to At Most', () => {
+		expect(kept({ budgetAtLeast: 400_000, budgetAtMost: 2_000_000 })).toEqual(['small', 'middle']);
+		expect(kept({ budgetAtLeast: 600_000, budgetAtMost: 900_000 })).toEqual([]);
+		expect(kept({ budgetAtLeast: 2_000_000, budgetAtMost: 2_000_000 })).toEqual(['middle']);
+	});
+
+	it('drops projects without a budget when a bound is set, unless told to keep them', () => {
+		expect(kept({ budgetAtLeast: 0 })).toEqual(['small', 'middle', 'open-top']);
+		expect(kept({ budgetAtLeast: 0, withoutBudget: 'drop' })).toEqual([
+			'small',
+			'middle',
+			'open-top',
+		]);
+		expect(kept({ budgetAtMost: 200_000, withoutBudget: 'keep' })).toEqual(['small', 'none']);
+	});
+
+	it('with no bound, Drop keeps only budgeted projects and Keep filters nothing', () => {
+		expect(kept({ withoutBudget: 'drop' })).toEqual(['small', 'middle', 'open-top']);
+		expect(hasFilters({ withoutBudget: 'keep' })).toBe(false);
+		expect(kept({ withoutBudget: 'keep' })).toEqual(['small', 'middle', 'open-top', 'none']);
+	});
+
+	it('treats a budget without a numeric bottom end as no budget', () => {
+		const odd = [
+			project({ projectId: 'no-low', budget: { high: 10 } as never }),
+			project({ projectId: 'text', budget: 'lots' as never }),
+		];
+		expect(filterProjects(odd, { budgetAtMost: 1e9 }, today)).toEqual([]);
+		expect(
+			filterProjects(odd, { budgetAtMost: 1e9, withoutBudget: 'keep' }, today).map(
+				(p) => p.projectId,
+			),
+		).toEqual(['no-low', 'text']);
+	});
+
+	it('keeps or drops a project with all its tenders', () => {
+		const two = [
+			project({ budget: { low: 1, high: 2 }, tenders: [tender({ id: 'x' }), tender({ id: 'y' })] }),
+		];
+		expect(ids(filterProjects(two, { budgetAtLeast: 1 }, today))).toEqual([
+			`${two[0].projectId}:x,y`,
+		]);
+	});
+});
+
+describe('category', () => {
+	const categorised = () => [
+		project({ projectId: 'res', category: 'Residential' }),
+		project({ projectId: 'aged', category: '  Aged Care ' }),
+		project({ projectId: 'com', category: 'Commercial' }),
+		project({ projectId: 'none', category: null as never }),
+	];
+	const kept = (categories: string[]) =>
+		filterProjects(categorised(), { categories }, today).map((p) => p.projectId);
+
+	it('keeps projects in any of the categories, case and surrounding spaces aside', () => {
+		expect(kept(['residential', 'AGED CARE'])).toEqual(['res', 'aged']);
+		expect(kept([' Commercial  '])).toEqual(['com']);
+	});
+
+	it('compares whole categories, not parts of them', () => {
+		expect(kept(['Aged'])).toEqual([]);
+		expect(kept(['Residential Care'])).toEqual([]);
+	});
+});
+
+describe('location', () => {
+	const placed = () => [
+		project({ projectId: 'cafe', address: '12 Rue du Café, Nouméa 98800, New Caledonia' }),
+		project({ projectId: 'syd', address: '1 George St, Sydney NSW 2000, Australia' }),
+		project({ projectId: 'mel', address: '5 Collins St, Melbourne VIC 3000, Australia' }),
+		project({ projectId: 'none', address: null as never }),
+	];
+	const kept = (locations: string[]) =>
+		filterProjects(placed(), { locations }, today).map((p) => p.projectId);
+
+	it('finds accented text from unaccented words and the other way round', () => {
+		expect(kept(['cafe'])).toEqual(['cafe']);
+		expect(kept(['NOUMEA'])).toEqual(['cafe']);
+		const plain = [project({ projectId: 'plain', address: '3 Cafe Lane, Hobart TAS 7000' })];
+		expect(filterProjects(plain, { locations: ['Café'] }, today)).toHaveLength(1);
+	});
+
+	it('keeps projects whose address contains any word or postcode, case aside', () => {
+		expect(kept(['nsw', '3000'])).toEqual(['syd', 'mel']);
+		expect(kept(['Perth'])).toEqual([]);
+	});
+
+	it('matches within words: a word is text the address contains', () => {
+		expect(kept(['Sydne'])).toEqual(['syd']);
+		expect(kept(['300'])).toEqual(['mel']);
+	});
+});
+
+describe('builder', () => {
+	const built = () => [
+		project({
+			projectId: 'p',
+			tenders: [
+				tender({ id: 'acme', builder: { name: 'Acme Builders Pty Ltd', website: null } }),
+				tender({ id: 'hansen', builder: { name: 'Hänsen & Søn', website: null } }),
+				tender({ id: 'nobody', builder: null as never }),
+			],
+		}),
+		project({
+			projectId: 'q',
+			tenders: [tender({ id: 'other', builder: { name: 'Other' } as never })],
+		}),
+	];
+
+	it('keeps the tenders whose lead builder name contains any word, and their project', () => {
+		expect(ids(filterProjects(built(), { builders: ['acme'] }, today))).toEqual(['p:acme']);
+		expect(ids(filterProjects(built(), { builders: ['HANSEN', 'other'] }, today))).toEqual([
+			'p:hansen',
+			'q:other',
+		]);
+	});
+
+	it('drops a project none of whose tenders pass', () => {
+		expect(ids(filterProjects(built(), { builders: ['Zenith'] }, today))).toEqual([]);
+	});
+});
+
+describe('combining the new filters', () => {
+	it('needs every kind to pass and any value within a kind', () => {
+		const input = [
+			project({
+				projectId: 'yes',
+				category: 'Civic',
+				address: 'Parramatta NSW 2150',
+				budget: { low: 2_000_000, high: null },
+				tenders: [
+					tender({ id: 'y1', builder: { name: 'Acme', website: null } }),
+					tender({ id: 'y2', builder: { name: 'Zed', website: null } }),
+				],
+			}),
+			project({
+				projectId: 'wrong-place',
+				category: 'Civic',
+				address: 'Hobart TAS 7000',
+				budget: { low: 2_000_000, high: null },
+				tenders: [tender({ id: 'w1', builder: { name: 'Acme', website: null } })],
+			}),
+			project({
+				projectId: 'too-small',
+				category: 'Retail',
+				address: 'Parramatta NSW 2150',
+				budget: { low: 0, high: 100_000 },
+				tenders: [tender({ id: 's1', builder: { name: 'Acme', website: null } })],
+			}),
+		];
+		const filters: ProjectFilters = {
+			budgetAtLeast: 1_000_000,
+			categories: ['civic', 'retail'],
+			locations: ['2150', 'Geelong'],
+			builders: ['acme', 'bravo'],
+			tenderTypes: ['Tender'],
+		};
+		expect(ids(filterProjects(input, filters, today))).toEqual(['yes:y1']);
+	});
+});
+
+describe('parseFilters, new filters', () => {
+	it('reads budget bounds, the without-budget choice and comma-separated words', () => {
+		expect(
+			parseFilters({
+				budgetAtLeast: 0,
+				budgetAtMost: 2_500_000.5,
+				projectsWithoutBudget: 'keep',
+				categories: ' Residential , aged care',
+				locations: 'NSW,Café',
+				builders: ' Acme ',
+			}),
+		).toEqual({
+			budgetAtLeast: 0,
+			budgetAtMost: 2_500_000.5,
+			withoutBudget: 'keep',
+			categories: ['Residential', 'aged care'],
+			locations: ['NSW', 'Café'],
+			builders: ['Acme'],
+		});
+	});
+
+	it('treats blank word lists and empty bounds as no filter', () => {
+		expect(
+			parseFilters({ categories: '  ', locations: '', builders: null, budgetAtLeast: '' } as never),
+		).toEqual({});
+	});
+
+	it.each([
+		[
+			{ budgetAtLeast: -1 },
+			'Budget At Least filter: enter a number of dollars, 0 or more, without "$" or commas (got -1)',
+		],
+		[
+			{ budgetAtMost: '1,000' },
+			'Budget At Most filter: enter a number of dollars, 0 or more, without "$" or commas (got "1,000")',
+		],
+		[
+			{ budgetAtMost: Number.NaN },
+			'Budget At Most filter: enter a number of dollars, 0 or more, without "$" or commas (got NaN)',
+		],
+		[
+			{ budgetAtLeast: 2_000_000, budgetAtMost: 1_000_000 },
+			'Budget filters: Budget At Least (2000000) is more than Budget At Most (1000000); lower Budget At Least or raise Budget At Most',
+		],
+		[
+			{ projectsWithoutBudget: 'maybe' },
+			'Projects Without Budget filter: "maybe" is not one of keep, drop',
+		],
+		[
+			{ categories: 'Residential,,Civic' },
+			'Category filter: "Residential,,Civic" has an empty entry; remove the extra comma or enter categories between the commas',
+		],
+		[
+			{ locations: 'NSW, ' },
+			'Location filter: "NSW, " has an empty entry; remove the extra comma or enter words or postcodes between the commas',
+		],
+		[
+			{ builders: ',Acme' },
+			'Builder filter: ",Acme" has an empty entry; remove the extra comma or enter words of builder names between the commas',
+		],
+		[
+			{ builders: ['Acme'] },
+			'Builder filter: enter words of builder names separated by commas (got ["Acme"])',
+		],
+	])('refuses %j with a message naming the field and the fix', (raw, message) => {
+		expect(() => parseFilters(raw)).toThrow(new FilterError(message));
+	});
+});
+
+describe('scopeOf (the trigger baseline fingerprint)', () => {
+	it('is unchanged for filters that existed before budget, category, location and builder', () => {
+		// Computed by the fingerprint before those filters were added: an upgrade keeps baselines.
+		expect(scopeOf('company-1', { tenderTypes: ['Tender'] })).toBe('Pb8PGbT41_oD');
+		expect(
+			scopeOf('company-1', {
+				projectStatuses: ['Active'],
+				quotesDueWithinDays: 7,
+				matchedKeywords: ['roofing', 'Plumbing'],
+			}),
+		).toBe('rl0ciNXG44Z1');
+		expect(scopeOf('company-1', {})).toBe('hcAJEYELGaGQ');
+		expect(scopeOf('company-1', { withoutBudget: 'keep' })).toBe('hcAJEYELGaGQ');
+	});
+
+	it('changes with each new filter', () => {
+		const variants: ProjectFilters[] = [
+			{},
+			{ budgetAtLeast: 1 },
+			{ budgetAtLeast: 2 },
+			{ budgetAtMost: 1 },
+			{ budgetAtMost: 1, withoutBudget: 'keep' },
+			{ withoutBudget: 'drop' },
+			{ categories: ['Civic'] },
+			{ locations: ['NSW'] },
+			{ builders: ['NSW'] },
+		];
+		const scopes = variants.map((filters) => scopeOf('c1', filters));
+		expect(new Set(scopes).size).toBe(variants.length);
+	});
+
+	it('ignores order, case, repeats and (where the filter does) accents', () => {
+		expect(scopeOf('c1', { categories: ['Civic', 'Retail'] })).toBe(
+			scopeOf('c1', { categories: ['retail', 'CIVIC', 'civic'] }),
+		);
+		expect(scopeOf('c1', { locations: ['Café', 'NSW'] })).toBe(
+			scopeOf('c1', { locations: ['nsw', 'cafe'] }),
+		);
+		expect(scopeOf('c1', { budgetAtLeast: 5 })).toBe(
+			scopeOf('c1', { budgetAtLeast: 5, withoutBudget: 'drop' }),
+		);
 	});
 });
 

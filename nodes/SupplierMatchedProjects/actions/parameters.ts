@@ -1,13 +1,8 @@
 import type { IDataObject, INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import {
-	FilterError,
-	OUTPUT_MODES,
-	parseFilters,
-	type OutputMode,
-	type ProjectFilters,
-} from '../helpers/items';
+import { FilterError, parseFilters, type ProjectFilters } from '../helpers/filters';
+import { OUTPUT_MODES, type OutputMode } from '../helpers/items';
 import { companyIdProblem } from '../transport';
 
 /**

@@ -53,6 +53,53 @@ export const filtersProperty: INodeProperties = {
 	description: 'Applied by the node to what the API returns; the API itself has no filters',
 	options: [
 		{
+			displayName: 'Budget At Least',
+			name: 'budgetAtLeast',
+			type: 'number',
+			typeOptions: { minValue: 0, numberPrecision: 0 },
+			default: 0,
+			placeholder: 'e.g. 500000',
+			description:
+				'Keep projects whose budget band reaches this many dollars: its top end is at least this, or it has no top end. Projects without a budget are left out unless Projects Without Budget says Keep.',
+		},
+		{
+			displayName: 'Budget At Most',
+			name: 'budgetAtMost',
+			type: 'number',
+			typeOptions: { minValue: 0, numberPrecision: 0 },
+			default: 1000000,
+			placeholder: 'e.g. 2000000',
+			description:
+				'Keep projects whose budget band starts at or below this many dollars. Projects without a budget are left out unless Projects Without Budget says Keep.',
+		},
+		{
+			displayName: 'Builder',
+			name: 'builders',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. Acme, Hansen',
+			description:
+				"Keep tenders whose lead builder's name contains one of these words (comma-separated, case- and accent-insensitive)",
+		},
+		{
+			displayName: 'Category',
+			name: 'categories',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. Residential, Aged Care',
+			description:
+				'Keep projects in one of these categories (comma-separated, whole category, case-insensitive). The API does not publish its list of categories.',
+		},
+		{
+			displayName: 'Location',
+			name: 'locations',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. NSW, Parramatta, 3000',
+			description:
+				'Keep projects whose address contains one of these words or postcodes (comma-separated, case- and accent-insensitive)',
+		},
+		{
 			displayName: 'Matched Keywords',
 			name: 'matchedKeywords',
 			type: 'string',
@@ -71,6 +118,26 @@ export const filtersProperty: INodeProperties = {
 			],
 			default: [],
 			description: 'Keep projects with one of these statuses',
+		},
+		{
+			displayName: 'Projects Without Budget',
+			name: 'projectsWithoutBudget',
+			type: 'options',
+			options: [
+				{
+					name: 'Drop',
+					value: 'drop',
+					description: 'Leave out projects that have no budget',
+				},
+				{
+					name: 'Keep',
+					value: 'keep',
+					description: 'Keep projects that have no budget, whatever the budget bounds say',
+				},
+			],
+			default: 'drop',
+			description:
+				'Whether projects that have no budget pass the budget filter. With Budget At Least or At Most set and this left out, they are dropped.',
 		},
 		{
 			displayName: 'Quotes Due Within (Days)',

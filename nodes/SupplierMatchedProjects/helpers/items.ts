@@ -1,10 +1,8 @@
-import type { Party, Project, ProjectStatus, Tender, TenderType } from '../api/types';
+import type { Party, Project, Tender } from '../api/types';
 
 export type OutputMode = 'projects' | 'tenders';
 
 export const OUTPUT_MODES: readonly OutputMode[] = ['projects', 'tenders'];
-export const TENDER_TYPES: readonly TenderType[] = ['Tender', 'Procurement'];
-export const PROJECT_STATUSES: readonly ProjectStatus[] = ['Active', 'Closed'];
 
 /** A project without its tenders: what a tender item carries of its project. */
 export type ProjectFields = Omit<Project, 'tenders'>;
@@ -21,20 +19,6 @@ export type FlatRecord = Record<string, FlatValue>;
 
 /** Joins list values in one cell; names may contain commas, so a semicolon separates them. */
 export const LIST_SEPARATOR = '; ';
-
-export interface ProjectFilters {
-	/** Keep tenders of these types. */
-	tenderTypes?: TenderType[];
-	/** Keep projects with these statuses. */
-	projectStatuses?: ProjectStatus[];
-	/** Keep tenders whose quotes are due from today up to this many days ahead. */
-	quotesDueWithinDays?: number;
-	/** Keep tenders that matched one of these keywords (case-insensitive). */
-	matchedKeywords?: string[];
-}
-
-/** A filter value the user gave cannot be applied; the message says what to enter instead. */
-export class FilterError extends Error {}
 
 function isObject(value: unknown): value is Record<string, unknown> {
 	return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -263,7 +247,7 @@ export function shapeItems(
 	return options.simplify ? projects.map(simplifyProject) : projects;
 }
 
-// ---- filtering ----
+// ---- dates ----
 
 /** Today's calendar date (YYYY-MM-DD) in a time zone. */
 export function todayIn(timeZone: string, now: Date = new Date()): string {
@@ -281,102 +265,4 @@ export function todayIn(timeZone: string, now: Date = new Date()): string {
 export function addDays(date: string, days: number): string {
 	const [year, month, day] = date.split('-').map(Number);
 	return new Date(Date.UTC(year, month - 1, day + days)).toISOString().slice(0, 10);
-}
-
-export function hasFilters(filters: ProjectFilters): boolean {
-	return (
-		(filters.tenderTypes?.length ?? 0) > 0 ||
-		(filters.projectStatuses?.length ?? 0) > 0 ||
-		filters.quotesDueWithinDays !== undefined ||
-		(filters.matchedKeywords?.length ?? 0) > 0
-	);
-}
-
-function tenderMatches(tender: Tender, filters: ProjectFilters, today: string): boolean {
-	if (filters.tenderTypes?.length && !filters.tenderTypes.includes(tender.type)) return false;
-	if (filters.quotesDueWithinDays !== undefined) {
-		const due = tender.quotesDueAt;
-		if (typeof due !== 'string' || due < today) return false;
-		if (due > addDays(today, filters.quotesDueWithinDays)) return false;
-	}
-	if (filters.matchedKeywords?.length) {
-		const wanted = new Set(filters.matchedKeywords.map((keyword) => keyword.trim().toLowerCase()));
-		const matched = listOf(tender.matchedKeywords).some(
-			(keyword) => typeof keyword === 'string' && wanted.has(keyword.trim().toLowerCase()),
-		);
-		if (!matched) return false;
-	}
-	return true;
-}
-
-/**
- * Keeps the projects that pass the project filters and still have a tender that passes the tender
- * filters. A kept project lists only its passing tenders; it is returned unchanged when all pass.
- */
-export function filterProjects(
-	projects: Project[],
-	filters: ProjectFilters,
-	today: string,
-): Project[] {
-	if (!hasFilters(filters)) return projects;
-	const kept: Project[] = [];
-	for (const project of projects) {
-		if (filters.projectStatuses?.length && !filters.projectStatuses.includes(project.status)) {
-			continue;
-		}
-		const tenders = listOf(project.tenders);
-		const passing = tenders.filter((tender) => tenderMatches(tender, filters, today));
-		if (passing.length === 0) continue;
-		kept.push(passing.length === tenders.length ? project : { ...project, tenders: passing });
-	}
-	return kept;
-}
-
-function allowedValues<T extends string>(
-	value: unknown,
-	allowed: readonly T[],
-	label: string,
-): T[] | undefined {
-	if (value === undefined || value === null || value === '') return undefined;
-	const values = Array.isArray(value) ? value : [value];
-	const wrong = values.filter((entry) => !allowed.includes(entry as T));
-	if (wrong.length > 0) {
-		throw new FilterError(
-			`${label} filter: ${wrong.map((entry) => JSON.stringify(entry)).join(', ')} is not one of ${allowed.join(', ')}`,
-		);
-	}
-	return values.length > 0 ? (values as T[]) : undefined;
-}
-
-/** Reads the Filters collection as the node receives it, checking every value. */
-export function parseFilters(raw: Record<string, unknown> | undefined): ProjectFilters {
-	const filters: ProjectFilters = {};
-	if (raw === undefined) return filters;
-	const tenderTypes = allowedValues(raw.tenderTypes, TENDER_TYPES, 'Tender Type');
-	if (tenderTypes) filters.tenderTypes = tenderTypes;
-	const projectStatuses = allowedValues(raw.projectStatuses, PROJECT_STATUSES, 'Project Status');
-	if (projectStatuses) filters.projectStatuses = projectStatuses;
-	const days = raw.quotesDueWithinDays;
-	if (days !== undefined && days !== null && days !== '') {
-		if (typeof days !== 'number' || !Number.isInteger(days) || days < 0) {
-			throw new FilterError(
-				`Quotes Due Within (Days) filter: enter a whole number of days, 0 or more (got ${JSON.stringify(days)})`,
-			);
-		}
-		filters.quotesDueWithinDays = days;
-	}
-	const keywords = raw.matchedKeywords;
-	if (keywords !== undefined && keywords !== null) {
-		if (typeof keywords !== 'string') {
-			throw new FilterError(
-				`Matched Keywords filter: enter keywords separated by commas (got ${JSON.stringify(keywords)})`,
-			);
-		}
-		const list = keywords
-			.split(',')
-			.map((keyword) => keyword.trim())
-			.filter((keyword) => keyword !== '');
-		if (list.length > 0) filters.matchedKeywords = list;
-	}
-	return filters;
 }

@@ -1,7 +1,7 @@
 import { createHash } from 'crypto';
 
 import type { Project } from '../api/types';
-import type { ProjectFilters } from '../helpers/items';
+import { categoryKey, folded, withoutBudgetRule, type ProjectFilters } from '../helpers/filters';
 import type { ListedTender } from './diff';
 
 /**
@@ -30,21 +30,33 @@ export function listedTenders(projects: readonly Project[]): ListedTender[] {
 	return listed;
 }
 
-function sortedLowerCase(values: readonly string[] | undefined): string[] {
-	return [...new Set((values ?? []).map((value) => value.trim().toLowerCase()))].sort();
+function sortedKeys(values: readonly string[] | undefined, key = categoryKey): string[] {
+	return [...new Set((values ?? []).map(key))].sort();
 }
 
 /**
- * A short fingerprint of what the walk selects. Equivalent filters (order, case, repeats) give the
- * same fingerprint, so reordering them does not start a new baseline.
+ * A short fingerprint of what the walk selects. Equivalent filters (order, case, repeats, and
+ * accents where the filter ignores them) give the same fingerprint, so rewording them does not
+ * start a new baseline.
  */
 export function scopeOf(companyId: string, filters: ProjectFilters): string {
-	const selection = [
+	const selection: unknown[] = [
 		companyId,
-		sortedLowerCase(filters.tenderTypes),
-		sortedLowerCase(filters.projectStatuses),
+		sortedKeys(filters.tenderTypes),
+		sortedKeys(filters.projectStatuses),
 		filters.quotesDueWithinDays ?? null,
-		sortedLowerCase(filters.matchedKeywords),
+		sortedKeys(filters.matchedKeywords),
 	];
+	// Later filters join the fingerprint only when set, so a trigger saved before they existed
+	// keeps its fingerprint, and its baseline, across the upgrade.
+	const later = {
+		budgetAtLeast: filters.budgetAtLeast,
+		budgetAtMost: filters.budgetAtMost,
+		withoutBudget: withoutBudgetRule(filters),
+		categories: filters.categories?.length ? sortedKeys(filters.categories) : undefined,
+		locations: filters.locations?.length ? sortedKeys(filters.locations, folded) : undefined,
+		builders: filters.builders?.length ? sortedKeys(filters.builders, folded) : undefined,
+	};
+	if (Object.values(later).some((value) => value !== undefined)) selection.push(later);
 	return createHash('sha256').update(JSON.stringify(selection)).digest('base64url').slice(0, 12);
 }

@@ -7,7 +7,8 @@ import {
 	outputProperty,
 	simplifyProperty,
 } from '../../descriptions';
-import { filterProjects, hasFilters, shapeItems, type OutputMode } from '../../helpers/items';
+import { filterProjects, hasFilters } from '../../helpers/filters';
+import { shapeItems, type OutputMode } from '../../helpers/items';
 import { MAX_PAGE_SIZE, walkPages, type FetchPage } from '../../helpers/paging';
 import { inCredentialTurn, requestResultsPage } from '../../transport';
 import { checkedCompanyId, checkedFilters, checkedOutput } from '../parameters';
