@@ -39,11 +39,13 @@ export class Oracle {
 
 	constructor(
 		private readonly watchUpdates: boolean,
-		private readonly passes: (tender: Tender) => boolean = () => true,
+		private readonly passes: (tender: Tender, project: Project) => boolean = () => true,
 	) {}
 
 	private listed(projects: Project[]): Tender[] {
-		return projects.flatMap((project) => project.tenders).filter((tender) => this.passes(tender));
+		return projects.flatMap((project) =>
+			project.tenders.filter((tender) => this.passes(tender, project)),
+		);
 	}
 
 	/** The activation: what is listed is known, nothing is announced. */
@@ -92,4 +94,66 @@ export function announcedIn(items: INodeExecutionData[]): Announced[] {
 		}
 	}
 	return announced.sort(byId);
+}
+
+/**
+ * The budget, category, location and builder filters as the README states them, in the filter
+ * parameters' own shape (comma-separated text), written apart from the node's code.
+ */
+export interface FilterParameters {
+	budgetAtLeast?: number;
+	budgetAtMost?: number;
+	projectsWithoutBudget?: 'keep' | 'drop';
+	categories?: string;
+	locations?: string;
+	builders?: string;
+}
+
+function entries(text: string | undefined): string[] {
+	return text === undefined ? [] : text.split(',').map((entry) => entry.trim());
+}
+
+/** Lower case with the combining accents (U+0300 to U+036F) taken off the decomposed text. */
+function plain(text: string): string {
+	return text
+		.normalize('NFD')
+		.replace(/[\u0300-\u036f]/g, '')
+		.toLowerCase();
+}
+
+export function filterOracle(parameters: FilterParameters) {
+	const categories = entries(parameters.categories).map((entry) => entry.toUpperCase());
+	const locations = entries(parameters.locations).map(plain);
+	const builders = entries(parameters.builders).map(plain);
+	const bounded = parameters.budgetAtLeast !== undefined || parameters.budgetAtMost !== undefined;
+	const budgetFiltered = bounded || parameters.projectsWithoutBudget === 'drop';
+
+	return (tender: Tender, project: Project): boolean => {
+		if (budgetFiltered) {
+			if (project.budget === null) {
+				if (parameters.projectsWithoutBudget !== 'keep') return false;
+			} else {
+				// The band [low, high or no end] overlaps [at least or 0, at most or no end].
+				const from = Math.max(project.budget.low, parameters.budgetAtLeast ?? 0);
+				const to = Math.min(
+					project.budget.high ?? Number.POSITIVE_INFINITY,
+					parameters.budgetAtMost ?? Number.POSITIVE_INFINITY,
+				);
+				if (from > to) return false;
+			}
+		}
+		if (categories.length > 0 && !categories.includes(project.category.trim().toUpperCase())) {
+			return false;
+		}
+		if (locations.length > 0 && !locations.some((word) => plain(project.address).includes(word))) {
+			return false;
+		}
+		if (
+			builders.length > 0 &&
+			!builders.some((word) => plain(tender.builder.name).includes(word))
+		) {
+			return false;
+		}
+		return true;
+	};
 }

@@ -1,5 +1,5 @@
 /**
- * Eighty days of a live sandbox, polled by three triggers the way n8n runs them (real PollContext,
+ * Eighty days of a live sandbox, polled by four triggers the way n8n runs them (real PollContext,
  * static data saved only at activation and on emits, restarts that lose the rest): tenders open,
  * close, reopen, change date, name, type and builder, leave the window and come back, projects
  * gain tenders under a second builder, faults strike mid-walk, tokens are revoked, the token
@@ -19,7 +19,7 @@ import {
 	useFakeDate,
 	type PollWorld,
 } from '../support/poll-world';
-import { announcedIn, Oracle, type Announced } from './oracle';
+import { announcedIn, filterOracle, Oracle, type Announced, type FilterParameters } from './oracle';
 
 const DAYS = 80;
 const BUILDERS = [
@@ -28,6 +28,16 @@ const BUILDERS = [
 	'Tōtara Projects',
 	'Wairua Construction',
 ];
+
+/** Broad enough that tenders pass and fail each of them; builder changes move tenders in and out. */
+const NEW_FILTERS: FilterParameters = {
+	budgetAtLeast: 1_000_000,
+	budgetAtMost: 5_000_000,
+	projectsWithoutBudget: 'keep',
+	categories: ' civic, RESIDENTIAL ,Industrial,Hospitality,Education',
+	locations: 'Auckland, nsw, 3220, Taupo, Rue Berenice',
+	builders: 'construction, BUILDERS',
+};
 
 interface Watched {
 	name: string;
@@ -100,6 +110,15 @@ it('announces each new tender exactly once and each update once, through eighty 
 				filters: { tenderTypes: ['Tender'] },
 			}),
 			new Oracle(false, (tender: Tender) => tender.type === 'Tender'),
+		),
+		watch(
+			'new or updated, budget, category, location and builder filters',
+			world.trigger({
+				event: 'newOrUpdatedTender',
+				output: 'tenders',
+				filters: { ...NEW_FILTERS },
+			}),
+			new Oracle(true, filterOracle(NEW_FILTERS)),
 		),
 	];
 
@@ -277,4 +296,7 @@ it('announces each new tender exactly once and each update once, through eighty 
 		expect(watched.goodPolls).toBeGreaterThan(100);
 	}
 	expect(triggers[0].newCounts.size).toBeGreaterThan(opened.length / 2);
+	// The filtered trigger saw tenders pass and tenders fail its filters.
+	expect(triggers[3].newCounts.size).toBeGreaterThan(5);
+	expect(triggers[3].newCounts.size).toBeLessThan(triggers[0].newCounts.size / 2);
 }, 240_000);
