@@ -8,6 +8,7 @@ import { apiRateBudget } from '../../nodes/SupplierMatchedProjects/transport/bud
 import { forgetAllTokens } from '../../nodes/SupplierMatchedProjects/transport/token';
 import { SANDBOX_FIXTURES, startSandbox } from '../../sandbox';
 import { runNode, TestCredentialsHelper, type NodeRun } from '../support/engine';
+import { filterOracle, type FilterParameters } from '../timeline/oracle';
 
 const TYPE = 'supplierMatchedProjectsApi';
 const { companyId } = SANDBOX_FIXTURES;
@@ -131,6 +132,37 @@ describe('against the sandbox', () => {
 			}),
 		);
 		expect(items).toEqual(expected);
+	});
+
+	it.each<[string, FilterParameters]>([
+		['budget, projects without one dropped', { budgetAtLeast: 1_000_000, budgetAtMost: 5_000_000 }],
+		['budget, projects without one kept', { budgetAtMost: 250_000, projectsWithoutBudget: 'keep' }],
+		['budget: only projects with one', { projectsWithoutBudget: 'drop' }],
+		['category', { categories: 'civic , RESIDENTIAL' }],
+		['location, accents aside', { locations: 'otahuhu, Taupo, nsw' }],
+		['builder, accents aside', { builders: 'kowhai, muller' }],
+		[
+			'all four at once',
+			{
+				budgetAtLeast: 250_000,
+				projectsWithoutBudget: 'keep',
+				categories: 'Civic,Residential,Industrial,Education,Health',
+				locations: 'Auckland,NSW,QLD',
+				builders: 'construction,builders',
+			},
+		],
+	])('filters by %s as the README states', async (_name, filters) => {
+		const truth = sandbox.listOpen(companyId);
+		const passes = filterOracle(filters);
+		const expected = truth
+			.map((p) => ({ ...p, tenders: p.tenders.filter((t) => passes(t, p)) }))
+			.filter((p) => p.tenders.length > 0);
+		// Each case keeps some tenders and leaves some out, so it checks the rule both ways.
+		const tenderCount = (projects: Project[]) =>
+			projects.reduce((count, p) => count + p.tenders.length, 0);
+		expect(tenderCount(expected)).toBeGreaterThan(0);
+		expect(tenderCount(expected)).toBeLessThan(tenderCount(truth));
+		expect(json(await run({ returnAll: true, filters: { ...filters } }))).toEqual(expected);
 	});
 
 	it.each([SANDBOX_FIXTURES.noKeywordsCompanyId, SANDBOX_FIXTURES.noMatchesCompanyId])(

@@ -277,6 +277,52 @@ describe('filters', () => {
 		);
 		expect(result.error?.context?.itemIndex).toBe(0);
 	});
+
+	it('keeps a project with all its tenders by budget, and the passing tenders by builder', async () => {
+		const byBuilder = (id: string, name: string) =>
+			tender({ id, builder: { name, website: null } });
+		tokenEndpoint();
+		const scope = api()
+			.get(RESULTS)
+			.query({ limit: '100' })
+			.reply(
+				200,
+				page([
+					project({
+						projectId: 'big',
+						budget: { low: 20_000_000, high: null },
+						tenders: [byBuilder('b1', 'Acme'), byBuilder('b2', 'Zenith')],
+					}),
+					project({
+						projectId: 'small',
+						budget: { low: 0, high: 50_000 },
+						tenders: [byBuilder('s1', 'Acme')],
+					}),
+					project({ projectId: 'unknown', budget: null, tenders: [byBuilder('u1', 'ACME')] }),
+				]),
+			);
+
+		const result = await run({
+			returnAll: true,
+			output: 'tenders',
+			simplify: true,
+			filters: { budgetAtLeast: 1_000_000, projectsWithoutBudget: 'keep', builders: 'acme' },
+		});
+
+		expect(json(result).map((row) => [row.projectId, row.tenderId])).toEqual([
+			['big', 'b1'],
+			['unknown', 'u1'],
+		]);
+		expect(scope.isDone()).toBe(true);
+	});
+
+	it('refuses an empty word in a list before any request, naming the field and the item', async () => {
+		const result = await run({ filters: { locations: 'NSW,,VIC' } });
+		expect(result.error?.message).toBe(
+			'Location filter: "NSW,,VIC" has an empty entry; remove the extra comma or enter words or postcodes between the commas',
+		);
+		expect(result.error?.context?.itemIndex).toBe(0);
+	});
 });
 
 describe('items', () => {

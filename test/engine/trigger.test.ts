@@ -581,6 +581,59 @@ describe('updates (New or Updated Tender)', () => {
 	});
 });
 
+describe('budget, category, location and builder filters', () => {
+	const unaccented = (text: string) => text.normalize('NFD').replace(/[\u0300-\u036f]/g, '');
+
+	it('emits a tender when it first passes the builder filter, once', async () => {
+		const trigger = world.trigger({ filters: { builders: 'construction' } });
+		await trigger.activate();
+		const tender = world.sandbox.openTender({ builder: 'Bluegum Builders' });
+		expect(await newIdsOf(trigger)).toEqual([]);
+		world.sandbox.updateTender(tender.id, { builder: 'Wairua Construction' });
+		expect(await newIdsOf(trigger)).toEqual([tender.id]);
+		world.sandbox.updateTender(tender.id, { builder: 'Kōwhai Construction Ltd' });
+		expect(await newIdsOf(trigger)).toEqual([]);
+	});
+
+	it('keeps or drops every tender of a project by its address, accents aside', async () => {
+		for (let opened = 0; opened < 12; opened++) world.sandbox.openTender();
+		const listed = world.sandbox.listOpen(companyId);
+		const accented = listed.find((p) => unaccented(p.address) !== p.address);
+		if (accented === undefined) throw new Error('expected a project with an accented address');
+		const suburb = unaccented(accented.address.split(', ')[1]).toUpperCase();
+		const elsewhere = listed.find((p) => !unaccented(p.address).toUpperCase().includes(suburb));
+		if (elsewhere === undefined) throw new Error('expected a project elsewhere');
+		const trigger = world.trigger({ filters: { locations: ` ${suburb} ` } });
+		await trigger.activate();
+		const here = world.sandbox.openTender({ projectId: accented.projectId });
+		world.sandbox.openTender({ projectId: elsewhere.projectId });
+		const outcome = await pollLater(trigger);
+		if (outcome.kind !== 'emitted') throw new Error(`expected an emit, got ${outcome.kind}`);
+		expect(emittedTenderIds(outcome.items)).toEqual([here.id]);
+		expect(jsonOf(outcome.items)[0]).toMatchObject({ project: { address: accented.address } });
+	});
+
+	it('takes a new baseline when a new filter changes, instead of emitting what it now lets in', async () => {
+		world.sandbox.openTender({ builder: 'Bluegum Builders' });
+		world.sandbox.openTender({ builder: 'Wairua Construction' });
+		const trigger = world.trigger({ filters: { builders: 'construction' } });
+		await trigger.activate();
+		trigger.setParameters({ companyId, filters: { builders: 'builders' } });
+		advanceTime(MINUTE_MS);
+		expect(await trigger.activate('update')).toEqual({ kind: 'nothing' });
+		const opened = world.sandbox.openTender({ builder: 'Bluegum Builders' });
+		expect(await newIdsOf(trigger)).toEqual([opened.id]);
+	});
+
+	it('refuses a bad filter value on activation, naming the field', async () => {
+		const trigger = world.trigger({ filters: { budgetAtLeast: 5, budgetAtMost: 1 } });
+		await expect(trigger.activate()).rejects.toThrow(
+			'Budget filters: Budget At Least (5) is more than Budget At Most (1); lower Budget At Least or raise Budget At Most',
+		);
+		expect(trigger.saved).toEqual({});
+	});
+});
+
 describe('parameters', () => {
 	it('takes a new baseline when the company changes, instead of emitting all its tenders', async () => {
 		world.sandbox.openTender();
