@@ -179,6 +179,69 @@ const cases: Case[] = [
 		outcome: { error: /Company ID.*(number|text).*12345|12345.*Company ID/, fix: /Company ID/ },
 	},
 	{
+		name: 'a negative budget',
+		parameters: { companyId, filters: { budgetAtLeast: -100 } },
+		outcome: {
+			error: /Budget At Least filter: .*\(got -100\)/,
+			fix: /enter a number of dollars, 0 or more/,
+		},
+	},
+	{
+		name: 'a budget from an expression that is not a number',
+		parameters: { companyId, filters: { budgetAtMost: '={{ "about a million" }}' } },
+		outcome: {
+			error: /Budget At Most filter: .*\(got "about a million"\)/,
+			fix: /enter a number of dollars/,
+		},
+	},
+	{
+		name: 'a budget with a dollar sign and commas from an expression',
+		parameters: { companyId, filters: { budgetAtLeast: '={{ "$1,000,000" }}' } },
+		outcome: {
+			error: /Budget At Least filter: .*\(got "\$1,000,000"\)/,
+			fix: /without "\$" or commas/,
+		},
+	},
+	{
+		name: 'budget at least more than budget at most',
+		parameters: { companyId, filters: { budgetAtLeast: 5_000_000, budgetAtMost: 1_000_000 } },
+		outcome: {
+			error: /Budget At Least \(5000000\) is more than Budget At Most \(1000000\)/,
+			fix: /lower Budget At Least or raise Budget At Most/,
+		},
+	},
+	{
+		name: 'a without-budget choice that is neither keep nor drop',
+		parameters: { companyId, filters: { projectsWithoutBudget: '={{ "sometimes" }}' } },
+		outcome: {
+			error: /Projects Without Budget filter: "sometimes"/,
+			fix: /is not one of keep, drop/,
+		},
+	},
+	{
+		name: 'an empty category between commas',
+		parameters: { companyId, filters: { categories: 'Residential,,Civic' } },
+		outcome: { error: /Category filter: .* has an empty entry/, fix: /remove the extra comma/ },
+	},
+	{
+		name: 'a location list that ends in a comma',
+		parameters: { companyId, filters: { locations: 'NSW, VIC,' } },
+		outcome: { error: /Location filter: .* has an empty entry/, fix: /remove the extra comma/ },
+	},
+	{
+		name: 'a builder list of only commas',
+		parameters: { companyId, filters: { builders: ' , ' } },
+		outcome: { error: /Builder filter: .* has an empty entry/, fix: /remove the extra comma/ },
+	},
+	{
+		name: 'a location from an expression that gives a list',
+		parameters: { companyId, filters: { locations: '={{ ["NSW", "VIC"] }}' } },
+		outcome: {
+			error: /Location filter: .*\(got \["NSW","VIC"\]\)/,
+			fix: /enter words or postcodes separated by commas/,
+		},
+	},
+	{
 		name: 'a base URL that already ends in /api/supplier/v1',
 		credentials: ({ sandbox }) => ({ baseUrl: `${sandbox.url}/api/supplier/v1` }),
 		parameters: { companyId },
