@@ -93,6 +93,13 @@ function createControlRouter(sandbox) {
 		},
 		{
 			method: 'POST',
+			path: 'tenders/:tenderId/redate',
+			does: 'redateTender(tenderId, { dueInDays }): quotesDueAt = sandbox today + dueInDays -> tender',
+			run: ({ params, body }) =>
+				sandbox.redateTender(params.tenderId, /** @type {number} */ (body.dueInDays)),
+		},
+		{
+			method: 'POST',
 			path: 'tenders/:tenderId/close',
 			does: 'closeTender(tenderId, status = Closed | Awarded) -> tender',
 			run: ({ params, body }) =>

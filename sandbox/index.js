@@ -54,6 +54,8 @@ const { createStore } = require('./store');
  *   (default SANDBOX_FIXTURES.companyId); without projectId, on a new project
  * @property {(tenderId: string, status?: 'Closed' | 'Awarded') => SandboxTender} closeTender
  * @property {(tenderId: string, patch: TenderPatch) => SandboxTender} updateTender
+ * @property {(tenderId: string, dueInDays: number) => SandboxTender} redateTender quotesDueAt moved to
+ *   dueInDays after the sandbox's today
  * @property {(projectId: string, builder: Party | string, fields?: Omit<OpenTenderOptions, 'projectId' | 'builder'>) => SandboxTender} addTenderUnderBuilder
  * @property {(projectId: string, status: 'Active' | 'Closed') => void} setProjectStatus
  * @property {(tenderId: string) => SandboxTender} getTender
@@ -225,6 +227,7 @@ async function startSandbox(options = {}) {
 		openTender: (tenderOptions) => store.openTender(tenderOptions),
 		closeTender: (tenderId, status) => store.closeTender(tenderId, status),
 		updateTender: (tenderId, patch) => store.updateTender(tenderId, patch),
+		redateTender: (tenderId, dueInDays) => store.redateTender(tenderId, dueInDays),
 		addTenderUnderBuilder: (projectId, builder, fields) =>
 			store.addTenderUnderBuilder(projectId, builder, fields),
 		setProjectStatus: (projectId, status) => store.setProjectStatus(projectId, status),

@@ -574,6 +574,21 @@ function createStore({
 			return updateTender(tenderId, { status });
 		},
 		/**
+		 * Moves a tender's quotes due date to `dueInDays` after the sandbox's today (0: today,
+		 * negative: past due), so a client on another clock can bring it into or out of a window.
+		 * @param {string} tenderId
+		 * @param {number} dueInDays
+		 * @returns {SandboxTender}
+		 */
+		redateTender(tenderId, dueInDays) {
+			if (typeof dueInDays !== 'number' || !Number.isInteger(dueInDays)) {
+				throw new Error(
+					`redateTender: dueInDays must be a whole number of days (got ${JSON.stringify(dueInDays)})`,
+				);
+			}
+			return updateTender(tenderId, { quotesDueAt: dayToIso(clock.today() + dueInDays) });
+		},
+		/**
 		 * @param {string} projectId
 		 * @param {Party | string} builder
 		 * @param {Omit<OpenTenderOptions, 'projectId' | 'builder'>} [fields]

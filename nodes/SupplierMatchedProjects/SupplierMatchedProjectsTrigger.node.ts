@@ -17,7 +17,13 @@ import { filterProjects } from './helpers/filters';
 import { todayIn } from './helpers/items';
 import { diffPoll } from './trigger/diff';
 import { listedTenders, scopeOf } from './trigger/listing';
-import { emittedItems, fetchListing, fetchSample, readTriggerParameters } from './trigger/poll';
+import {
+	dueSoonWindow,
+	emittedItems,
+	fetchListing,
+	fetchSample,
+	readTriggerParameters,
+} from './trigger/poll';
 import { dayOf, readTriggerState, writeTriggerState, type TriggerState } from './trigger/state';
 
 /**
@@ -55,9 +61,9 @@ export class SupplierMatchedProjectsTrigger implements INodeType {
 		group: ['trigger'],
 		version: 1,
 		subtitle:
-			'={{$parameter["event"] === "newOrUpdatedTender" ? "New or updated tender" : "New tender"}}',
+			'={{$parameter["event"] === "newOrUpdatedTender" ? "New or updated tender" : $parameter["event"] === "quotesDueSoon" ? "Quotes due soon" : "New tender"}}',
 		description:
-			"Starts the workflow when a tender opens that matches a supplier company's keywords",
+			"Starts the workflow when a tender opens that matches a supplier company's keywords, or when its quotes are due soon",
 		defaults: {
 			name: 'Supplier Matched Projects Trigger',
 		},
@@ -88,8 +94,24 @@ export class SupplierMatchedProjectsTrigger implements INodeType {
 						description:
 							'Also when a known tender changes its quotes due date, status, name, type or builder; the item says what changed, from what to what',
 					},
+					{
+						name: 'Quotes Due Soon',
+						value: 'quotesDueSoon',
+						description:
+							"An open tender's quotes due date comes within the days set below, once per tender and due date",
+					},
 				],
 				default: 'newTender',
+			},
+			{
+				displayName: 'Days Before Quotes Due',
+				name: 'daysBeforeQuotesDue',
+				type: 'number',
+				typeOptions: { minValue: 0, numberPrecision: 0 },
+				default: 3,
+				description:
+					"How many days before quotes close to announce a tender, in the workflow's time zone; 0 announces it on the day they close",
+				displayOptions: { show: { event: ['quotesDueSoon'] } },
 			},
 			{
 				...outputProperty,
@@ -122,7 +144,7 @@ export class SupplierMatchedProjectsTrigger implements INodeType {
 						type: 'boolean',
 						default: false,
 						description:
-							'Whether the first poll after activation emits the tenders open now, once. Off: it only records them and waits for new ones.',
+							'Whether the first poll after activation emits the tenders open now (for Quotes Due Soon: those already due within the days set), once. Off: it only records them and waits for new ones.',
 					},
 				],
 			},
@@ -149,6 +171,7 @@ export class SupplierMatchedProjectsTrigger implements INodeType {
 			listed: listedTenders(kept),
 			projectCount: projects.length,
 			event: parameters.event,
+			dueSoon: dueSoonWindow(parameters, today),
 			emitOpenOnFirstRun: parameters.emitOpenOnFirstRun,
 		});
 		replaceStaticData(staticData, writeTriggerState(diff.next));

@@ -583,6 +583,11 @@ async function main() {
 				tracked: TRIGGER_TENDERS,
 				repetitions: triggerRepetitions,
 			}),
+			measureTrigger({
+				event: 'quotesDueSoon',
+				tracked: TRIGGER_TENDERS,
+				repetitions: triggerRepetitions,
+			}),
 		];
 		assertSingleN8nTree();
 

@@ -5,7 +5,9 @@
  * The trigger's per-poll state work at scale, with the package's own functions in the order its
  * poll() calls them: read the stored state back, list the walk's tenders, compare (diffPoll),
  * write the next state. 100,000 tracked tenders; the walk lists 100,000, of which 1% are new and
- * 1% changed, and 1% of the tracked ones are gone. Load after installRuntime().
+ * 1% changed, and 1% of the tracked ones are gone. quotesDueSoon remembers only tenders that were
+ * inside its window: with a window as wide as the tenders' due dates (60 days) it tracks them all.
+ * Load after installRuntime().
  */
 
 const { requireTypeScript } = require('./runtime');
@@ -33,6 +35,8 @@ const { readTriggerState, writeTriggerState } =
 
 const DAY_MS = 86_400_000;
 const SCOPE = 'bench-scope';
+/** Every due date the bench makes is inside this window on the baseline day. */
+const DUE_SOON_DAYS = 60;
 const TENDERS_PER_PROJECT = [3, 1, 5, 2, 4];
 
 /**
@@ -159,6 +163,7 @@ function scenario(event, tracked, idOf, today) {
 		listed: listedTenders(projectsOf(before)),
 		projectCount: projectsOf(before).length,
 		event,
+		dueSoon: { today, days: DUE_SOON_DAYS },
 		emitOpenOnFirstRun: false,
 	});
 	/** @type {import('n8n-workflow').IDataObject} */
@@ -166,8 +171,15 @@ function scenario(event, tracked, idOf, today) {
 	const kept = before
 		.slice(churn)
 		.map((tender, index) => (index < churn ? { ...tender, quotesDueAt: null } : tender));
-	const walk = projectsOf([...kept, ...tenders(churn, tracked + 1, today, idOf)]);
-	return { stored, walk, churn };
+	const added = tenders(churn, tracked + 1, today, idOf);
+	const walk = projectsOf([...kept, ...added]);
+	// Reminders the next day: new tenders still inside the window (kept ones were inside it already).
+	const nextDay = today + 1;
+	const reminders = added.filter((tender) => {
+		const due = Date.parse(`${tender.quotesDueAt}T00:00:00Z`) / DAY_MS;
+		return due >= nextDay && due <= nextDay + DUE_SOON_DAYS;
+	}).length;
+	return { stored, walk, churn, reminders };
 }
 
 /**
@@ -176,7 +188,7 @@ function scenario(event, tracked, idOf, today) {
  */
 function measureTrigger({ event, tracked, repetitions }) {
 	const today = Math.floor(Date.parse('2025-03-03T00:00:00Z') / DAY_MS);
-	const { stored, walk, churn } = scenario(event, tracked, sandboxId, today);
+	const { stored, walk, churn, reminders } = scenario(event, tracked, sandboxId, today);
 	/** @type {Record<'read' | 'list' | 'diff' | 'write' | 'total', Array<[Sample, Sample]>>} */
 	const spans = { read: [], list: [], diff: [], write: [], total: [] };
 	/** @type {TriggerState | undefined} */
@@ -199,15 +211,23 @@ function measureTrigger({ event, tracked, repetitions }) {
 			listed,
 			projectCount: walk.length,
 			event,
+			dueSoon: { today: today + 1, days: DUE_SOON_DAYS },
 			emitOpenOnFirstRun: false,
 		});
 		const t3 = sample();
 		writeTriggerState(diff.next);
 		const t4 = sample();
-		const expectedUpdates = event === 'newOrUpdatedTender' ? churn : 0;
-		if (diff.newTenderIds.length !== churn || diff.updates.length !== expectedUpdates) {
+		const expected =
+			event === 'quotesDueSoon'
+				? { news: 0, updates: 0, reminders }
+				: { news: churn, updates: event === 'newOrUpdatedTender' ? churn : 0, reminders: 0 };
+		if (
+			diff.newTenderIds.length !== expected.news ||
+			diff.updates.length !== expected.updates ||
+			diff.reminders.length !== expected.reminders
+		) {
 			throw new Error(
-				`the comparison found ${diff.newTenderIds.length} new and ${diff.updates.length} updated tenders; ${churn} and ${expectedUpdates} were made`,
+				`the comparison found ${diff.newTenderIds.length} new, ${diff.updates.length} updated and ${diff.reminders.length} due soon; ${expected.news}, ${expected.updates} and ${expected.reminders} were made`,
 			);
 		}
 		next = diff.next;

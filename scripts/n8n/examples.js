@@ -18,6 +18,7 @@ const EXAMPLE_IDS = Object.freeze({
 	tendersToSpreadsheet: 'smpExampleTendersToSheet',
 	tendersToEmail: 'smpExampleTendersToEmail',
 	dailyDigest: 'smpExampleDailyDigest',
+	quotesDueSoon: 'smpExampleQuotesDueSoon',
 });
 
 /** The credential ids and names the examples refer to. */

@@ -161,6 +161,73 @@ describe('the packed package inside a real n8n', () => {
 		12 * 60_000,
 	);
 
+	test(
+		'an activated Quotes Due Soon trigger emails a reminder once when a tender is re-dated into its window, with API text escaped',
+		async () => {
+			const { companyId } = env.fixtures;
+			const workflowId = env.exampleIds.quotesDueSoon;
+			// Far outside the three-day window at activation, with markup in its name.
+			const tender = env.sandbox.openTender({
+				companyId,
+				name: 'Roofing <b>& Cladding</b>',
+			});
+			env.sandbox.redateTender(tender.id, 20);
+			const activatedAt = sandboxNow();
+			await env.client.activateWorkflow(workflowId);
+			await env.waitForPolls(activatedAt, 1, ONE_POLL_MS);
+			await sleep(5_000);
+			expect(await env.client.listExecutions(workflowId)).toEqual([]);
+
+			// Through the sandbox's control surface, as a client on another clock would.
+			const redate = await fetch(`${env.sandbox.url}/__sandbox/tenders/${tender.id}/redate`, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json' },
+				body: JSON.stringify({ dueInDays: 2 }),
+			});
+			expect(redate.status).toBe(200);
+			const redated = (await redate.json()) as { quotesDueAt: string };
+			const redatedAt = sandboxNow();
+
+			const [execution] = await env.waitForExecutions(workflowId, 1, 2 * ONE_POLL_MS);
+			expect(execution?.status).toBe('success');
+			const detail = await env.executionDetail(execution.id);
+			// n8n's time zone here is the machine's (GENERIC_TIMEZONE); days are counted in it.
+			const timeZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+			const today = new Date().toLocaleDateString('sv-SE', { timeZone });
+			const daysLeft = Math.round(
+				(Date.parse(`${redated.quotesDueAt}T12:00:00Z`) - Date.parse(`${today}T12:00:00Z`)) /
+					86_400_000,
+			);
+			const emitted = outputItems(detail, 'Quotes Due Soon');
+			expect(emitted).toEqual([
+				expect.objectContaining({
+					event: 'quotesDueSoon',
+					tenderId: tender.id,
+					quotesDueAt: redated.quotesDueAt,
+					daysLeft,
+					previousQuotesDueAt: null,
+				}),
+			]);
+
+			const mail = await env.smtp.waitFor(
+				(message) => message.subject.startsWith('Quotes close') && message.body.includes(tender.id),
+				30_000,
+			);
+			expect(mail.subject).toBe(
+				`Quotes close in ${daysLeft} day${daysLeft === 1 ? '' : 's'}: Roofing <b>& Cladding</b> (${String(emitted[0].projectName)})`,
+			);
+			expect(mail.body).toContain('Roofing &lt;b&gt;&amp; Cladding&lt;/b&gt;');
+			expect(mail.body).not.toContain('<b>& Cladding');
+
+			// Later polls must not remind of the same date again. Every active trigger workflow's
+			// polls count here (three poll once a minute), so nine take about three minutes.
+			await env.waitForPolls(redatedAt, 9, 5 * ONE_POLL_MS);
+			await sleep(5_000);
+			expect(await env.client.listExecutions(workflowId)).toHaveLength(1);
+		},
+		12 * 60_000,
+	);
+
 	test("neither the client secret nor any issued token is in n8n's database, files or logs", async () => {
 		expect(env.tokenRecorder.tokens.length).toBeGreaterThanOrEqual(1);
 		await env.stopN8n();

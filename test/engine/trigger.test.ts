@@ -663,3 +663,165 @@ describe('parameters', () => {
 		expect(JSON.stringify(trigger.savedNodeData()).length / tracked).toBeLessThanOrEqual(64);
 	});
 });
+
+describe('Quotes Due Soon', () => {
+	const dueSoon = (parameters: IDataObject = {}, timezone?: string) =>
+		world.trigger({ event: 'quotesDueSoon', daysBeforeQuotesDue: 3, ...parameters }, timezone);
+
+	it('announces nothing on activation, then a tender re-dated into the window once, with its days left', async () => {
+		// Inside the window at activation: never announced for this date.
+		world.sandbox.openTender({ quotesDueAt: isoDay(2) });
+		const later = world.sandbox.openTender({ quotesDueAt: isoDay(20) });
+		const trigger = dueSoon();
+		expect(await trigger.activate()).toEqual({ kind: 'nothing' });
+		expect(trigger.saves).toBe(1);
+		expect(await newIdsOf(trigger)).toEqual([]);
+
+		world.sandbox.redateTender(later.id, 3);
+		const outcome = await pollLater(trigger);
+		if (outcome.kind !== 'emitted') throw new Error(`expected an emit, got ${outcome.kind}`);
+		expect(jsonOf(outcome.items)).toEqual([
+			expect.objectContaining({
+				event: 'quotesDueSoon',
+				daysLeft: 3,
+				id: later.id,
+				quotesDueAt: isoDay(3),
+				project: expect.objectContaining({ projectId: later.projectId }),
+			}),
+		]);
+		expect(jsonOf(outcome.items)[0]).not.toHaveProperty('previousQuotesDueAt');
+		expect(trigger.saves).toBe(2);
+		expect(await newIdsOf(trigger)).toEqual([]);
+		advanceTime(MINUTE_MS);
+		expect(await trigger.restart()).toEqual({ kind: 'nothing' });
+		expect(await newIdsOf(trigger, 24 * 60)).toEqual([]);
+	});
+
+	it('announces tenders already inside the window on activation when the option is on', async () => {
+		const inside = world.sandbox.openTender({ quotesDueAt: isoDay(1) });
+		world.sandbox.openTender({ quotesDueAt: isoDay(10) });
+		const trigger = dueSoon({ options: { emitOpenOnFirstRun: true } });
+		const outcome = await trigger.activate();
+		if (outcome.kind !== 'emitted') throw new Error(`expected an emit, got ${outcome.kind}`);
+		expect(emittedTenderIds(outcome.items)).toEqual([inside.id]);
+		expect(await newIdsOf(trigger)).toEqual([]);
+	});
+
+	it('announces a tender again when its date moves later and comes inside the window, naming the previous date', async () => {
+		const trigger = dueSoon();
+		await trigger.activate();
+		const tender = world.sandbox.openTender({ quotesDueAt: isoDay(1) });
+		expect(await newIdsOf(trigger)).toEqual([tender.id]);
+		const first = isoDay(1);
+		world.sandbox.redateTender(tender.id, 10);
+		expect(await newIdsOf(trigger, 24 * 60)).toEqual([]);
+		expect(await newIdsOf(trigger, 5 * 24 * 60)).toEqual([]);
+		// A week after the first reminder the new date is three days away.
+		const outcome = await pollLater(trigger, 24 * 60);
+		if (outcome.kind !== 'emitted') throw new Error(`expected an emit, got ${outcome.kind}`);
+		expect(jsonOf(outcome.items)).toEqual([
+			expect.objectContaining({
+				event: 'quotesDueSoon',
+				id: tender.id,
+				daysLeft: 3,
+				previousQuotesDueAt: first,
+			}),
+		]);
+		// Earlier by a day: a new date inside the window, announced; then back to the date already
+		// announced: not again.
+		world.sandbox.redateTender(tender.id, 2);
+		expect(await newIdsOf(trigger)).toEqual([tender.id]);
+		world.sandbox.redateTender(tender.id, 3);
+		expect(await newIdsOf(trigger)).toEqual([]);
+	});
+
+	it('never announces a tender that closes before its reminder or has no due date', async () => {
+		const closing = world.sandbox.openTender({ quotesDueAt: isoDay(6) });
+		world.sandbox.openTender({ quotesDueAt: null });
+		const trigger = dueSoon();
+		await trigger.activate();
+		world.sandbox.closeTender(closing.id);
+		advanceTime(4 * DAY_MS);
+		expect(await newIdsOf(trigger)).toEqual([]);
+		expect(await newIdsOf(trigger, 24 * 60)).toEqual([]);
+		expect(trackedIds(trigger.memory())).toEqual([]);
+	});
+
+	it("counts days in the workflow's time zone: due tomorrow in UTC is due today in Auckland first", async () => {
+		// 09:00 UTC on 10 March 2030 is 22:00 in Auckland (UTC+13).
+		const tender = world.sandbox.openTender({ quotesDueAt: '2030-03-11' });
+		const auckland = dueSoon({ daysBeforeQuotesDue: 0 }, 'Pacific/Auckland');
+		const utc = dueSoon({ daysBeforeQuotesDue: 0 }, 'UTC');
+		await auckland.activate();
+		await utc.activate();
+		expect(await newIdsOf(auckland, 60)).toEqual([]);
+		expect(await newIdsOf(utc, 0)).toEqual([]);
+		// 11:00 UTC: midnight has passed in Auckland, not in UTC.
+		const inAuckland = await newIdsOf(auckland, 60);
+		const inUtc = await newIdsOf(utc, 0);
+		expect([inAuckland, inUtc]).toEqual([[tender.id], []]);
+		advanceTime(13 * 60 * MINUTE_MS);
+		expect(await newIdsOf(utc, 0)).toEqual([tender.id]);
+		expect(await newIdsOf(auckland, 0)).toEqual([]);
+	});
+
+	it('gives simplified rows the columns of the other events plus daysLeft and previousQuotesDueAt', async () => {
+		const trigger = dueSoon({ simplify: true });
+		await trigger.activate();
+		const tender = world.sandbox.openTender({ quotesDueAt: isoDay(2) });
+		const outcome = await pollLater(trigger);
+		if (outcome.kind !== 'emitted') throw new Error(`expected an emit, got ${outcome.kind}`);
+		const [row] = jsonOf(outcome.items);
+		expect(row).toMatchObject({
+			event: 'quotesDueSoon',
+			tenderId: tender.id,
+			quotesDueAt: isoDay(2),
+			daysLeft: 2,
+			previousQuotesDueAt: null,
+		});
+		expect(Object.values(row).every((value) => value === null || typeof value !== 'object')).toBe(
+			true,
+		);
+	});
+
+	it('shows only tenders inside the window as the test event, or says there are none', async () => {
+		world.sandbox.openTender({ quotesDueAt: isoDay(30) });
+		const trigger = dueSoon({ daysBeforeQuotesDue: 1 });
+		await expect(trigger.fetchTestEvent()).rejects.toThrow(
+			'No matching tender of company "company-1" has quotes due within 1 day right now',
+		);
+		const soon = world.sandbox.openTender({ quotesDueAt: isoDay(1) });
+		advanceTime(MINUTE_MS);
+		const sample = jsonOf(await trigger.fetchTestEvent());
+		expect(sample).toEqual([
+			expect.objectContaining({ event: 'quotesDueSoon', id: soon.id, daysLeft: 1 }),
+		]);
+		expect(trigger.saved).toEqual({});
+	});
+
+	it.each([[-1], [1.5], ['three']])(
+		'rejects %j days before quotes due with a message saying what to enter',
+		async (days) => {
+			const trigger = dueSoon({ daysBeforeQuotesDue: days as number });
+			await expect(trigger.activate()).rejects.toThrow(
+				`Days Before Quotes Due must be a whole number of days, 0 or more (got ${JSON.stringify(days)})`,
+			);
+		},
+	);
+
+	it('keeps the saved state within 64 bytes per tracked tender', async () => {
+		await world.stop();
+		world = await startPollWorld({ projects: 600 });
+		const trigger = dueSoon({ daysBeforeQuotesDue: 60 });
+		await trigger.activate();
+		const tracked = trackedIds(trigger.savedNodeData()).length;
+		// Every open tender with a due date is inside a 60-day window (the sandbox's own).
+		const dated = world.sandbox
+			.listOpen(companyId)
+			.flatMap((project) => project.tenders)
+			.filter((tender) => tender.quotesDueAt !== null);
+		expect(tracked).toBe(dated.length);
+		expect(tracked).toBeGreaterThan(200);
+		expect(JSON.stringify(trigger.savedNodeData()).length / tracked).toBeLessThanOrEqual(64);
+	});
+});

@@ -120,6 +120,56 @@ describe('sandbox control functions and their /__sandbox HTTP routes', () => {
 		]);
 	});
 
+	it('re-dates a tender relative to the sandbox day over HTTP, into and out of the listing', async () => {
+		const tender = harness.sandbox.openTender({ quotesDueAt: sandboxDay(harness.sandbox, 90) });
+		const listed = async () =>
+			(await control().listOpen(SANDBOX_FIXTURES.companyId)).some((project) =>
+				project.tenders.some((listedTender) => listedTender.id === tender.id),
+			);
+		expect(await listed()).toBe(false);
+
+		const soon = await control().redateTender(tender.id, 2);
+		expect(soon.quotesDueAt).toBe(sandboxDay(harness.sandbox, 2));
+		expect(await listed()).toBe(true);
+		expect(harness.sandbox.history().at(-1)).toMatchObject({
+			type: 'changed',
+			tenderId: tender.id,
+			changes: {
+				quotesDueAt: { from: sandboxDay(harness.sandbox, 90), to: sandboxDay(harness.sandbox, 2) },
+			},
+		});
+		const today = await control().redateTender(tender.id, 0);
+		expect(today.quotesDueAt).toBe(sandboxDay(harness.sandbox));
+		const past = await control().redateTender(tender.id, -1);
+		expect(past.quotesDueAt).toBe(sandboxDay(harness.sandbox, -1));
+		expect(await listed()).toBe(false);
+	});
+
+	it.each([[1.5], ['2'], [null]])(
+		'refuses to re-date by %j days with a message naming dueInDays',
+		async (dueInDays) => {
+			const tender = harness.sandbox.openTender();
+			const response = await harness.client.send('POST', `/__sandbox/tenders/${tender.id}/redate`, {
+				headers: { 'content-type': 'application/json' },
+				body: JSON.stringify({ dueInDays }),
+			});
+			expect(response.status).toBe(400);
+			expect(response.body).toEqual({
+				code: 'INVALID_REQUEST',
+				message: `redateTender: dueInDays must be a whole number of days (got ${JSON.stringify(dueInDays)})`,
+			});
+			expect(harness.sandbox.getTender(tender.id)).toEqual(tender);
+		},
+	);
+
+	it('answers 404 when re-dating an unknown tender', async () => {
+		const response = await harness.client.send('POST', '/__sandbox/tenders/tdr-nope/redate', {
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify({ dueInDays: 1 }),
+		});
+		expect(response.status).toBe(404);
+	});
+
 	it('records a builder change and a builder given by name', async () => {
 		const tender = harness.sandbox.openTender({ builder: 'Tōtara Projects' });
 

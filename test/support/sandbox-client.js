@@ -224,6 +224,13 @@ function createSandboxClient(url) {
 			 */
 			updateTender: (tenderId, patch) => control('PATCH', `/tenders/${segment(tenderId)}`, patch),
 			/**
+			 * @param {string} tenderId
+			 * @param {number} dueInDays
+			 * @returns {Promise<SandboxTender>}
+			 */
+			redateTender: (tenderId, dueInDays) =>
+				control('POST', `/tenders/${segment(tenderId)}/redate`, { dueInDays }),
+			/**
 			 * @param {string} projectId
 			 * @param {{ name: string, website: string | null } | string} builder
 			 * @param {Omit<OpenTenderOptions, 'projectId' | 'builder'>} [fields]

@@ -15,8 +15,12 @@ export type Changes = Partial<Record<Watched, { from: string | null; to: string 
 /** One announcement, comparable whatever the output shape. */
 export interface Announced {
 	id: string;
-	event: 'newTender' | 'updatedTender';
+	event: 'newTender' | 'updatedTender' | 'quotesDueSoon';
 	changes?: Changes;
+	/** Reminders only. */
+	daysLeft?: number;
+	/** Reminders only: the date of the tender's previous reminder, null on its first. */
+	previousQuotesDueAt?: string | null;
 }
 
 function valuesOf(tender: Tender): Values {
@@ -77,20 +81,93 @@ export class Oracle {
 	}
 }
 
+/** Whole days from one calendar date (YYYY-MM-DD) to another. */
+function daysBetween(from: string, to: string): number {
+	return Math.round((Date.parse(`${to}T12:00:00Z`) - Date.parse(`${from}T12:00:00Z`)) / 86_400_000);
+}
+
+/** The calendar date at this instant in a time zone, as the people there read their calendar. */
+export function calendarDateIn(timeZone: string, at: number): string {
+	// Sweden writes dates as YYYY-MM-DD.
+	return new Date(at).toLocaleDateString('sv-SE', { timeZone });
+}
+
+/**
+ * Quotes Due Soon, straight from the issue: a listed open tender is announced when its due date is
+ * from today to `days` ahead (in the workflow's time zone), once per tender and due date, naming
+ * the date of its previous reminder; what is inside the window at activation is not announced.
+ */
+export class DueSoonOracle {
+	/** Every date each tender has been inside the window with, ever. */
+	private readonly dates = new Map<string, Set<string>>();
+	/** The latest of those, per tender. */
+	private readonly last = new Map<string, string>();
+
+	constructor(
+		private readonly days: number,
+		private readonly timeZone: string,
+	) {}
+
+	private inside(projects: Project[], at: number): Array<{ tender: Tender; daysLeft: number }> {
+		const today = calendarDateIn(this.timeZone, at);
+		const found: Array<{ tender: Tender; daysLeft: number }> = [];
+		const seen = new Set<string>();
+		for (const tender of projects.flatMap((project) => project.tenders)) {
+			if (seen.has(tender.id)) continue;
+			seen.add(tender.id);
+			if (tender.status !== 'Open' || tender.quotesDueAt === null) continue;
+			const daysLeft = daysBetween(today, tender.quotesDueAt);
+			if (daysLeft >= 0 && daysLeft <= this.days) found.push({ tender, daysLeft });
+		}
+		return found;
+	}
+
+	private remember(tender: Tender): void {
+		const dates = this.dates.get(tender.id) ?? new Set<string>();
+		dates.add(tender.quotesDueAt as string);
+		this.dates.set(tender.id, dates);
+		this.last.set(tender.id, tender.quotesDueAt as string);
+	}
+
+	/** The activation at `at`: what is inside the window counts as reminded. */
+	baseline(projects: Project[], at: number): void {
+		for (const { tender } of this.inside(projects, at)) this.remember(tender);
+	}
+
+	/** What a successful poll at `at` over this listing must announce; remembers it. */
+	expect(projects: Project[], at: number): Announced[] {
+		const announced: Announced[] = [];
+		for (const { tender, daysLeft } of this.inside(projects, at)) {
+			if (this.dates.get(tender.id)?.has(tender.quotesDueAt as string)) continue;
+			announced.push({
+				id: tender.id,
+				event: 'quotesDueSoon',
+				daysLeft,
+				previousQuotesDueAt: this.last.get(tender.id) ?? null,
+			});
+			this.remember(tender);
+		}
+		return announced.sort(byId);
+	}
+}
+
 /** The announcements in emitted items: tender items (nested or simplified) or project items. */
 export function announcedIn(items: INodeExecutionData[]): Announced[] {
 	const announced: Announced[] = [];
-	const add = (id: unknown, event: unknown, changes: unknown) => {
-		const entry: Announced = { id: String(id), event: event as Announced['event'] };
-		if (changes !== undefined) entry.changes = changes as Changes;
+	const add = (id: unknown, source: IDataObject) => {
+		const entry: Announced = { id: String(id), event: source.event as Announced['event'] };
+		if (source.changes !== undefined) entry.changes = source.changes as Changes;
+		if (source.event === 'quotesDueSoon') {
+			entry.daysLeft = source.daysLeft as number;
+			entry.previousQuotesDueAt = (source.previousQuotesDueAt as string | undefined) ?? null;
+		}
 		announced.push(entry);
 	};
 	for (const { json } of items) {
 		if (Array.isArray(json.tenders)) {
-			for (const tender of json.tenders as IDataObject[])
-				add(tender.id, tender.event, tender.changes);
+			for (const tender of json.tenders as IDataObject[]) add(tender.id, tender);
 		} else {
-			add(json.tenderId ?? json.id, json.event, json.changes);
+			add(json.tenderId ?? json.id, json);
 		}
 	}
 	return announced.sort(byId);

@@ -1,13 +1,14 @@
 /**
- * Eighty days of a live sandbox, polled by four triggers the way n8n runs them (real PollContext,
+ * Eighty days of a live sandbox, polled by six triggers the way n8n runs them (real PollContext,
  * static data saved only at activation and on emits, restarts that lose the rest): tenders open,
  * close, reopen, change date, name, type and builder, leave the window and come back, projects
  * gain tenders under a second builder, faults strike mid-walk, tokens are revoked, the token
  * issuer fails, n8n restarts. After every poll that succeeded, each trigger must have announced
  * exactly what the oracle derives from the sandbox's complete listing: each new tender once, each
- * update once, nothing else.
+ * update once, each tender once per due date when that date comes within the days set (in the
+ * workflow's time zone, on both sides of UTC), nothing else.
  */
-import type { Tender } from '../../nodes/SupplierMatchedProjects/api/types';
+import type { Project, Tender } from '../../nodes/SupplierMatchedProjects/api/types';
 import type { PollHarness, PollOutcome } from '../support/poll-harness';
 import {
 	advanceTime,
@@ -19,7 +20,14 @@ import {
 	useFakeDate,
 	type PollWorld,
 } from '../support/poll-world';
-import { announcedIn, filterOracle, Oracle, type Announced, type FilterParameters } from './oracle';
+import {
+	announcedIn,
+	DueSoonOracle,
+	filterOracle,
+	Oracle,
+	type Announced,
+	type FilterParameters,
+} from './oracle';
 
 const DAYS = 80;
 const BUILDERS = [
@@ -39,13 +47,21 @@ const NEW_FILTERS: FilterParameters = {
 	builders: 'construction, BUILDERS',
 };
 
+/** What a trigger must announce, worked out from the listing at the moment of each poll. */
+interface Expectation {
+	baseline(projects: Project[], at: number): void;
+	expect(projects: Project[], at: number): Announced[];
+}
+
 interface Watched {
 	name: string;
 	harness: PollHarness;
-	oracle: Oracle;
+	oracle: Expectation;
 	active: boolean;
 	/** How often each tender was announced as new, over the whole timeline. */
 	newCounts: Map<string, number>;
+	/** Reminders announced over the whole timeline. */
+	reminders: number;
 	goodPolls: number;
 	failedPolls: number;
 }
@@ -81,12 +97,13 @@ it('announces each new tender exactly once and each update once, through eighty 
 	const random = sequence(20_300_310);
 	expect(sandbox.listOpen(companyId).length).toBeGreaterThan(100);
 
-	const watch = (name: string, harness: PollHarness, oracle: Oracle): Watched => ({
+	const watch = (name: string, harness: PollHarness, oracle: Expectation): Watched => ({
 		name,
 		harness,
 		oracle,
 		active: false,
 		newCounts: new Map(),
+		reminders: 0,
 		goodPolls: 0,
 		failedPolls: 0,
 	});
@@ -120,11 +137,28 @@ it('announces each new tender exactly once and each update once, through eighty 
 			}),
 			new Oracle(true, filterOracle(NEW_FILTERS)),
 		),
+		watch(
+			'quotes due within 3 days, Los Angeles time, simplified',
+			world.trigger(
+				{ event: 'quotesDueSoon', daysBeforeQuotesDue: 3, output: 'tenders', simplify: true },
+				'America/Los_Angeles',
+			),
+			new DueSoonOracle(3, 'America/Los_Angeles'),
+		),
+		watch(
+			'quotes due today, Auckland time, per project',
+			world.trigger(
+				{ event: 'quotesDueSoon', daysBeforeQuotesDue: 0, output: 'projects' },
+				'Pacific/Auckland',
+			),
+			new DueSoonOracle(0, 'Pacific/Auckland'),
+		),
 	];
 
 	const record = (watched: Watched, announced: Announced[]) => {
 		for (const { id, event } of announced) {
 			if (event === 'newTender') watched.newCounts.set(id, (watched.newCounts.get(id) ?? 0) + 1);
+			if (event === 'quotesDueSoon') watched.reminders++;
 		}
 	};
 
@@ -158,7 +192,7 @@ it('announces each new tender exactly once and each update once, through eighty 
 		expect({ when, trigger: watched.name, announced }).toEqual({
 			when,
 			trigger: watched.name,
-			announced: watched.oracle.expect(listing),
+			announced: watched.oracle.expect(listing, Date.now()),
 		});
 		record(watched, announced);
 		watched.goodPolls++;
@@ -178,7 +212,7 @@ it('announces each new tender exactly once and each update once, through eighty 
 
 	// Day 0: activation records the baseline and announces nothing.
 	for (const watched of triggers) {
-		watched.oracle.baseline(sandbox.listOpen(companyId));
+		watched.oracle.baseline(sandbox.listOpen(companyId), Date.now());
 		expect(await watched.harness.activate()).toEqual({ kind: 'nothing' });
 		watched.active = true;
 	}
@@ -299,4 +333,9 @@ it('announces each new tender exactly once and each update once, through eighty 
 	// The filtered trigger saw tenders pass and tenders fail its filters.
 	expect(triggers[3].newCounts.size).toBeGreaterThan(5);
 	expect(triggers[3].newCounts.size).toBeLessThan(triggers[0].newCounts.size / 2);
-}, 240_000);
+	for (const watched of triggers.slice(4)) {
+		// Enough reminders that the rules were exercised, not a quiet timeline.
+		expect(watched.reminders).toBeGreaterThan(20);
+		expect(watched.failedPolls).toBeGreaterThan(0);
+	}
+}, 360_000);

@@ -39,6 +39,7 @@ function poll(overrides: Partial<PollDiffInput> & Pick<PollDiffInput, 'listed'>)
 		loadedFromStorage: false,
 		projectCount: 1,
 		event: 'newTender',
+		dueSoon: { today: DAY0, days: 3 },
 		emitOpenOnFirstRun: false,
 		...overrides,
 	});

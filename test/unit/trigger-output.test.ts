@@ -156,6 +156,78 @@ describe('announcedItems', () => {
 	});
 });
 
+describe('announcedItems: quotesDueSoon', () => {
+	const reminded = project({
+		projectId: 'p1',
+		tenders: [
+			tender({ id: 'soon', quotesDueAt: '2030-02-03' }),
+			tender({ id: 'quiet' }),
+			tender({ id: 'moved', quotesDueAt: '2030-02-05' }),
+		],
+	});
+	const reminders = new Map<string, Announcement>([
+		['soon', { event: 'quotesDueSoon', daysLeft: 1, previousQuotesDueAt: null }],
+		['moved', { event: 'quotesDueSoon', daysLeft: 3, previousQuotesDueAt: '2030-01-20' }],
+	]);
+
+	it('gives tender items the days left, and the previous date only when the date moved', () => {
+		const items = announcedItems([reminded], reminders, {
+			output: 'tenders',
+			simplify: false,
+			event: 'quotesDueSoon',
+		});
+		expect(items.map((item) => [item.id, item.event, item.daysLeft, item.quotesDueAt])).toEqual([
+			['soon', 'quotesDueSoon', 1, '2030-02-03'],
+			['moved', 'quotesDueSoon', 3, '2030-02-05'],
+		]);
+		expect(items[0]).not.toHaveProperty('previousQuotesDueAt');
+		expect(items[1].previousQuotesDueAt).toBe('2030-01-20');
+		expect(items[0].project).toMatchObject({ projectId: 'p1' });
+	});
+
+	it('gives simplified rows the tender columns of the other events plus daysLeft and previousQuotesDueAt on every row', () => {
+		const rows = announcedItems([reminded], reminders, {
+			output: 'tenders',
+			simplify: true,
+			event: 'quotesDueSoon',
+		});
+		const newTenderRow = announcedItems([reminded], new Map([['soon', { event: 'newTender' }]]), {
+			output: 'tenders',
+			simplify: true,
+			event: 'newTender',
+		})[0];
+		expect(rows.map((row) => [row.tenderId, row.daysLeft, row.previousQuotesDueAt])).toEqual([
+			['soon', 1, null],
+			['moved', 3, '2030-01-20'],
+		]);
+		expect(Object.keys(rows[0])).toEqual(Object.keys(rows[1]));
+		expect(Object.keys(rows[0])).toEqual([
+			...Object.keys(newTenderRow),
+			'daysLeft',
+			'previousQuotesDueAt',
+		]);
+	});
+
+	it('gives project items the quotesDueSoon event and only the reminded tenders, each with its days left', () => {
+		const [item] = announcedItems([reminded], reminders, {
+			output: 'projects',
+			simplify: false,
+			event: 'quotesDueSoon',
+		});
+		expect(item.event).toBe('quotesDueSoon');
+		expect(item.tenders).toEqual([
+			expect.objectContaining({ id: 'soon', event: 'quotesDueSoon', daysLeft: 1 }),
+			expect.objectContaining({ id: 'moved', daysLeft: 3, previousQuotesDueAt: '2030-01-20' }),
+		]);
+		const [row] = announcedItems([reminded], reminders, {
+			output: 'projects',
+			simplify: true,
+			event: 'quotesDueSoon',
+		});
+		expect(row).toMatchObject({ event: 'quotesDueSoon', tenderCount: 2 });
+	});
+});
+
 describe('rate budget arithmetic', () => {
 	it.each([
 		[0, 1],

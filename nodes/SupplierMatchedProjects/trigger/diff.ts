@@ -1,4 +1,6 @@
 import {
+	dayToIsoDate,
+	isoDateToDay,
 	MAX_TRACKED_TENDERS,
 	RETENTION_DAYS,
 	type TenderSnapshot,
@@ -6,7 +8,25 @@ import {
 	type TriggerState,
 } from './state';
 
-export type TriggerEvent = 'newTender' | 'newOrUpdatedTender';
+export type TriggerEvent = 'newTender' | 'newOrUpdatedTender' | 'quotesDueSoon';
+
+/** The window of the quotesDueSoon event. */
+export interface DueSoonWindow {
+	/** Today's calendar date in the workflow's time zone, as days since the epoch. */
+	today: number;
+	/** A due date this many days after today or fewer (0: due today) is inside the window. */
+	days: number;
+}
+
+/** A tender whose quotes due date came inside the window. */
+export interface Reminder {
+	id: string;
+	quotesDueAt: string;
+	/** Days from today (in the workflow's time zone) to the due date: 0 means due today. */
+	daysLeft: number;
+	/** The due date it was inside the window with before, when the date has moved since. */
+	previousQuotesDueAt: string | null;
+}
 
 /** One tender of the current walk that passes the user's filters, once per tender id. */
 export interface ListedTender {
@@ -38,6 +58,8 @@ export interface PollDiffInput {
 	/** Projects the walk listed, filters aside. */
 	projectCount: number;
 	event: TriggerEvent;
+	/** Only the quotesDueSoon event reads it. */
+	dueSoon: DueSoonWindow;
 	/** Announce what is open on a first run instead of taking it as the baseline. */
 	emitOpenOnFirstRun: boolean;
 }
@@ -49,6 +71,8 @@ export interface PollDiff {
 	newTenderIds: string[];
 	/** In walk order. */
 	updates: TenderUpdate[];
+	/** In walk order; only for quotesDueSoon. */
+	reminders: Reminder[];
 	/** Write this only once the poll's outcome is final. */
 	next: TriggerState;
 }
@@ -109,20 +133,63 @@ function onceEach(listed: readonly ListedTender[]): ListedTender[] {
 }
 
 /**
+ * Days from today to the tender's due date when it is inside the window: open, with a due date
+ * from today to `days` after it. Undefined otherwise (no date, past due, later, not open).
+ */
+export function daysLeftInWindow(
+	tender: Pick<TenderSnapshot, 'quotesDueAt' | 'status'>,
+	window: DueSoonWindow,
+	dayOfDate: (date: string) => number | undefined = isoDateToDay,
+): number | undefined {
+	if (tender.status !== 'Open' || tender.quotesDueAt === null) return undefined;
+	const due = dayOfDate(tender.quotesDueAt);
+	if (due === undefined) return undefined;
+	const daysLeft = due - window.today;
+	return daysLeft >= 0 && daysLeft <= window.days ? daysLeft : undefined;
+}
+
+/**
+ * A due day before yesterday (UTC) is past in every time zone, so it can never be inside the
+ * window again: it is forgotten, except the last one, which the next reminder names as previous.
+ */
+function liveDueDays(dueDays: number[], today: number): number[] {
+	const last = dueDays.length - 1;
+	// Nearly always one date, or none past: the same array, without a copy per tender.
+	if (dueDays.every((day, index) => index === last || day >= today - 1)) return dueDays;
+	return dueDays.filter((day, index) => index === last || day >= today - 1);
+}
+
+/** isoDateToDay once per distinct date: a walk has a few dozen dates over many thousand tenders. */
+function memoisedDayOfDate(): (date: string) => number | undefined {
+	const days = new Map<string, number | undefined>();
+	return (date) => {
+		if (days.has(date)) return days.get(date);
+		const day = isoDateToDay(date);
+		days.set(date, day);
+		return day;
+	};
+}
+
+/**
  * What one complete walk means against the remembered state: which tenders are new, which
- * changed (only for newOrUpdatedTender), and the state to remember next. Pure: the caller decides
- * whether the outcome is final before writing `next`.
+ * changed (only for newOrUpdatedTender), which came inside the due-date window (only for
+ * quotesDueSoon), and the state to remember next. Pure: the caller decides whether the outcome
+ * is final before writing `next`.
  */
 export function diffPoll(input: PollDiffInput): PollDiff {
 	const { previous, scope, today, listed, event } = input;
+	const reminders = event === 'quotesDueSoon';
 	const firstRun =
-		previous === undefined || (previous.scope !== undefined && previous.scope !== scope);
-	const silentlyTrack = firstRun && !input.emitOpenOnFirstRun;
-	const keepSnapshots = event === 'newOrUpdatedTender';
+		previous === undefined ||
+		(previous.scope !== undefined && previous.scope !== scope) ||
+		(previous.reminders === true) !== reminders;
 	const loadedDay =
 		previous !== undefined && input.loadedFromStorage
 			? Math.max(previous.loadedDay ?? today, today)
 			: previous?.loadedDay;
+	if (reminders) return dueSoonDiff(input, firstRun, loadedDay);
+	const silentlyTrack = firstRun && !input.emitOpenOnFirstRun;
+	const keepSnapshots = event === 'newOrUpdatedTender';
 
 	// Listed tenders go in first; the map itself then tells a listed id from an unlisted one. Each
 	// lookup in a map of 100,000 tenders costs, so there is no separate set of listed ids.
@@ -156,20 +223,98 @@ export function diffPoll(input: PollDiffInput): PollDiff {
 			if (tenders.has(id)) continue;
 			const unlistedSince = Math.max(known.lastListedDay, loadedDay ?? known.lastListedDay);
 			if (today - unlistedSince > RETENTION_DAYS) continue;
+			// Reused as it is when nothing is to be dropped: most of 100,000 entries are.
 			const kept =
-				keepSnapshots || known.snapshot === undefined
+				known.dueDays === undefined && (keepSnapshots || known.snapshot === undefined)
 					? known
-					: { lastListedDay: known.lastListedDay };
+					: keepSnapshots && known.snapshot !== undefined
+						? { lastListedDay: known.lastListedDay, snapshot: known.snapshot }
+						: { lastListedDay: known.lastListedDay };
 			unlisted.push([id, kept]);
 		}
 	}
-	const forgotten = beyondCap(unlisted);
-	for (const [id, kept] of unlisted) if (!forgotten.has(id)) tenders.set(id, kept);
+	keepWithinCap(tenders, unlisted);
 
 	return {
 		firstRun,
 		newTenderIds,
 		updates,
+		reminders: [],
 		next: { scope, day: today, loadedDay, projectCount: input.projectCount, tenders },
+	};
+}
+
+function keepWithinCap(
+	tenders: Map<string, TrackedTender>,
+	unlisted: ReadonlyArray<[string, TrackedTender]>,
+): void {
+	const forgotten = beyondCap(unlisted);
+	for (const [id, kept] of unlisted) if (!forgotten.has(id)) tenders.set(id, kept);
+}
+
+/**
+ * quotesDueSoon: a listed tender is announced when its due date is inside the window and it was
+ * not inside it with that date before; once per tender and due date. Only tenders that have been
+ * inside the window are remembered (by those dates), so a tender the window never reached costs
+ * nothing.
+ */
+function dueSoonDiff(
+	input: PollDiffInput,
+	firstRun: boolean,
+	loadedDay: number | undefined,
+): PollDiff {
+	const { previous, today, dueSoon } = input;
+	const silently = firstRun && !input.emitOpenOnFirstRun;
+	const tenders = new Map<string, TrackedTender>();
+	const listedIds = new Set<string>();
+	const reminders: Reminder[] = [];
+	const dayOfDate = memoisedDayOfDate();
+
+	for (const { id, snapshot } of input.listed) {
+		if (listedIds.has(id)) continue;
+		listedIds.add(id);
+		const before = previous?.tenders.get(id)?.dueDays ?? [];
+		const daysLeft = daysLeftInWindow(snapshot, dueSoon, dayOfDate);
+		let dueDays = before.length > 0 ? liveDueDays(before, today) : before;
+		if (daysLeft !== undefined && !before.includes(dueSoon.today + daysLeft)) {
+			if (!silently) {
+				reminders.push({
+					id,
+					quotesDueAt: snapshot.quotesDueAt as string,
+					daysLeft,
+					previousQuotesDueAt: before.length > 0 ? dayToIsoDate(before[before.length - 1]) : null,
+				});
+			}
+			dueDays = [...dueDays, dueSoon.today + daysLeft];
+		}
+		if (dueDays.length > 0) tenders.set(id, { lastListedDay: today, dueDays });
+	}
+
+	const unlisted: Array<[string, TrackedTender]> = [];
+	for (const [id, known] of previous?.tenders ?? []) {
+		if (listedIds.has(id) || known.dueDays === undefined || known.dueDays.length === 0) continue;
+		const dueDays = liveDueDays(known.dueDays, today);
+		const unlistedSince = Math.max(known.lastListedDay, loadedDay ?? known.lastListedDay);
+		// A date still ahead must stay remembered however long the tender is away, or it would be
+		// announced again when it comes back inside the window.
+		const dateAhead = dueDays[dueDays.length - 1] >= today - 1;
+		if (today - unlistedSince > RETENTION_DAYS && !dateAhead) continue;
+		unlisted.push([id, { lastListedDay: known.lastListedDay, dueDays }]);
+	}
+	keepWithinCap(tenders, unlisted);
+
+	return {
+		firstRun,
+		newTenderIds: [],
+		updates: [],
+		reminders,
+		next: {
+			scope: input.scope,
+			day: today,
+			loadedDay,
+			projectCount: input.projectCount,
+			reminders: true,
+			tenders,
+		},
 	};
 }

@@ -10,12 +10,16 @@ import {
 import type { TenderChanges, TriggerEvent } from './diff';
 import type { TenderSnapshot } from './state';
 
-export type AnnouncedEvent = 'newTender' | 'updatedTender';
+export type AnnouncedEvent = 'newTender' | 'updatedTender' | 'quotesDueSoon';
 
 export interface Announcement {
 	event: AnnouncedEvent;
 	/** Only for updatedTender. */
 	changes?: TenderChanges;
+	/** Only for quotesDueSoon. */
+	daysLeft?: number;
+	/** Only for quotesDueSoon, when the tender was inside the window before with another date. */
+	previousQuotesDueAt?: string | null;
 }
 
 export interface OutputOptions {
@@ -48,10 +52,30 @@ function changeColumns(changes: TenderChanges | undefined): IDataObject {
 	return columns;
 }
 
+/** A reminder's own fields; the previous date only when there is one. */
+function reminderFields(announcement: Announcement): IDataObject {
+	const fields: IDataObject = { daysLeft: announcement.daysLeft ?? null };
+	if (announcement.previousQuotesDueAt) {
+		fields.previousQuotesDueAt = announcement.previousQuotesDueAt;
+	}
+	return fields;
+}
+
 function annotatedTender(tender: Tender, announcement: Announcement): IDataObject {
+	if (announcement.event === 'quotesDueSoon') {
+		return { event: announcement.event, ...reminderFields(announcement), ...tender };
+	}
 	return announcement.changes === undefined
 		? { event: announcement.event, ...tender }
 		: { event: announcement.event, changes: announcement.changes, ...tender };
+}
+
+/** Every simplified reminder row has both columns, so spreadsheet columns stay stable. */
+function reminderColumns(announcement: Announcement): IDataObject {
+	return {
+		daysLeft: announcement.daysLeft ?? null,
+		previousQuotesDueAt: announcement.previousQuotesDueAt ?? null,
+	};
 }
 
 function tenderItem(
@@ -62,11 +86,13 @@ function tenderItem(
 ): IDataObject {
 	const item = { ...tender, project: projectFields(project) };
 	if (!options.simplify) return annotatedTender(item, announcement);
-	return {
-		event: announcement.event,
-		...simplifyTenderItem(item),
-		...(options.event === 'newOrUpdatedTender' ? changeColumns(announcement.changes) : {}),
-	};
+	const extra =
+		options.event === 'newOrUpdatedTender'
+			? changeColumns(announcement.changes)
+			: options.event === 'quotesDueSoon'
+				? reminderColumns(announcement)
+				: {};
+	return { event: announcement.event, ...simplifyTenderItem(item), ...extra };
 }
 
 function projectItem(
@@ -76,7 +102,12 @@ function projectItem(
 ): IDataObject {
 	const newCount = carried.filter(({ announcement }) => announcement.event === 'newTender').length;
 	// A project item is about new tenders when it brings any; each tender says its own event.
-	const event: AnnouncedEvent = newCount > 0 ? 'newTender' : 'updatedTender';
+	const event: AnnouncedEvent =
+		options.event === 'quotesDueSoon'
+			? 'quotesDueSoon'
+			: newCount > 0
+				? 'newTender'
+				: 'updatedTender';
 	if (!options.simplify) {
 		return {
 			event,
@@ -97,8 +128,9 @@ function projectItem(
 
 /**
  * The items to emit for the announced tenders, in walk order, in the main node's shapes (see
- * helpers/items) with an `event` field, and `changes` ({ field: { from, to } }) on updates. A
- * tender listed more than once is announced where it is first listed.
+ * helpers/items) with an `event` field, `changes` ({ field: { from, to } }) on updates, and
+ * `daysLeft` (plus `previousQuotesDueAt` when the date moved) on reminders. A tender listed more
+ * than once is announced where it is first listed.
  */
 export function announcedItems(
 	projects: readonly Project[],

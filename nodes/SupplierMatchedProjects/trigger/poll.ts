@@ -9,17 +9,17 @@ import type { OutputMode } from '../helpers/items';
 import { collectProjects, MAX_PAGE_SIZE, walkPages, type FetchPage } from '../helpers/paging';
 import { freeRequests, isRateBudgetError, requestResultsPage } from '../transport';
 import { budgetExhausted, budgetRefusal } from './budget';
-import type { PollDiff, TriggerEvent } from './diff';
+import { daysLeftInWindow, type DueSoonWindow, type PollDiff, type TriggerEvent } from './diff';
 import { passesOnItsOwn } from './failures';
 import { announcedItems, type Announcement } from './output';
-import type { TriggerState } from './state';
+import { isoDateToDay, type TriggerState } from './state';
 
 /**
  * The trigger's fetching, for the trigger class to call: it reads the parameters, walks the
  * results and turns what is new into items, while the class keeps the state.
  */
 
-const EVENTS: readonly TriggerEvent[] = ['newTender', 'newOrUpdatedTender'];
+const EVENTS: readonly TriggerEvent[] = ['newTender', 'newOrUpdatedTender', 'quotesDueSoon'];
 
 /** "Fetch Test Event" shows this many items at most. */
 const SAMPLE_SIZE = 5;
@@ -32,6 +32,8 @@ export interface TriggerParameters {
 	output: OutputMode;
 	simplify: boolean;
 	filters: ProjectFilters;
+	/** For quotesDueSoon: a due date this many days from today or fewer is inside the window. */
+	daysBeforeQuotesDue: number;
 	emitOpenOnFirstRun: boolean;
 }
 
@@ -42,7 +44,23 @@ export function readTriggerParameters(this: IPollFunctions): TriggerParameters {
 	if (!EVENTS.includes(event)) {
 		throw new NodeOperationError(
 			node,
-			`Event must be "newTender" or "newOrUpdatedTender" (got ${JSON.stringify(event)})`,
+			`Event must be "newTender", "newOrUpdatedTender" or "quotesDueSoon" (got ${JSON.stringify(event)})`,
+		);
+	}
+	const daysBeforeQuotesDue =
+		event === 'quotesDueSoon' ? this.getNodeParameter('daysBeforeQuotesDue', 3) : 0;
+	if (
+		typeof daysBeforeQuotesDue !== 'number' ||
+		!Number.isInteger(daysBeforeQuotesDue) ||
+		daysBeforeQuotesDue < 0
+	) {
+		throw new NodeOperationError(
+			node,
+			`Days Before Quotes Due must be a whole number of days, 0 or more (got ${JSON.stringify(daysBeforeQuotesDue)})`,
+			{
+				description:
+					'Enter 3 to be reminded three days before quotes close, 0 for the day they close.',
+			},
 		);
 	}
 	const output = checkedOutput(node, this.getNodeParameter('output', 'tenders') as OutputMode);
@@ -54,15 +72,24 @@ export function readTriggerParameters(this: IPollFunctions): TriggerParameters {
 		output,
 		simplify: this.getNodeParameter('simplify', false) as boolean,
 		filters,
+		daysBeforeQuotesDue,
 		emitOpenOnFirstRun: options.emitOpenOnFirstRun === true,
 	};
+}
+
+/** The quotesDueSoon window for today's date (YYYY-MM-DD) in the workflow's time zone. */
+export function dueSoonWindow(parameters: TriggerParameters, today: string): DueSoonWindow {
+	return { today: isoDateToDay(today) ?? 0, days: parameters.daysBeforeQuotesDue };
 }
 
 function pagesOf(context: IPollFunctions, companyId: string): FetchPage {
 	return async (page) => await requestResultsPage.call(context, companyId, page);
 }
 
-/** What "Fetch Test Event" shows: the first few matching tenders, announced as new. */
+/**
+ * What "Fetch Test Event" shows: the first few matching tenders, announced as new, or for
+ * quotesDueSoon the first few inside the window now.
+ */
 export async function fetchSample(
 	this: IPollFunctions,
 	parameters: TriggerParameters,
@@ -83,17 +110,39 @@ async function sample(
 ): Promise<INodeExecutionData[][]> {
 	const found: Project[] = [];
 	const announcements = new Map<string, Announcement>();
+	const window = dueSoonWindow(parameters, today);
 	let items: IDataObject[] = [];
 	// Stops at the first page that fills the sample: the fewest requests for a test event.
 	for await (const data of walkPages(fetchPage, () => MAX_PAGE_SIZE)) {
 		for (const project of filterProjects(data, parameters.filters, today)) {
 			found.push(project);
 			for (const tender of project.tenders ?? []) {
-				announcements.set(tender.id, { event: 'newTender' });
+				if (parameters.event !== 'quotesDueSoon') {
+					announcements.set(tender.id, { event: 'newTender' });
+					continue;
+				}
+				const daysLeft = daysLeftInWindow(
+					{ quotesDueAt: tender.quotesDueAt ?? null, status: tender.status },
+					window,
+				);
+				if (daysLeft !== undefined) {
+					announcements.set(tender.id, { event: 'quotesDueSoon', daysLeft });
+				}
 			}
 		}
 		items = announcedItems(found, announcements, parameters);
 		if (items.length >= SAMPLE_SIZE) break;
+	}
+	if (items.length === 0 && parameters.event === 'quotesDueSoon') {
+		const days = parameters.daysBeforeQuotesDue;
+		throw new NodeOperationError(
+			this.getNode(),
+			`No matching tender of company "${parameters.companyId}" has quotes due within ${days} day${days === 1 ? '' : 's'} right now`,
+			{
+				level: 'warning',
+				description: `Once active, the trigger starts a workflow for each matching tender when its quotes due date comes within ${days} day${days === 1 ? '' : 's'} (in the workflow's time zone). Try again with a larger Days Before Quotes Due to see a sample.`,
+			},
+		);
 	}
 	if (items.length === 0) {
 		throw new NodeOperationError(
@@ -170,6 +219,9 @@ export function emittedItems(
 	for (const id of diff.newTenderIds) announcements.set(id, { event: 'newTender' });
 	for (const { id, changes } of diff.updates) {
 		announcements.set(id, { event: 'updatedTender', changes });
+	}
+	for (const { id, daysLeft, previousQuotesDueAt } of diff.reminders) {
+		announcements.set(id, { event: 'quotesDueSoon', daysLeft, previousQuotesDueAt });
 	}
 	const items = announcedItems(kept, announcements, parameters);
 	return items.length === 0 ? null : [items.map((json) => ({ json }))];

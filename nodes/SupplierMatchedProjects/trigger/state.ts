@@ -36,6 +36,12 @@ export interface TrackedTender {
 	lastListedDay: number;
 	/** Kept only for the newOrUpdatedTender event, to say what a change was from. */
 	snapshot?: TenderSnapshot;
+	/**
+	 * Kept only for the quotesDueSoon event: the due dates (days since the epoch) this tender was
+	 * inside the reminder window with, in the order they were, so each date is announced once and
+	 * the last one is the previous date of the next reminder.
+	 */
+	dueDays?: number[];
 }
 
 export interface TriggerState {
@@ -53,6 +59,11 @@ export interface TriggerState {
 	loadedDay?: number;
 	/** Projects the last complete walk listed: how many requests the next walk is likely to need. */
 	projectCount?: number;
+	/**
+	 * Written by the quotesDueSoon event: it remembers only the tenders that were inside the window,
+	 * by their due dates. A state of the other kind is a new baseline for either.
+	 */
+	reminders?: boolean;
 	tenders: Map<string, TrackedTender>;
 }
 
@@ -69,7 +80,8 @@ export function dayToIsoDate(day: number): string {
 	return new Date(day * DAY_MS).toISOString().slice(0, 10);
 }
 
-function isoDateToDay(value: string): number | undefined {
+/** Days since the epoch of a calendar date (YYYY-MM-DD); undefined for anything else. */
+export function isoDateToDay(value: string): number | undefined {
 	if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return undefined;
 	const day = Date.parse(`${value}T00:00:00Z`) / DAY_MS;
 	// Date.parse rolls 2025-02-30 over to March: only a date that survives the round trip is stored as a day.
@@ -158,11 +170,12 @@ class DueDateReader {
 
 /**
  * Compact form, version 3 (all JSON primitives):
- *   { v: 3, s: scope, d: day, h?: loadedDay, n?: projectCount, t: { [tenderId]: entry },
+ *   { v: 3, s: scope, d: day, h?: loadedDay, n?: projectCount, r?: 1, t: { [tenderId]: entry },
  *     b?: builderNames, m?: tenderNames }
  * where entry is the age in days since last listed (d - lastListedDay), or, when a snapshot is
  * kept, [age, due, status, type, nameIndex, builderIndex] with due in days after d (negative
- * before it). 36-character tender ids still fit in 64 bytes per tender this way.
+ * before it). A reminders state (r: 1) has [age, ...dueDays], each due day in days after d.
+ * 36-character tender ids still fit in 64 bytes per tender this way.
  */
 export function writeTriggerState(state: TriggerState): IDataObject {
 	const builders = new Interned();
@@ -171,6 +184,10 @@ export function writeTriggerState(state: TriggerState): IDataObject {
 	const tenders: IDataObject = {};
 	for (const [id, tracked] of state.tenders) {
 		const age = state.day - tracked.lastListedDay;
+		if (state.reminders === true) {
+			tenders[id] = [age, ...(tracked.dueDays ?? []).map((day) => day - state.day)];
+			continue;
+		}
 		const snapshot = tracked.snapshot;
 		tenders[id] =
 			snapshot === undefined
@@ -189,6 +206,7 @@ export function writeTriggerState(state: TriggerState): IDataObject {
 	written.d = state.day;
 	if (state.loadedDay !== undefined) written.h = state.loadedDay;
 	if (state.projectCount !== undefined) written.n = state.projectCount;
+	if (state.reminders === true) written.r = 1;
 	written.t = tenders;
 	if (builders.values.length > 0) written.b = builders.values;
 	if (names.values.length > 0) written.m = names.values;
@@ -209,6 +227,7 @@ function readVersion2Or3(stored: IDataObject, version: 2 | 3): ReadStateResult {
 		d: day,
 		h: loadedDay,
 		n: projectCount,
+		r: reminders,
 		t: tenders,
 		b: builders = [],
 		m: names = [],
@@ -223,9 +242,19 @@ function readVersion2Or3(stored: IDataObject, version: 2 | 3): ReadStateResult {
 	if (projectCount !== undefined && !isWholeNumber(projectCount)) {
 		return { kind: 'unreadable', reason: 'its project count is not a number' };
 	}
+	if (reminders !== undefined && reminders !== 1) {
+		return { kind: 'unreadable', reason: 'its reminders mark is not 1' };
+	}
 	if (typeof tenders !== 'object' || tenders === null || Array.isArray(tenders)) {
 		return { kind: 'unreadable', reason: 'its tender list is missing' };
 	}
+	const header = {
+		scope,
+		day,
+		loadedDay: loadedDay as number | undefined,
+		projectCount: projectCount as number | undefined,
+	};
+	if (reminders === 1) return readReminders(header, tenders as IDataObject);
 	if (!isTextList(builders)) {
 		return { kind: 'unreadable', reason: 'its builder list is malformed' };
 	}
@@ -268,16 +297,30 @@ function readVersion2Or3(stored: IDataObject, version: 2 | 3): ReadStateResult {
 			snapshot: { quotesDueAt, status, name, type, builder },
 		});
 	}
-	return {
-		kind: 'state',
-		state: {
-			scope,
-			day,
-			loadedDay: loadedDay as number | undefined,
-			projectCount: projectCount as number | undefined,
-			tenders: tracked,
-		},
-	};
+	return { kind: 'state', state: { ...header, tenders: tracked } };
+}
+
+/** The tenders of a reminders state: [age, ...dueDays] each, due days relative to the state's day. */
+function readReminders(
+	header: Omit<TriggerState, 'tenders'>,
+	entries: IDataObject,
+): ReadStateResult {
+	const { day } = header;
+	const tracked = new Map<string, TrackedTender>();
+	for (const id of Object.keys(entries)) {
+		const entry = entries[id];
+		const valid =
+			Array.isArray(entry) &&
+			entry.length >= 2 &&
+			entry.every((value) => isWholeNumber(value) && Math.abs(day + value) <= MAX_DATE_DAY);
+		if (!valid) return { kind: 'unreadable', reason: `its entry for tender ${id} is malformed` };
+		const [age, ...dueDays] = entry as number[];
+		tracked.set(id, {
+			lastListedDay: day - age,
+			dueDays: dueDays.map((due) => day + due),
+		});
+	}
+	return { kind: 'state', state: { ...header, reminders: true, tenders: tracked } };
 }
 
 /**
