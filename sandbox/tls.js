@@ -11,6 +11,7 @@
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
+const { randomUUID } = require('node:crypto');
 const selfsigned = require('selfsigned');
 
 /** @typedef {'TLSv1.2' | 'TLSv1.3'} TlsVersion */
@@ -25,32 +26,37 @@ const TLS_VERSIONS = /** @type {const} */ (['TLSv1.2', 'TLSv1.3']);
 
 /**
  * A self-signed certificate for 127.0.0.1, ::1 and localhost, valid from an hour ago (clock
- * skew) for two days: long enough for any run, useless after it.
+ * skew) for two days: long enough for any run, useless after it. Its name is unique: a client
+ * trusting two sandboxes' certificates finds an issuer by name, and two certificates of the same
+ * name would make it check one against the other's key.
  * @returns {Promise<SandboxCertificate>}
  */
 async function createSandboxCertificate() {
 	const notBefore = new Date(Date.now() - 3_600_000);
 	const notAfter = new Date(notBefore.getTime() + 2 * 86_400_000);
-	const generated = await selfsigned.generate([{ name: 'commonName', value: 'localhost' }], {
-		keyType: 'ec',
-		curve: 'P-256',
-		algorithm: 'sha256',
-		notBeforeDate: notBefore,
-		notAfterDate: notAfter,
-		extensions: [
-			{ name: 'basicConstraints', cA: true, critical: true },
-			{ name: 'keyUsage', digitalSignature: true, keyEncipherment: true, keyCertSign: true },
-			{ name: 'extKeyUsage', serverAuth: true },
-			{
-				name: 'subjectAltName',
-				altNames: [
-					{ type: 2, value: 'localhost' },
-					{ type: 7, ip: '127.0.0.1' },
-					{ type: 7, ip: '::1' },
-				],
-			},
-		],
-	});
+	const generated = await selfsigned.generate(
+		[{ name: 'commonName', value: `Supplier Matched-Projects sandbox ${randomUUID()}` }],
+		{
+			keyType: 'ec',
+			curve: 'P-256',
+			algorithm: 'sha256',
+			notBeforeDate: notBefore,
+			notAfterDate: notAfter,
+			extensions: [
+				{ name: 'basicConstraints', cA: true, critical: true },
+				{ name: 'keyUsage', digitalSignature: true, keyEncipherment: true, keyCertSign: true },
+				{ name: 'extKeyUsage', serverAuth: true },
+				{
+					name: 'subjectAltName',
+					altNames: [
+						{ type: 2, value: 'localhost' },
+						{ type: 7, ip: '127.0.0.1' },
+						{ type: 7, ip: '::1' },
+					],
+				},
+			],
+		},
+	);
 	return { cert: generated.cert, key: generated.private };
 }
 
@@ -87,13 +93,9 @@ function writeTrustFiles(cert, extraCaFile = process.env.NODE_EXTRA_CA_CERTS) {
 			? fs.readFileSync(extraCaFile, 'utf8')
 			: '';
 	fs.writeFileSync(caFile, cert, { mode: 0o600 });
-	fs.writeFileSync(
-		bundleFile,
-		`${extra}${extra === '' || extra.endsWith('\n') ? '' : '\n'}${cert}`,
-		{
-			mode: 0o600,
-		},
-	);
+	const ending = (/** @type {string} */ pem) => (pem === '' || pem.endsWith('\n') ? '' : '\n');
+	// A PEM block glued to the next one's BEGIN line makes Node ignore the whole file.
+	fs.writeFileSync(bundleFile, `${extra}${ending(extra)}${cert}${ending(cert)}`, { mode: 0o600 });
 	return {
 		folder,
 		caFile,
