@@ -9,8 +9,8 @@
  * the latency proxy, and counts.
  *
  * Messages in: { key, target, projects } walks every page with that client (one client object per
- * key and target, so tokens stay warm between walks). Out: { ok: true, wallMs } or
- * { ok: false, error }.
+ * key and target, so tokens stay warm between walks); { probe, url, requests } runs agent-probe.js.
+ * Out: { ok: true, wallMs } or { ok: false, error }.
  */
 
 const { installRuntime } = require('./runtime');
@@ -21,6 +21,7 @@ const { installRuntime } = require('./runtime');
 /** @typedef {import('n8n-workflow').ICredentialType} ICredentialType */
 /** @typedef {'keepAlive' | 'perRequest' | 'recipe' | 'ours'} NetworkClientKey */
 /** @typedef {{ key: NetworkClientKey, target: Target, projects: number }} WalkJob */
+/** @typedef {{ probe: 'agentOptionsKeepAlive', url: string, requests: number }} ProbeJob */
 /** @typedef {{ ok: true, wallMs: number } | { ok: false, error: string }} WalkAnswer */
 
 async function main() {
@@ -53,7 +54,22 @@ async function main() {
 		return client;
 	};
 
-	process.on('message', (/** @type {WalkJob} */ job) => {
+	const { requestsWithKeepAliveAgentOptions } = require('./agent-probe');
+	/** @param {unknown} error */
+	const failed = (error) => ({
+		ok: false,
+		error: error instanceof Error ? error.message : String(error),
+	});
+
+	process.on('message', (/** @type {WalkJob | ProbeJob} */ job) => {
+		if ('probe' in job) {
+			const start = performance.now();
+			requestsWithKeepAliveAgentOptions(job.url, job.requests).then(
+				() => process.send?.({ ok: true, wallMs: performance.now() - start }),
+				(/** @type {unknown} */ error) => process.send?.(failed(error)),
+			);
+			return;
+		}
 		const client = clientFor(job.key, job.target);
 		client.freshBudget();
 		const start = performance.now();

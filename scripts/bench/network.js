@@ -27,6 +27,8 @@ const TLS_VERSIONS = /** @type {const} */ (['TLSv1.3', 'TLSv1.2']);
 const PROJECTS = [1_000, 10_000];
 /** @type {NetworkClientKey[]} */
 const CLIENTS = ['keepAlive', 'perRequest', 'recipe', 'ours'];
+/** Requests of the agent options probe. */
+const PROBE_REQUESTS = 5;
 const CLIENT_NAMES = /** @type {Record<NetworkClientKey, string>} */ ({
 	keepAlive: 'plain client, keep-alive',
 	perRequest: 'plain client, new connection per request',
@@ -61,7 +63,7 @@ const HANDSHAKE_ROUND_TRIPS = /** @type {Record<TlsVersion, number>} */ ({
 /**
  * Connects to the clients' process; resolves once it has loaded n8n.
  * @param {string} caBundle
- * @returns {Promise<{ walk: (job: import('./network-worker').WalkJob) => Promise<WalkAnswer>, stop: () => Promise<void> }>}
+ * @returns {Promise<{ walk: (job: import('./network-worker').WalkJob | import('./network-worker').ProbeJob) => Promise<WalkAnswer>, stop: () => Promise<void> }>}
  */
 function startWorker(caBundle) {
 	const child = fork(path.join(__dirname, 'network-worker.js'), [], {
@@ -96,7 +98,7 @@ function startWorker(caBundle) {
 
 /**
  * @param {{ progress: (line: string) => void }} options
- * @returns {Promise<{ rows: NetworkRow[], notes: string[] }>}
+ * @returns {Promise<{ rows: NetworkRow[], agentOptionsProbe: { requests: number, connections: number, handshakes: number }, notes: string[] }>}
  */
 async function measureNetwork({ progress }) {
 	/** @type {Array<{ bench: import('./sandbox').BenchSandbox, proxy: import('./latency-proxy').LatencyProxy, pages: number }>} */
@@ -178,6 +180,23 @@ async function measureNetwork({ progress }) {
 				}
 			}
 		}
+		// Whether agentOptions can keep a connection for n8n's helper: counted, not read from the source.
+		const [first] = setups;
+		first.bench.sandbox.setTlsVersion(undefined);
+		first.proxy.setRtt(0);
+		first.proxy.reset();
+		const probed = await clientsProcess.walk({
+			probe: 'agentOptionsKeepAlive',
+			url: `https://${first.proxy.host}:${first.proxy.port}/swagger/doc`,
+			requests: PROBE_REQUESTS,
+		});
+		if (!probed.ok) throw new Error(probed.error);
+		const agentOptionsProbe = {
+			requests: PROBE_REQUESTS,
+			connections: first.proxy.counts().connections,
+			handshakes: first.proxy.counts().clientHellos,
+		};
+
 		rows.sort(
 			(a, b) =>
 				TLS_VERSIONS.indexOf(a.tlsVersion) - TLS_VERSIONS.indexOf(b.tlsVersion) ||
@@ -186,7 +205,9 @@ async function measureNetwork({ progress }) {
 		);
 		return {
 			rows,
+			agentOptionsProbe,
 			notes: [
+				`n8n's request helper with agentOptions { keepAlive: true, maxSockets: 1 } in one execution: ${agentOptionsProbe.requests} requests opened ${agentOptionsProbe.connections} connections with ${agentOptionsProbe.handshakes} TLS handshakes (counted at the proxy): the options only configure the agent n8n builds for each request.`,
 				"Network: every client walks over HTTPS through a TCP proxy on loopback that holds each chunk for half the RTT in each direction and a new connection's first bytes for one RTT (the TCP handshake). The certificate is made at the start of the run and trusted through NODE_EXTRA_CA_CERTS in the clients' process, verification on.",
 				'Connections and TLS handshakes (ClientHello messages) are counted at the proxy, requests in the sandbox log; round trips = connections + handshakes × (1 for TLS 1.3, 2 for TLS 1.2) + requests. "Waited" is wall time ÷ RTT, what the walk actually took in round trips.',
 				'Warm token for every client (no token request in a timed walk); one walk per cell; the keep-alive client opens its one connection inside the walk.',
