@@ -4,6 +4,20 @@
 
 const { envNumber } = require('./env');
 const { startSandbox, SANDBOX_FIXTURES } = require('./index');
+const { writeTrustFiles } = require('./tls');
+
+/**
+ * TLS unset or "off": plain HTTP; "on": HTTPS, TLS 1.2 or 1.3; "1.2" or "1.3": HTTPS with that
+ * version only.
+ * @param {string | undefined} raw
+ * @returns {{ tlsVersion?: import('./tls').TlsVersion } | undefined}
+ */
+function httpsOption(raw) {
+	if (raw === undefined || raw === '' || raw === 'off') return undefined;
+	if (raw === 'on') return {};
+	if (raw === '1.2' || raw === '1.3') return { tlsVersion: `TLSv${raw}` };
+	throw new Error(`TLS must be off, on, 1.2 or 1.3 (got ${JSON.stringify(raw)})`);
+}
 
 async function main() {
 	const demoEverySeconds = envNumber('DEMO_NEW_TENDER_EVERY_SECONDS', 0, 0, 86_400);
@@ -16,7 +30,11 @@ async function main() {
 		windowDays: envNumber('WINDOW_DAYS', 60, 0, 3650),
 		tokenTtlSeconds: envNumber('TOKEN_TTL_SECONDS', 3600, 1, 86_400),
 		...(rateLimitOff ? { rateLimit: false } : {}),
+		https: httpsOption(process.env.TLS),
 	});
+	// Written only now that the sandbox listens, and removed when it stops.
+	const trust =
+		sandbox.certificate === undefined ? undefined : writeTrustFiles(sandbox.certificate);
 	const { counts } = sandbox;
 	const { client } = SANDBOX_FIXTURES;
 	process.stdout.write(
@@ -27,6 +45,12 @@ async function main() {
 			`  Client ID: ${client.clientId}   Client secret: ${client.clientSecret}   Scope: ${SANDBOX_FIXTURES.scope}`,
 			`  Company ID: ${SANDBOX_FIXTURES.companyId} (also ${SANDBOX_FIXTURES.secondCompanyId})`,
 			`  Rate limit: ${rateLimitOff ? 'off' : '100 requests per 5 minutes per client'}; control routes: GET ${sandbox.url}/__sandbox`,
+			...(trust === undefined
+				? []
+				: [
+						`  TLS certificate (made for this run): ${trust.caFile}`,
+						`  Trust it in another process with NODE_EXTRA_CA_CERTS=${trust.bundleFile} (your NODE_EXTRA_CA_CERTS file, if any, plus the certificate)`,
+					]),
 			'',
 		].join('\n'),
 	);
@@ -48,6 +72,7 @@ async function main() {
 		if (stopping) return;
 		stopping = true;
 		if (demoTimer) clearInterval(demoTimer);
+		trust?.remove();
 		sandbox.stop().then(
 			() => {
 				process.stdout.write(`Sandbox stopped (${signal}).\n`);

@@ -2,6 +2,7 @@
 'use strict';
 
 const http = require('node:http');
+const https = require('node:https');
 const { createAuth } = require('./auth');
 const { createClock } = require('./clock');
 const { createControlRouter } = require('./control');
@@ -12,6 +13,7 @@ const { createRandom, deriveSeed } = require('./random');
 const { createRateLimiter } = require('./rate-limit');
 const { createRequestListener } = require('./server');
 const { createStore } = require('./store');
+const { createSandboxCertificate, tlsVersionOf } = require('./tls');
 
 /** @typedef {import('./fixtures').SandboxClient} SandboxClient */
 /** @typedef {import('./fixtures').SandboxCompany} SandboxCompany */
@@ -40,11 +42,16 @@ const { createStore } = require('./store');
  * @property {Date | string | number} [now] the sandbox clock's starting point (default: real time)
  * @property {SandboxClient[]} [clients] added to the fixture clients (same clientId replaces one)
  * @property {SandboxCompany[]} [companies] added to the fixture companies (same companyId replaces one)
+ * @property {{ tlsVersion?: import('./tls').TlsVersion }} [https] serve HTTPS with a certificate made
+ *   at start (sandbox.certificate); tlsVersion pins the one TLS version the server speaks (default:
+ *   1.2 or 1.3, whichever the client prefers)
  */
 
 /**
  * @typedef {object} Sandbox
- * @property {string} url base URL of both the API and the token endpoint
+ * @property {string} url base URL of both the API and the token endpoint (https:// when serving HTTPS)
+ * @property {string | undefined} certificate PEM of the certificate an HTTPS sandbox serves, for a
+ *   client's `ca` option or a NODE_EXTRA_CA_CERTS file (see writeTrustFiles); undefined over HTTP
  * @property {number} port
  * @property {number} seed
  * @property {typeof SANDBOX_FIXTURES} fixtures
@@ -71,6 +78,8 @@ const { createStore } = require('./store');
  * @property {() => void} clearFaults
  * @property {() => Record<FaultKind, number>} faultsInjected
  * @property {(ms: number) => void} setLatency added to every API request
+ * @property {(version: import('./tls').TlsVersion | undefined) => void} setTlsVersion the TLS version new
+ *   connections to an HTTPS sandbox must speak (undefined: 1.2 or 1.3); throws over HTTP
  * @property {() => void} clearCache
  */
 
@@ -180,6 +189,9 @@ async function startSandbox(options = {}) {
 	const companies = mergeById(DEFAULT_COMPANIES, options.companies, (company) => company.companyId);
 	const clients = mergeById(DEFAULT_CLIENTS, options.clients, (client) => client.clientId);
 	checkRegistrations(companies, clients);
+	const tlsVersion =
+		options.https === undefined ? undefined : tlsVersionOf(options.https.tlsVersion);
+	const certificate = options.https === undefined ? undefined : await createSandboxCertificate();
 
 	const clock = createClock(options.now);
 	const store = createStore({
@@ -219,6 +231,7 @@ async function startSandbox(options = {}) {
 	/** @type {Sandbox} */
 	const sandbox = {
 		url: '',
+		certificate: certificate?.cert,
 		port: 0,
 		seed,
 		fixtures: SANDBOX_FIXTURES,
@@ -254,30 +267,45 @@ async function startSandbox(options = {}) {
 			latencyMs = ms;
 		},
 		clearCache: () => cache.clear(),
+		setTlsVersion: () => {
+			throw new Error(
+				'setTlsVersion: this sandbox serves plain HTTP; start it with the https option',
+			);
+		},
 	};
 
-	const server = http.createServer(
-		createRequestListener({
-			store,
-			auth,
-			faults,
-			limiter: createRateLimiter(rateLimit, clock),
-			cursors: createCursorCodec(),
-			clock,
-			cacheSeconds,
-			latencyMs: () => latencyMs,
-			delay,
-			log: (entry) => {
-				requestLog.push(entry);
-				// Long soak or bench runs must not grow the log without bound; keep the newest entries.
-				if (requestLog.length > MAX_LOGGED_REQUESTS)
-					requestLog.splice(0, requestLog.length - MAX_LOGGED_REQUESTS);
-			},
-			url: () => url,
-			control: createControlRouter(sandbox),
-			cache,
-		}),
-	);
+	const listener = createRequestListener({
+		store,
+		auth,
+		faults,
+		limiter: createRateLimiter(rateLimit, clock),
+		cursors: createCursorCodec(),
+		clock,
+		cacheSeconds,
+		latencyMs: () => latencyMs,
+		delay,
+		log: (entry) => {
+			requestLog.push(entry);
+			// Long soak or bench runs must not grow the log without bound; keep the newest entries.
+			if (requestLog.length > MAX_LOGGED_REQUESTS)
+				requestLog.splice(0, requestLog.length - MAX_LOGGED_REQUESTS);
+		},
+		url: () => url,
+		control: createControlRouter(sandbox),
+		cache,
+	});
+	const server =
+		certificate === undefined
+			? http.createServer(listener)
+			: https.createServer(
+					{
+						cert: certificate.cert,
+						key: certificate.key,
+						minVersion: tlsVersion ?? 'TLSv1.2',
+						maxVersion: tlsVersion ?? 'TLSv1.3',
+					},
+					listener,
+				);
 	await new Promise((resolve, reject) => {
 		server.once('error', reject);
 		server.listen(port, host, () => {
@@ -288,7 +316,20 @@ async function startSandbox(options = {}) {
 	const address = server.address();
 	if (address === null || typeof address === 'string')
 		throw new Error('startSandbox: the server has no TCP address');
-	url = `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
+	url = `${certificate === undefined ? 'http' : 'https'}://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
+
+	if (certificate !== undefined && server instanceof https.Server) {
+		const tlsServer = server;
+		sandbox.setTlsVersion = (version) => {
+			const pinned = tlsVersionOf(version);
+			tlsServer.setSecureContext({
+				cert: certificate.cert,
+				key: certificate.key,
+				minVersion: pinned ?? 'TLSv1.2',
+				maxVersion: pinned ?? 'TLSv1.3',
+			});
+		};
+	}
 
 	let stopping = /** @type {Promise<void> | undefined} */ (undefined);
 	sandbox.url = url;

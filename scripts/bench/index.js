@@ -7,6 +7,9 @@
  * floor, the HTTP Request node recipe and a plain client, side by side in one run against the
  * local sandbox. Prints the tables and writes them as JSON (and Markdown) under .bench-results/.
  *
+ * Then the network view: the same walks over HTTPS through a latency proxy (network.js).
+ * `npm run bench -- --network` runs that part alone.
+ *
  * Environment: BENCH_REPETITIONS (default 3) repetitions of every timed measurement;
  * BENCH_OUTPUT the JSON file to write.
  */
@@ -30,6 +33,7 @@ const {
 } = require('./stats');
 const { fixed, mebibytes, markdownTable, textTable } = require('./report');
 const { countRequests, startBenchSandbox } = require('./sandbox');
+const { measureNetwork, networkSections } = require('./network');
 
 /** @typedef {import('./sandbox').BenchSandbox} BenchSandbox */
 /** @typedef {import('./sandbox').RequestCounts} RequestCounts */
@@ -520,11 +524,49 @@ async function measureItems(bench, repetitions) {
 	};
 }
 
+/**
+ * `--network`: the network tables alone, written to network-results.json beside the full results.
+ * @param {string} outputFile
+ */
+async function networkOnly(outputFile) {
+	const loadAtStart = os.loadavg();
+	const startedAt = new Date();
+	const runtime = await installRuntime(progress);
+	progress('network: HTTPS through the latency proxy');
+	const network = await measureNetwork({ progress });
+	const results = {
+		generatedAt: startedAt.toISOString(),
+		finishedAt: new Date().toISOString(),
+		machine: {
+			node: process.version,
+			cpus: os.cpus().length,
+			loadAverageAtStart: loadAtStart,
+			loadAverageAtEnd: os.loadavg(),
+		},
+		versions: runtime.versions,
+		network,
+	};
+	const file = path.join(path.dirname(outputFile), 'network-results.json');
+	fs.mkdirSync(path.dirname(file), { recursive: true });
+	fs.writeFileSync(file, `${JSON.stringify(results, null, '\t')}\n`);
+	const loads = (/** @type {number[]} */ values) =>
+		values.map((value) => fixed(value, 1)).join(' ');
+	const text = [
+		`n8n-core ${runtime.versions['n8n-core']}; Node ${process.version}, ${os.cpus().length} CPUs, load average ${loads(loadAtStart)} at start, ${loads(os.loadavg())} at end`,
+		...network.notes.map((note) => `- ${note}`),
+		...networkSections(network).map(
+			(section) => `\n${section.title}\n${textTable(section.headers, section.rows)}`,
+		),
+	].join('\n');
+	process.stdout.write(`${text}\n\nResults: ${file}\n`);
+}
+
 async function main() {
 	const repetitions = envCount('BENCH_REPETITIONS', 3);
 	const outputFile = path.resolve(
 		process.env.BENCH_OUTPUT ?? path.join(REPO_ROOT, '.bench-results', 'bench-results.json'),
 	);
+	if (process.argv.includes('--network')) return networkOnly(outputFile);
 	const startedAt = new Date();
 	const loadAtStart = os.loadavg();
 	progress('loading the real n8n install (installs it once, about ten minutes, if missing)');
@@ -590,6 +632,8 @@ async function main() {
 			}),
 		];
 		assertSingleN8nTree();
+		progress('network: HTTPS through the latency proxy, clients in a process of their own');
+		const network = await measureNetwork({ progress });
 
 		/** @type {Results} */
 		const results = {
@@ -619,6 +663,7 @@ async function main() {
 					'CPU and memory of items: one child process per output mode (the sandbox stays in the parent); CPU is user + system time of that process, peak RSS its getrusage high-water mark, heap growth the highest heapUsed sampled every 2 ms above the heap after a full GC.',
 					'Wall time: "timers alone" is as many 50 ms timers in a row as the walk has pages; "bare round trips" as many fetch requests in a row for the first page of one project (about 1.3 KB): the latency plus what one HTTP request costs on this machine before any page of real size.',
 					'Not timed (—): walks of more than 200 pages (the plain client at 25 per page for 10,000 projects: 400 pages, at least 20 s), and cold walks above 1,000 projects (a cold walk adds one token request to a warm one).',
+					...network.notes,
 				],
 			},
 			requests,
@@ -626,6 +671,7 @@ async function main() {
 			wallTime,
 			items,
 			trigger,
+			network,
 			verdicts: [],
 		};
 		results.verdicts = judge(results);
@@ -656,6 +702,7 @@ async function main() {
  * @property {Array<{ projects: number, pages: number, floorMs: number, timers: WallCell, roundTrips: WallCell, clients: Record<string, WallCell | undefined> }>} wallTime
  * @property {ItemsSection} items
  * @property {TriggerMeasurement[]} trigger
+ * @property {Awaited<ReturnType<typeof measureNetwork>>} network
  * @property {Verdict[]} verdicts
  */
 
@@ -840,6 +887,8 @@ function renderTables(results) {
 			wallCell(row.clients.defaultPageSize),
 		]),
 	});
+
+	sections.push(...networkSections(results.network));
 
 	const { items } = results;
 	sections.push({

@@ -36,11 +36,13 @@ const RESULTS_PATH = /^\/api\/supplier\/v1\/companies\/[^/]+\/speci-finder\/resu
  */
 
 /**
- * @param {{ projects: number, seed?: number }} options
+ * @param {{ projects: number, seed?: number, https?: boolean }} options https: serve HTTPS (TLS 1.2
+ *   or 1.3 until sandbox.setTlsVersion pins one)
  * @returns {Promise<BenchSandbox>}
  */
-async function startBenchSandbox({ projects, seed = 7 }) {
+async function startBenchSandbox({ projects, seed = 7, https = false }) {
 	const sandbox = await startSandbox({
+		...(https ? { https: {} } : {}),
 		seed,
 		projects: 0,
 		now: BENCH_NOW,

@@ -1,6 +1,7 @@
 import { sleep } from 'n8n-workflow';
 import { createSandboxClient } from '../support/sandbox-client';
 import { runSandboxProcess, startSandboxProcess } from '../support/sandbox-process';
+import { fileExists, tokenFromChildProcess } from '../support/https-request';
 import { SANDBOX_FIXTURES } from './harness';
 
 describe('npm run sandbox (sandbox/cli.js)', () => {
@@ -22,6 +23,21 @@ describe('npm run sandbox (sandbox/cli.js)', () => {
 			expect(exit).toEqual({ code: 0, signal: null });
 			expect(sandbox.output()).toContain('Sandbox stopped (SIGTERM).');
 		}
+	});
+
+	it('serves HTTPS with TLS=1.3, prints the file to trust, and removes it on stop', async () => {
+		const sandbox = await startSandboxProcess({ TLS: '1.3', PROJECTS: '10' });
+		const bundle = /NODE_EXTRA_CA_CERTS=(\S+)/.exec(sandbox.output())?.[1] ?? '';
+		try {
+			const answer = await tokenFromChildProcess(sandbox.url, SANDBOX_FIXTURES.client, bundle);
+
+			expect(sandbox.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
+			expect(answer).toEqual({ status: 200, tokenType: 'Bearer' });
+		} finally {
+			expect(await sandbox.stop('SIGTERM')).toEqual({ code: 0, signal: null });
+		}
+		expect(bundle).toMatch(/ca-bundle\.pem$/);
+		expect(fileExists(bundle)).toBe(false);
 	});
 
 	it('stops cleanly on SIGINT too', async () => {
@@ -59,6 +75,7 @@ describe('npm run sandbox (sandbox/cli.js)', () => {
 	it.each([
 		['PORT=abc', { PORT: 'abc' }, /PORT must be a whole number from 0 to 65535 \(got "abc"\)/],
 		['PROJECTS=-5', { PORT: '0', PROJECTS: '-5' }, /PROJECTS must be a whole number/],
+		['TLS=1.1', { PORT: '0', TLS: '1.1' }, /TLS must be off, on, 1\.2 or 1\.3 \(got "1\.1"\)/],
 	])('refuses %s with one clear line and exit code 1', async (_case, env, message) => {
 		const result = await runSandboxProcess(env);
 

@@ -41,7 +41,7 @@ function startSandboxProcess(env = {}, timeoutMs = 20_000) {
 			reject(new Error(`sandbox process printed no URL within ${timeoutMs} ms; stderr: ${stderr}`));
 		}, timeoutMs);
 		const watch = setInterval(() => {
-			const match = /listening on (http:\/\/\S+)/.exec(stdout);
+			const match = /listening on (https?:\/\/\S+)/.exec(stdout);
 			if (!match) return;
 			clearInterval(watch);
 			clearTimeout(timer);

@@ -1,0 +1,275 @@
+// @ts-check
+'use strict';
+
+/**
+ * The network view of the bench: every client walks the pages over HTTPS through the latency
+ * proxy, at RTT 20 and 100 ms, TLS 1.3 and 1.2, 10 and 100 pages. The sandbox and the proxy stay
+ * in this process; the clients run in network-worker.js, which trusts the sandbox's certificate
+ * through NODE_EXTRA_CA_CERTS. What each walk cost is counted where it happened: connections and
+ * TLS handshakes at the proxy, page and token requests in the sandbox's log.
+ */
+
+const { fork } = require('node:child_process');
+const path = require('node:path');
+
+const { writeTrustFiles } = require('../../sandbox/tls');
+const { startLatencyProxy } = require('./latency-proxy');
+const { fixed } = require('./report');
+const { countRequests, startBenchSandbox } = require('./sandbox');
+const { pagesFor, MAX_PAGE_SIZE } = require('./stats');
+
+/** @typedef {import('./network-worker').NetworkClientKey} NetworkClientKey */
+/** @typedef {import('./network-worker').WalkAnswer} WalkAnswer */
+/** @typedef {import('../../sandbox/tls').TlsVersion} TlsVersion */
+
+const RTTS_MS = [20, 100];
+const TLS_VERSIONS = /** @type {const} */ (['TLSv1.3', 'TLSv1.2']);
+const PROJECTS = [1_000, 10_000];
+/** @type {NetworkClientKey[]} */
+const CLIENTS = ['keepAlive', 'perRequest', 'recipe', 'ours'];
+/** Requests of the agent options probe. */
+const PROBE_REQUESTS = 5;
+const CLIENT_NAMES = /** @type {Record<NetworkClientKey, string>} */ ({
+	keepAlive: 'plain client, keep-alive',
+	perRequest: 'plain client, new connection per request',
+	recipe: 'recipe (HTTP Request + OAuth2)',
+	ours: 'ours',
+});
+/** Round trips a full handshake takes before the client may send its request. */
+const HANDSHAKE_ROUND_TRIPS = /** @type {Record<TlsVersion, number>} */ ({
+	'TLSv1.3': 1,
+	'TLSv1.2': 2,
+});
+
+/**
+ * @typedef {object} NetworkWalk
+ * @property {NetworkClientKey} client
+ * @property {number} wallMs
+ * @property {number} connections TCP connections accepted by the proxy
+ * @property {number} handshakes ClientHello messages seen by the proxy
+ * @property {number} requests page and token requests the sandbox logged
+ * @property {number} roundTrips connections + handshakes × round trips per handshake + requests
+ */
+
+/**
+ * @typedef {object} NetworkRow
+ * @property {TlsVersion} tlsVersion
+ * @property {number} rttMs
+ * @property {number} pages
+ * @property {number} floorMs pages × RTT
+ * @property {NetworkWalk[]} walks
+ */
+
+/**
+ * Connects to the clients' process; resolves once it has loaded n8n.
+ * @param {string} caBundle
+ * @returns {Promise<{ walk: (job: import('./network-worker').WalkJob | import('./network-worker').ProbeJob) => Promise<WalkAnswer>, stop: () => Promise<void> }>}
+ */
+function startWorker(caBundle) {
+	const child = fork(path.join(__dirname, 'network-worker.js'), [], {
+		env: { ...process.env, NODE_EXTRA_CA_CERTS: caBundle },
+		stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+	});
+	/** @type {((message: unknown) => void) | undefined} */
+	let waiting;
+	child.on('message', (message) => waiting?.(message));
+	const exited = new Promise((resolve) => child.once('exit', resolve));
+	/** @returns {Promise<any>} */
+	const next = () =>
+		new Promise((resolve, reject) => {
+			waiting = resolve;
+			exited.then(() => reject(new Error('the network bench worker exited')));
+		});
+	return next().then((first) => {
+		if (!first?.ready) throw new Error(`the network bench worker failed: ${first?.error}`);
+		return {
+			walk: (job) => {
+				const answer = next();
+				child.send(job);
+				return answer;
+			},
+			stop: async () => {
+				child.disconnect();
+				await exited;
+			},
+		};
+	});
+}
+
+/**
+ * @param {{ progress: (line: string) => void }} options
+ * @returns {Promise<{ rows: NetworkRow[], agentOptionsProbe: { requests: number, connections: number, handshakes: number }, notes: string[] }>}
+ */
+async function measureNetwork({ progress }) {
+	/** @type {Array<{ bench: import('./sandbox').BenchSandbox, proxy: import('./latency-proxy').LatencyProxy, pages: number }>} */
+	const setups = [];
+	/** @type {ReturnType<typeof writeTrustFiles> | undefined} */
+	let trust;
+	/** @type {Awaited<ReturnType<typeof startWorker>> | undefined} */
+	let worker;
+	try {
+		for (const projects of PROJECTS) {
+			progress(`  HTTPS sandbox with ${fixed(projects)} projects behind a latency proxy`);
+			const bench = await startBenchSandbox({ projects, https: true });
+			const proxy = await startLatencyProxy({
+				target: { host: '127.0.0.1', port: bench.sandbox.port },
+				rttMs: 0,
+			});
+			setups.push({ bench, proxy, pages: pagesFor(projects, MAX_PAGE_SIZE) });
+		}
+		trust = writeTrustFiles(setups.map(({ bench }) => bench.sandbox.certificate ?? '').join('\n'));
+		worker = await startWorker(trust.bundleFile);
+		const clientsProcess = worker;
+
+		/**
+		 * @param {(typeof setups)[number]} setup
+		 * @param {NetworkClientKey} client
+		 */
+		const walk = async (setup, client) => {
+			const { bench, proxy } = setup;
+			bench.sandbox.resetRequests();
+			proxy.reset();
+			const answer = await clientsProcess.walk({
+				key: client,
+				target: {
+					url: `https://${proxy.host}:${proxy.port}`,
+					companyId: bench.companyId,
+					client: bench.client,
+				},
+				projects: bench.projects,
+			});
+			if (!answer.ok) throw new Error(answer.error);
+			const requests = countRequests(bench.sandbox);
+			return { wallMs: answer.wallMs, counts: proxy.counts(), requests };
+		};
+
+		/** @type {NetworkRow[]} */
+		const rows = [];
+		// One setup after the other: our node's client starts with a fresh token cache for the whole
+		// process, so a second setup's client would drop the first one's token.
+		for (const setup of setups) {
+			// Untimed walks without latency give every client its token and fill the sandbox's cache.
+			for (const client of CLIENTS) await walk(setup, client);
+			for (const tlsVersion of TLS_VERSIONS) {
+				setup.bench.sandbox.setTlsVersion(tlsVersion);
+				for (const rttMs of RTTS_MS) {
+					progress(`  ${tlsVersion}, RTT ${rttMs} ms, ${setup.pages} pages`);
+					setup.proxy.setRtt(rttMs);
+					/** @type {NetworkWalk[]} */
+					const walks = [];
+					for (const client of CLIENTS) {
+						const { wallMs, counts, requests } = await walk(setup, client);
+						if (requests.results !== setup.pages || requests.tokens !== 0 || requests.failed > 0) {
+							throw new Error(
+								`${client} sent ${requests.results} page and ${requests.tokens} token requests (${requests.failed} failed) in a warm walk of ${setup.pages} pages`,
+							);
+						}
+						const sent = requests.results + requests.tokens;
+						walks.push({
+							client,
+							wallMs,
+							connections: counts.connections,
+							handshakes: counts.clientHellos,
+							requests: sent,
+							roundTrips:
+								counts.connections + counts.clientHellos * HANDSHAKE_ROUND_TRIPS[tlsVersion] + sent,
+						});
+					}
+					setup.proxy.setRtt(0);
+					rows.push({ tlsVersion, rttMs, pages: setup.pages, floorMs: setup.pages * rttMs, walks });
+				}
+			}
+		}
+		// Whether agentOptions can keep a connection for n8n's helper: counted, not read from the source.
+		const [first] = setups;
+		first.bench.sandbox.setTlsVersion(undefined);
+		first.proxy.setRtt(0);
+		first.proxy.reset();
+		const probed = await clientsProcess.walk({
+			probe: 'agentOptionsKeepAlive',
+			url: `https://${first.proxy.host}:${first.proxy.port}/swagger/doc`,
+			requests: PROBE_REQUESTS,
+		});
+		if (!probed.ok) throw new Error(probed.error);
+		const agentOptionsProbe = {
+			requests: PROBE_REQUESTS,
+			connections: first.proxy.counts().connections,
+			handshakes: first.proxy.counts().clientHellos,
+		};
+
+		rows.sort(
+			(a, b) =>
+				TLS_VERSIONS.indexOf(a.tlsVersion) - TLS_VERSIONS.indexOf(b.tlsVersion) ||
+				a.rttMs - b.rttMs ||
+				a.pages - b.pages,
+		);
+		return {
+			rows,
+			agentOptionsProbe,
+			notes: [
+				`n8n's request helper with agentOptions { keepAlive: true, maxSockets: 1 } in one execution: ${agentOptionsProbe.requests} requests opened ${agentOptionsProbe.connections} connections with ${agentOptionsProbe.handshakes} TLS handshakes (counted at the proxy): the options only configure the agent n8n builds for each request.`,
+				"Network: every client walks over HTTPS through a TCP proxy on loopback that holds each chunk for half the RTT in each direction and a new connection's first bytes for one RTT (the TCP handshake). The certificate is made at the start of the run and trusted through NODE_EXTRA_CA_CERTS in the clients' process, verification on.",
+				'Connections and TLS handshakes (ClientHello messages) are counted at the proxy, requests in the sandbox log; round trips = connections + handshakes × (1 for TLS 1.3, 2 for TLS 1.2) + requests. "Waited" is wall time ÷ RTT, what the walk actually took in round trips.',
+				'Warm token for every client (no token request in a timed walk); one walk per cell; the keep-alive client opens its one connection inside the walk.',
+			],
+		};
+	} finally {
+		await worker?.stop();
+		trust?.remove();
+		for (const { bench, proxy } of setups) {
+			await proxy.stop();
+			await bench.sandbox.stop();
+		}
+	}
+}
+
+/**
+ * @param {{ rows: NetworkRow[] }} network
+ * @returns {Array<{ title: string, headers: string[], rows: string[][] }>}
+ */
+function networkSections(network) {
+	/** @param {NetworkRow} row */
+	const label = (row) => [
+		row.tlsVersion.replace('TLSv', 'TLS '),
+		`${row.rttMs} ms`,
+		String(row.pages),
+	];
+	/**
+	 * @param {NetworkRow} row
+	 * @param {NetworkClientKey} key
+	 */
+	const walkOf = (row, key) => {
+		const found = row.walks.find((entry) => entry.client === key);
+		if (found === undefined) throw new Error(`no ${key} walk in the network results`);
+		return found;
+	};
+	return [
+		{
+			title:
+				'Wall time of a full walk over HTTPS through the latency proxy (× floor = pages × RTT), warm token',
+			headers: ['TLS', 'RTT', 'pages', 'floor', ...CLIENTS.map((key) => CLIENT_NAMES[key])],
+			rows: network.rows.map((row) => [
+				...label(row),
+				`${fixed(row.floorMs)} ms`,
+				...CLIENTS.map((key) => {
+					const walk = walkOf(row, key);
+					return `${fixed(walk.wallMs)} ms (${fixed(walk.wallMs / row.floorMs, 2)}×)`;
+				}),
+			]),
+		},
+		{
+			title:
+				'Round trips per page, counted: connections and TLS handshakes at the proxy, requests at the sandbox (waited: wall ÷ RTT ÷ pages)',
+			headers: ['TLS', 'RTT', 'pages', ...CLIENTS.map((key) => CLIENT_NAMES[key])],
+			rows: network.rows.map((row) => [
+				...label(row),
+				...CLIENTS.map((key) => {
+					const walk = walkOf(row, key);
+					return `${fixed(walk.roundTrips / row.pages, 2)} (${walk.connections} conn, ${walk.handshakes} TLS; waited ${fixed(walk.wallMs / row.rttMs / row.pages, 2)})`;
+				}),
+			]),
+		},
+	];
+}
+
+module.exports = { measureNetwork, networkSections };
