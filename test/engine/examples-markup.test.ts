@@ -33,6 +33,14 @@ function tenderRow(text: string, projectUrl: string) {
 	};
 }
 
+/**
+ * The input item each kind of example sees: the digests aggregate rows under `tenders`, the reminder
+ * emails one row per item. Both shapes in one item, so every expression finds the fields it reads.
+ */
+function input(row: ReturnType<typeof tenderRow>): IDataObject {
+	return { ...row, daysLeft: 2, tenders: [row] };
+}
+
 /** Resolves an expression with n8n's own expression engine, with `json` as the node's input item. */
 function render(expression: string, json: IDataObject): string {
 	const nodeType = new SupplierMatchedProjects();
@@ -67,9 +75,7 @@ describe.each(markupExpressions)(
 	'%s, node "%s", parameter %s',
 	(_file, _node, _parameter, expression) => {
 		test('escapes API text, so names with <, & and quotes stay text', () => {
-			const html = render(expression, {
-				tenders: [tenderRow(hostile, `https://app.example/p?a=1&b="2"`)],
-			});
+			const html = render(expression, input(tenderRow(hostile, `https://app.example/p?a=1&b="2"`)));
 			expect(html).not.toContain('<script>');
 			expect(html).not.toContain('Café & ');
 			expect(html).toContain(
@@ -79,15 +85,18 @@ describe.each(markupExpressions)(
 		});
 
 		test('links only http(s) addresses', () => {
-			const html = render(expression, { tenders: [tenderRow('Roofing', 'javascript:alert(1)')] });
+			const html = render(expression, input(tenderRow('Roofing', 'javascript:alert(1)')));
 			expect(html).not.toContain('javascript:');
-			expect(html).toContain('href="#"');
+			expect(html).toContain('Roofing');
+			for (const [, href] of html.matchAll(/href="([^"]*)"/g))
+				expect(href).toMatch(/^(https?:|#$)/);
 		});
 
 		test('renders ordinary names unchanged', () => {
-			const html = render(expression, {
-				tenders: [tenderRow('Structural steel', 'https://app.example/projects/p-1')],
-			});
+			const html = render(
+				expression,
+				input(tenderRow('Structural steel', 'https://app.example/projects/p-1')),
+			);
 			expect(html).toContain('<b>Structural steel</b>');
 			expect(html).toContain('<a href="https://app.example/projects/p-1">Structural steel</a>');
 		});
