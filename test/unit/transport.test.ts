@@ -171,6 +171,17 @@ describe('RateBudget', () => {
 		expect(budget.used('a')).toBe(2);
 	});
 
+	it('says how long until a slot frees, and who counted the window full', async () => {
+		const clock = fakeClock();
+		const budget = new RateBudget({ limit: 1, windowMs: 60_000, ...clock });
+		expect(budget.spentFor('a')).toBeUndefined();
+		await budget.acquire('a', clock.now());
+		clock.advance(1000);
+		expect(budget.spentFor('a')).toEqual({ waitMs: 59_000, spentBy: 'process' });
+		budget.spentByApiUntil('a', clock.now() + 70_000);
+		expect(budget.spentFor('a')).toEqual({ waitMs: 70_000, spentBy: 'api' });
+	});
+
 	it('keeps the later of two refusals, and forgets them on reset', async () => {
 		const clock = fakeClock();
 		const budget = new RateBudget({ limit: 5, windowMs: 60_000, ...clock });

@@ -73,6 +73,17 @@ export class RateBudget {
 		return this.recent(key, now).length;
 	}
 
+	/** How long until a slot frees on this key, and who counted it full; undefined when one is free. */
+	spentFor(key: string): { waitMs: number; spentBy: 'process' | 'api' } | undefined {
+		const now = this.now();
+		const apiFreeAt = this.apiSpentUntil(key, now);
+		if (apiFreeAt !== undefined) return { waitMs: apiFreeAt - now, spentBy: 'api' };
+		const times = this.recent(key, now);
+		if (times.length < this.options.limit) return undefined;
+		const freeAt = times[times.length - this.options.limit] + this.options.windowMs;
+		return { waitMs: freeAt - now, spentBy: 'process' };
+	}
+
 	/**
 	 * Takes a slot, waiting for one when the window is full. Gives up at once, without waiting,
 	 * when no slot frees up before the deadline (epoch ms).

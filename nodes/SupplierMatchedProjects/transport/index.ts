@@ -170,15 +170,15 @@ export async function inCredentialTurn<T>(
 	const settings = settingsOf(node, credentials);
 	const maxWaitMs = activePolicy.maxTotalWaitMs;
 	const deadline = Date.now() + maxWaitMs;
-	const endTurn = await walkTurns.take(credentialKey(settings));
+	const key = credentialKey(settings);
+	const endTurn = await walkTurns.take(key);
 	try {
 		if (Date.now() > deadline) {
-			const message = `Other executions kept this credential busy for more than ${Math.round(maxWaitMs / 1000)} s`;
-			throw new NodeApiError(node, { message } as JsonObject, {
-				message,
-				description:
-					'Executions on one credential read the results one after another, so the API rate limit is spent on complete results. Run the workflow again later, or set a Limit so each execution needs fewer pages.',
-			});
+			// The turn came late because earlier walks waited for the rate limit. When it is still
+			// spent, that is the cause to report; when the API has room again, refusing a walk that can
+			// run now would only waste the wait.
+			const spent = apiRateBudget.spentFor(key);
+			if (spent !== undefined) throw new RateBudgetError(node, spent.waitMs, spent.spentBy);
 		}
 		return await walk();
 	} finally {
