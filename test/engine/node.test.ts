@@ -479,7 +479,7 @@ describe('API errors', () => {
 		},
 	);
 
-	it('gives up on a 429 at once when Retry-After asks for more than it will wait', async () => {
+	it('gives up on a 429 at once with the budget message when Retry-After asks for more than it will wait', async () => {
 		tokenEndpoint();
 		const scope = nock(API)
 			.get(RESULTS)
@@ -488,7 +488,10 @@ describe('API errors', () => {
 		const started = Date.now();
 		const result = await run({});
 		expect(Date.now() - started).toBeLessThan(5000);
-		expect(result.error?.message).toBe("The API's rate limit was reached (HTTP 429)");
+		expect(result.error?.message).toBe(
+			'This credential has used its 100 requests per 5 minutes, counted by the API across every n8n process that uses it; the next one is allowed in 3600 s',
+		);
+		expect(result.error?.description).toContain('Run the workflow later');
 		expect(scope.isDone()).toBe(true);
 	});
 

@@ -794,7 +794,10 @@ const cases: Case[] = [
 			}),
 		},
 		parameters: { companyId },
-		outcome: { error: /rate limit was reached \(HTTP 429\)/, fix: /Run the workflow later/ },
+		outcome: {
+			error: /used its 100 requests per 5 minutes, counted by the API .* allowed in 3600 s$/,
+			fix: /Run the workflow later/,
+		},
 	},
 ];
 

@@ -132,7 +132,11 @@ describe('RateBudget', () => {
 		const budget = new RateBudget({ limit: 2, windowMs: 1000, ...clock });
 		await budget.acquire('a', clock.now());
 		await budget.acquire('a', clock.now());
-		expect(await budget.acquire('a', clock.now() + 999)).toEqual({ acquired: false, waitMs: 1000 });
+		expect(await budget.acquire('a', clock.now() + 999)).toEqual({
+			acquired: false,
+			waitMs: 1000,
+			spentBy: 'process',
+		});
 		expect(clock.sleeps).toEqual([]);
 		expect(budget.used('a')).toBe(2);
 	});
@@ -142,7 +146,61 @@ describe('RateBudget', () => {
 		const budget = new RateBudget({ limit: 1, windowMs: 1000, ...clock });
 		expect(await budget.acquire('a', clock.now())).toEqual({ acquired: true });
 		expect(await budget.acquire('b', clock.now())).toEqual({ acquired: true });
-		expect(await budget.acquire('a', clock.now())).toEqual({ acquired: false, waitMs: 1000 });
+		expect(await budget.acquire('a', clock.now())).toEqual({
+			acquired: false,
+			waitMs: 1000,
+			spentBy: 'process',
+		});
+	});
+
+	it('after a 429, counts the window as spent until Retry-After, for every caller on the key', async () => {
+		const clock = fakeClock();
+		const budget = new RateBudget({ limit: 5, windowMs: 60_000, ...clock });
+		await budget.acquire('a', clock.now());
+		budget.spentByApiUntil('a', clock.now() + 2000);
+		expect(budget.used('a')).toBe(5);
+		expect(await budget.acquire('a', clock.now() + 1999)).toEqual({
+			acquired: false,
+			waitMs: 2000,
+			spentBy: 'api',
+		});
+		expect(clock.sleeps).toEqual([]);
+		expect(await budget.acquire('b', clock.now())).toEqual({ acquired: true });
+		expect(await budget.acquire('a', clock.now() + 2000)).toEqual({ acquired: true });
+		expect(clock.sleeps).toEqual([2000]);
+		expect(budget.used('a')).toBe(2);
+	});
+
+	it('says how long until a slot frees, and who counted the window full', async () => {
+		const clock = fakeClock();
+		const budget = new RateBudget({ limit: 1, windowMs: 60_000, ...clock });
+		expect(budget.spentFor('a')).toBeUndefined();
+		await budget.acquire('a', clock.now());
+		clock.advance(1000);
+		expect(budget.spentFor('a')).toEqual({ waitMs: 59_000, spentBy: 'process' });
+		budget.spentByApiUntil('a', clock.now() + 70_000);
+		expect(budget.spentFor('a')).toEqual({ waitMs: 70_000, spentBy: 'api' });
+	});
+
+	it('keeps the later of two refusals, and forgets them on reset', async () => {
+		const clock = fakeClock();
+		const budget = new RateBudget({ limit: 5, windowMs: 60_000, ...clock });
+		budget.spentByApiUntil('a', clock.now() + 5000);
+		budget.spentByApiUntil('a', clock.now() + 1000);
+		expect(await budget.acquire('a', clock.now() + 4000)).toMatchObject({ waitMs: 5000 });
+		budget.reset();
+		expect(budget.used('a')).toBe(0);
+	});
+
+	it('takes back a send the API refused unread', async () => {
+		const clock = fakeClock();
+		const budget = new RateBudget({ limit: 5, windowMs: 60_000, ...clock });
+		await budget.acquire('a', clock.now());
+		await budget.acquire('a', clock.now());
+		budget.refund('a');
+		expect(budget.used('a')).toBe(1);
+		budget.refund('b');
+		expect(budget.used('b')).toBe(0);
 	});
 
 	it('never lets concurrent callers through beyond the limit', async () => {
@@ -525,5 +583,82 @@ describe('a failed token exchange reaching the node', () => {
 		expect(error).toBeInstanceOf(NodeApiError);
 		expect((error as NodeApiError).httpCode).toBe('401');
 		expect((error as NodeApiError).failure).toBeUndefined();
+	});
+});
+
+describe('a 429 with Retry-After: the count every n8n process on the credential shares', () => {
+	let restorePolicy: () => void = () => undefined;
+	beforeEach(() => {
+		apiRateBudget.reset();
+		restorePolicy = overrideRetryPolicy({ maxAttempts: 2, baseDelayMs: 1, maxDelayMs: 1 });
+	});
+	afterEach(() => {
+		restorePolicy();
+		apiRateBudget.reset();
+	});
+
+	const page = { data: [], _metadata: { nextCursor: null, hasNextPage: false } };
+	const limited = (retryAfter: string): IN8nHttpFullResponse => ({
+		statusCode: 429,
+		headers: { 'retry-after': retryAfter },
+		body: { code: 'RATE_LIMITED', message: 'Too many requests.' },
+	});
+
+	async function outcomeOf(context: IExecuteFunctions): Promise<unknown> {
+		return await requestResultsPage.call(context, 'company-1', { limit: 10 }).then(
+			(result) => result,
+			(reason: unknown) => reason,
+		);
+	}
+
+	it('waits as long as the API says, without using up attempts, and counts only what the API counted', async () => {
+		const answers = [limited('1'), limited('1'), limited('1')];
+		const { context, sent } = fakeContext(
+			settings,
+			() => answers.shift() ?? { statusCode: 200, headers: {}, body: page },
+		);
+		const started = Date.now();
+		expect(await outcomeOf(context)).toEqual(page);
+		expect(sent).toHaveLength(4);
+		expect(Date.now() - started).toBeGreaterThanOrEqual(3000);
+		expect(await freeRequests(context)).toBe(99);
+	}, 15_000);
+
+	it('stops with the budget message when the API asks for longer than the node waits; this process then sends nothing until then', async () => {
+		const { context, sent } = fakeContext(settings, () => limited('3600'));
+		const error = await outcomeOf(context);
+		expect(error).toBeInstanceOf(NodeApiError);
+		expect((error as NodeApiError).message).toBe(
+			'This credential has used its 100 requests per 5 minutes, counted by the API across every n8n process that uses it; the next one is allowed in 3600 s',
+		);
+		expect((error as NodeApiError).description).toContain(
+			'in queue mode: the main instance and all workers',
+		);
+		expect((error as NodeApiError).httpCode).toBe('429');
+		expect(sent).toHaveLength(1);
+
+		const { context: another, sent: sentByAnother } = fakeContext(settings);
+		expect(await freeRequests(another)).toBe(0);
+		expect((await outcomeOf(another)) as NodeApiError).toMatchObject({
+			message: expect.stringMatching(/counted by the API .* allowed in 3600 s$/),
+		});
+		expect(sentByAnother).toHaveLength(0);
+		const { context: otherClient } = fakeContext({ ...settings, clientId: 'client-2' });
+		expect(await outcomeOf(otherClient)).toEqual(page);
+	});
+
+	it('retries a 429 that gives no time (or zero) like any failure: within the attempts', async () => {
+		for (const headers of [{}, { 'retry-after': '0' }]) {
+			apiRateBudget.reset();
+			const { context, sent } = fakeContext(settings, () => ({
+				statusCode: 429,
+				headers,
+				body: { code: 'RATE_LIMITED' },
+			}));
+			expect(((await outcomeOf(context)) as NodeApiError).message).toBe(
+				"The API's rate limit was reached after 2 attempts (HTTP 429)",
+			);
+			expect(sent).toHaveLength(2);
+		}
 	});
 });

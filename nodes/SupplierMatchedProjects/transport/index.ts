@@ -39,23 +39,28 @@ export type SupplierContext = IExecuteFunctions | IPollFunctions | ILoadOptionsF
 const RESULTS_PATH = '/api/supplier/v1/companies';
 
 /**
- * Thrown when this credential's share of the API rate limit (100 requests per 5 minutes, counted
- * across every execution in this n8n process) has no free slot within the time the transport is
- * willing to wait. Nothing was sent.
+ * Thrown when this credential's API rate limit (100 requests per 5 minutes) has no free slot within
+ * the time the transport is willing to wait. `spentBy` says who counted it as used up: this
+ * process's own budget (every execution here, nothing sent), or the API itself with a 429, which
+ * counts every n8n process and client on the credential (queue mode's main and workers alike).
  */
 export class RateBudgetError extends NodeApiError {
-	constructor(node: INode, waitMs: number) {
+	readonly spentBy: 'process' | 'api';
+
+	constructor(node: INode, waitMs: number, spentBy: 'process' | 'api' = 'process') {
 		const seconds = Math.ceil(waitMs / 1000);
+		const counted =
+			spentBy === 'api' ? ', counted by the API across every n8n process that uses it' : '';
 		super(
 			node,
 			{ waitMs },
 			{
-				message: `This credential has used its 100 requests per 5 minutes; the next one is allowed in ${seconds} s`,
-				description:
-					'The node keeps each credential within the API rate limit across all running workflows and stopped rather than wait that long. Run the workflow later, set a Limit to fetch fewer pages, or poll less often.',
+				message: `This credential has used its 100 requests per 5 minutes${counted}; the next one is allowed in ${seconds} s`,
+				description: `The node keeps each credential within the API rate limit and stopped rather than wait that long. Run the workflow later, set a Limit to fetch fewer pages, or poll less often. The limit is shared by every workflow and every n8n process using this credential (in queue mode: the main instance and all workers), so count them all.`,
 				httpCode: '429',
 			},
 		);
+		this.spentBy = spentBy;
 	}
 }
 
@@ -165,15 +170,15 @@ export async function inCredentialTurn<T>(
 	const settings = settingsOf(node, credentials);
 	const maxWaitMs = activePolicy.maxTotalWaitMs;
 	const deadline = Date.now() + maxWaitMs;
-	const endTurn = await walkTurns.take(credentialKey(settings));
+	const key = credentialKey(settings);
+	const endTurn = await walkTurns.take(key);
 	try {
 		if (Date.now() > deadline) {
-			const message = `Other executions kept this credential busy for more than ${Math.round(maxWaitMs / 1000)} s`;
-			throw new NodeApiError(node, { message } as JsonObject, {
-				message,
-				description:
-					'Executions on one credential read the results one after another, so the API rate limit is spent on complete results. Run the workflow again later, or set a Limit so each execution needs fewer pages.',
-			});
+			// The turn came late because earlier walks waited for the rate limit. When it is still
+			// spent, that is the cause to report; when the API has room again, refusing a walk that can
+			// run now would only waste the wait.
+			const spent = apiRateBudget.spentFor(key);
+			if (spent !== undefined) throw new RateBudgetError(node, spent.waitMs, spent.spentBy);
 		}
 		return await walk();
 	} finally {
@@ -308,15 +313,17 @@ export async function requestResultsPage(
 	};
 
 	let attempts = 0;
+	// 429s that said when to come back: the API refused them unread, so they use up time, not attempts.
+	let waitedOut = 0;
 	let retriedUnauthorised = false;
 	for (;;) {
 		const budget = await apiRateBudget.acquire(budgetKey, deadline);
-		if (!budget.acquired) throw new RateBudgetError(node, budget.waitMs);
+		if (!budget.acquired) throw new RateBudgetError(node, budget.waitMs, budget.spentBy);
 		attempts++;
 		// A copy per attempt: the token used for it is remembered against this object.
 		const attemptCredentials = { ...credentials };
 		const outcome = await send(this, attemptCredentials, options);
-		const mayRetry = attempts < policy.maxAttempts;
+		const mayRetry = attempts - waitedOut < policy.maxAttempts;
 
 		if ('answer' in outcome) {
 			const { statusCode, body, headers } = outcome.answer;
@@ -334,8 +341,17 @@ export async function requestResultsPage(
 				discardTokenUsedBy(attemptCredentials);
 				continue;
 			}
+			const retryAfter = parseRetryAfter(headers?.['retry-after'], Date.now());
+			if (statusCode === 429 && retryAfter !== undefined && retryAfter > 0) {
+				// Other n8n processes on this credential spend the same limit unseen: the API's word is
+				// the only shared count, so every execution in this process holds back until then, and
+				// the budget's own deadline check turns a wait too long into the budget message.
+				apiRateBudget.refund(budgetKey);
+				apiRateBudget.spentByApiUntil(budgetKey, Date.now() + retryAfter);
+				waitedOut++;
+				continue;
+			}
 			if (isRetryableStatus(statusCode) && mayRetry) {
-				const retryAfter = parseRetryAfter(headers?.['retry-after'], Date.now());
 				if (await waitedFor(retryAfter ?? backoffDelay(attempts, policy))) continue;
 			}
 			const said = spokenPart(body, attemptCredentials);

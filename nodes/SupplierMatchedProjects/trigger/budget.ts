@@ -24,7 +24,7 @@ export class WalkBudgetError extends NodeApiError {
 		const description =
 			requests > API_RATE_LIMIT
 				? `A poll must walk every page (${MAX_PAGE_SIZE} projects per request) to find new tenders, and more than ${API_RATE_LIMIT} requests cannot fit in the credential's limit of ${LIMIT}. Ask the operator to narrow the supplier account's keywords so fewer projects match.`
-				: `A poll must walk every page (${MAX_PAGE_SIZE} projects per request) to find new tenders. Set the poll interval to ${advisedInterval(requests)} or more, and keep other workflows that use this credential from using up its ${LIMIT}. Nothing was emitted and no tender was marked as seen; the next poll that fits catches up.`;
+				: `A poll must walk every page (${MAX_PAGE_SIZE} projects per request) to find new tenders. Set the poll interval to ${advisedInterval(requests)} or more, and keep other workflows that use this credential from using up its ${LIMIT}: the limit is shared by every n8n process using the credential (in queue mode: the main instance and all workers). Nothing was emitted and no tender was marked as seen; the next poll that fits catches up.`;
 		super(node, { message, description } as JsonObject, {
 			message,
 			description,
@@ -58,10 +58,13 @@ export function budgetExhausted(
 	node: INode,
 	requests: number,
 	projectsSoFar: number,
+	spentBy: 'process' | 'api' = 'process',
 ): WalkBudgetError {
+	const counted =
+		spentBy === 'api' ? ', counted by the API across every n8n process that uses it' : '';
 	return new WalkBudgetError(
 		node,
-		`The poll stopped at request ${requests}, after ${projectsSoFar} matched projects: this credential's ${LIMIT} are used up`,
+		`The poll stopped at request ${requests}, after ${projectsSoFar} matched projects: this credential's ${LIMIT} are used up${counted}`,
 		requests,
 	);
 }

@@ -204,7 +204,7 @@ async function walkAll(this: IPollFunctions, fetchPage: FetchPage): Promise<Proj
 		return await collectProjects(counted, {});
 	} catch (error) {
 		throw isRateBudgetError(error)
-			? budgetExhausted(this.getNode(), requests, projectsSoFar)
+			? budgetExhausted(this.getNode(), requests, projectsSoFar, error.spentBy)
 			: nodeErrorOf(this.getNode(), error, { pagingAdvice: PAGING_ADVICE });
 	}
 }
