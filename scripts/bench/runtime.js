@@ -14,6 +14,7 @@ const path = require('node:path');
 const ts = require('typescript');
 
 const { ensureRuntime } = require('../n8n/runtime');
+const { supportedN8nVersions } = require('../n8n/install');
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
 const LOCAL_MODULES = path.join(REPO_ROOT, 'node_modules');
@@ -37,7 +38,9 @@ let installed;
  * @returns {Promise<string>}
  */
 async function n8nModulesFolder(log) {
-	const runtime = await ensureRuntime({ log });
+	// The oldest supported n8n, whatever SMP_N8N_VERSION says: its n8n-core and n8n-workflow are
+	// the versions of our devDependencies, so the bench measures what the unit tests run.
+	const runtime = await ensureRuntime({ log }, { n8nVersion: supportedN8nVersions()[0] });
 	return path.join(runtime.n8nHome, 'node_modules');
 }
 

@@ -43,7 +43,8 @@ async function main() {
 		if (tarball) fs.rmSync(path.dirname(tarball), { recursive: true, force: true });
 	};
 	try {
-		await ensureRuntime({ log });
+		const runtime = await ensureRuntime({ log });
+		log(`n8n ${runtime.n8nVersion} on Node.js ${runtime.nodeVersion}`);
 		tarball = await buildAndPack({ log });
 	} catch (error) {
 		cleanup();

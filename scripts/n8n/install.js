@@ -14,22 +14,72 @@ const os = require('node:os');
 const path = require('node:path');
 const { spawnGroup } = require('./processes');
 
-/** n8n 2.41.x references a package version the npm registry lacks; 2.40.7 is the newest that installs. */
-const N8N_VERSION = '2.40.7';
 /** n8n 2.38+ refuses to start on Node 20; Node 24 ships on npm as the package `node`. */
 const NODE_VERSION = '24.21.0';
 /**
- * Bumped whenever the install recipe below or the manifest in n8n-runtime/ changes what gets
+ * Bumped whenever the install recipe below or a manifest in runtimes/ changes what gets
  * installed, so caches made before are redone. Part of the folder name, with the versions.
  */
 const RECIPE = 2;
 
 /**
- * package.json and package-lock.json of the n8n install: the lock pins every one of n8n's ~2,400
- * packages to versions known to install from the registry here, so a fresh machine gets the tree
- * that was tested. Made once by `npm install` of the package.json alone, then kept.
+ * One folder per supported n8n version, named after it, each with the package.json and
+ * package-lock.json of that n8n install: the lock pins every one of n8n's ~2,400 packages to
+ * versions known to install from the registry, so a fresh machine gets the tree that was tested.
+ * Each was made once by `npm install --package-lock-only` of its package.json alone, then kept.
  */
-const RUNTIME_MANIFEST_DIR = path.join(__dirname, 'n8n-runtime');
+const RUNTIMES_DIR = path.join(__dirname, 'runtimes');
+
+/** Chooses the n8n version of every real-n8n run (e2e, demo, screenshots); unset = the newest. */
+const VERSION_VARIABLE = 'SMP_N8N_VERSION';
+
+/**
+ * @param {string} version e.g. 2.41.1
+ * @returns {number[]}
+ */
+function versionParts(version) {
+	return version.split('.').map(Number);
+}
+
+/**
+ * @param {string} a
+ * @param {string} b
+ * @returns {number} negative when a is older than b
+ */
+function compareVersions(a, b) {
+	const [left, right] = [versionParts(a), versionParts(b)];
+	for (let i = 0; i < Math.max(left.length, right.length); i++) {
+		const difference = (left[i] ?? 0) - (right[i] ?? 0);
+		if (difference !== 0) return difference;
+	}
+	return 0;
+}
+
+/**
+ * The n8n versions that have a committed manifest, oldest first.
+ * @returns {string[]}
+ */
+function supportedN8nVersions() {
+	return fs
+		.readdirSync(RUNTIMES_DIR)
+		.filter((entry) => /^\d+\.\d+\.\d+$/.test(entry))
+		.sort(compareVersions);
+}
+
+/**
+ * The version named by SMP_N8N_VERSION, or the newest supported one when it is unset: the newest
+ * is what users installing from the Community Nodes panel run.
+ * @returns {string}
+ */
+function selectedN8nVersion() {
+	const versions = supportedN8nVersions();
+	const wanted = process.env[VERSION_VARIABLE]?.trim();
+	if (!wanted) return versions[versions.length - 1];
+	if (versions.includes(wanted)) return wanted;
+	throw new Error(
+		`${VERSION_VARIABLE}=${wanted} is not a supported n8n version; use one of ${versions.join(', ')} (or leave it unset for ${versions[versions.length - 1]})`,
+	);
+}
 
 const MARKER = '.install-complete.json';
 
@@ -300,21 +350,32 @@ function capture(command, args, cwd) {
 }
 
 /**
+ * Installs (once) and describes the n8n runtime of the given version, by default the one
+ * SMP_N8N_VERSION selects.
  * @param {Logger} logger
+ * @param {{ n8nVersion?: string }} [options]
  * @returns {Promise<Runtime>}
  */
-async function ensureRuntime(logger) {
+async function ensureRuntime(logger, options = {}) {
+	const n8nVersion = options.n8nVersion ?? selectedN8nVersion();
+	const manifestDir = path.join(RUNTIMES_DIR, n8nVersion);
+	if (!fs.existsSync(path.join(manifestDir, 'package-lock.json'))) {
+		throw new Error(
+			`no committed manifest for n8n ${n8nVersion} (supported: ${supportedN8nVersions().join(', ')})`,
+		);
+	}
 	const nodeHome = await ensureNode(logger);
-	const n8nHome = path.join(cacheRoot(), `n8n-${N8N_VERSION}-node-${NODE_VERSION}-r${RECIPE}`);
+	const n8nHome = path.join(cacheRoot(), `n8n-${n8nVersion}-node-${NODE_VERSION}-r${RECIPE}`);
 	await buildOnce(
 		n8nHome,
 		async (dir) => {
 			logger.log(
-				`installing n8n ${N8N_VERSION} into ${n8nHome} (about ten minutes the first time; log: ${path.join(dir, 'install.log')})`,
+				`installing n8n ${n8nVersion} into ${n8nHome} (about ten minutes the first time; log: ${path.join(dir, 'install.log')})`,
 			);
-			// The manifest's override: linkedom 0.18.15+ depends on a package version the registry lacks.
+			// A manifest may carry overrides (2.40.7: linkedom 0.18.15+ depended on a package version
+			// the registry lacked when its lock was made).
 			for (const file of ['package.json', 'package-lock.json']) {
-				fs.copyFileSync(path.join(RUNTIME_MANIFEST_DIR, file), path.join(dir, file));
+				fs.copyFileSync(path.join(manifestDir, file), path.join(dir, file));
 			}
 			const env = node24Env(nodeHome);
 			const logFile = path.join(dir, 'install.log');
@@ -336,8 +397,8 @@ async function ensureRuntime(logger) {
 				['-e', "require('sqlite3'); process.stdout.write(require('n8n/package.json').version)"],
 				dir,
 			);
-			if (installed !== N8N_VERSION) {
-				throw new Error(`the install holds n8n ${installed}, expected ${N8N_VERSION}`);
+			if (installed !== n8nVersion) {
+				throw new Error(`the install holds n8n ${installed}, expected ${n8nVersion}`);
 			}
 		},
 		logger,
@@ -348,11 +409,19 @@ async function ensureRuntime(logger) {
 		n8nHome,
 		n8nBin: path.join(n8nHome, 'node_modules', 'n8n', 'bin', 'n8n'),
 		nodeVersion: NODE_VERSION,
-		n8nVersion: N8N_VERSION,
+		n8nVersion,
 	};
 }
 
-module.exports = { ensureRuntime, cacheRoot, node24Env, N8N_VERSION, NODE_VERSION };
+module.exports = {
+	ensureRuntime,
+	cacheRoot,
+	node24Env,
+	supportedN8nVersions,
+	selectedN8nVersion,
+	VERSION_VARIABLE,
+	NODE_VERSION,
+};
 
 if (require.main === module) {
 	const logger = { log: (/** @type {string} */ line) => console.log(`[n8n-runtime] ${line}`) };

@@ -4,8 +4,9 @@ import { outputItems, startE2e, type E2eEnvironment } from '../../scripts/e2e/ha
 import { readSpreadsheetRows, stderrLogger } from '../../scripts/e2e/support';
 
 /**
- * The packed package, installed as a community node into a real n8n 2.40.7, driven through
- * n8n's own CLI and the REST API its editor uses. One n8n serves every test, in this order.
+ * The packed package, installed as a community node into a real n8n (the version SMP_N8N_VERSION
+ * picks), driven through n8n's own CLI and the REST API its editor uses. One n8n serves every
+ * test, in this order.
  */
 
 const ONE_POLL_MS = 75_000;
