@@ -230,7 +230,7 @@ const errorPaths: ErrorPath[] = [
 	{
 		name: '429 beyond the wait',
 		arrange: () => onResults(() => ({ status: 429, headers: { 'retry-after': '900' }, json: {} })),
-		error: /rate limit/,
+		error: /used its 100 requests per 5 minutes/,
 	},
 	{
 		name: '5xx every time',
