@@ -1,0 +1,28 @@
+import { parse } from 'yaml';
+import { readWorkflow, validateText } from '../support/workflows';
+
+describe('GitHub Actions workflows', () => {
+	it.each(['ci.yml', 'publish.yml'])('%s is a valid workflow', (name) => {
+		expect(validateText(readWorkflow(name))).toEqual({ status: 0, output: '' });
+	});
+
+	it('the validator rejects a broken copy', () => {
+		const broken = readWorkflow('ci.yml').replace('runs-on:', 'runs_on:');
+		expect(validateText(broken).status).not.toBe(0);
+	});
+
+	it('CI installs with npm ci and runs every check', () => {
+		const runs = parse(readWorkflow('ci.yml')).jobs.build.steps.map((step: { run?: string }) => step.run);
+		for (const command of ['npm ci', 'npm run lint', 'npm run build', 'npm run typecheck', 'npm test -- --ci', 'npm run test:e2e'])
+			expect(runs).toContain(command);
+	});
+
+	it('publishes on a version tag with provenance rights and nothing more', () => {
+		const publish = parse(readWorkflow('publish.yml'));
+		expect(publish.on).toEqual({ push: { tags: ['v*.*.*'] } });
+		expect(publish.jobs.publish.permissions).toEqual({ 'id-token': 'write', contents: 'read' });
+		const runs = publish.jobs.publish.steps.map((step: { run?: string }) => step.run ?? '');
+		expect(runs).toContain('npm ci');
+		expect(runs.some((run: string) => run.includes('npm run release'))).toBe(true);
+	});
+});
