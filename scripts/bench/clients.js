@@ -15,6 +15,7 @@
 
 const { BenchCredentialsHelper, runSingleNode } = require('./engine');
 const { requireTypeScript } = require('./runtime');
+const { tokenRequest } = require('./token-form');
 
 const { SupplierMatchedProjects } =
 	/** @type {typeof import('../../nodes/SupplierMatchedProjects/SupplierMatchedProjects.node')} */ (
@@ -262,14 +263,7 @@ function recipe(target, n8nBase) {
  */
 async function plainToken(target) {
 	const response = await fetch(`${target.url}/oauth2/token`, {
-		method: 'POST',
-		headers: { 'content-type': 'application/x-www-form-urlencoded' },
-		body: new URLSearchParams({
-			grant_type: 'client_credentials',
-			client_id: target.client.clientId,
-			client_secret: target.client.clientSecret,
-			scope: 'speci-finder/read',
-		}).toString(),
+		...tokenRequest(target),
 	});
 	const body = /** @type {{ access_token?: unknown }} */ (await response.json());
 	if (response.status !== 200 || typeof body.access_token !== 'string') {

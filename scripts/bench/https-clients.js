@@ -11,6 +11,7 @@
  */
 
 const https = require('node:https');
+const { tokenRequest } = require('./token-form');
 
 /** @typedef {import('./clients').Target} Target */
 /** @typedef {import('./clients').Client} Client */
@@ -69,14 +70,7 @@ function plainHttpsClient(target, options) {
 			if (accessToken === undefined) {
 				const token = await send(`${target.url}/oauth2/token`, {
 					agent,
-					method: 'POST',
-					headers: { 'content-type': 'application/x-www-form-urlencoded' },
-					body: new URLSearchParams({
-						grant_type: 'client_credentials',
-						client_id: target.client.clientId,
-						client_secret: target.client.clientSecret,
-						scope: 'speci-finder/read',
-					}).toString(),
+					...tokenRequest(target),
 				});
 				const body = /** @type {{ access_token?: unknown }} */ (JSON.parse(token.text));
 				if (token.status !== 200 || typeof body.access_token !== 'string') {

@@ -34,6 +34,7 @@ const {
 const { fixed, mebibytes, markdownTable, textTable } = require('./report');
 const { countRequests, startBenchSandbox } = require('./sandbox');
 const { measureNetwork, networkSections } = require('./network');
+const { tokenRequest } = require('./token-form');
 
 /** @typedef {import('./sandbox').BenchSandbox} BenchSandbox */
 /** @typedef {import('./sandbox').RequestCounts} RequestCounts */
@@ -400,13 +401,7 @@ function measureItemsInChild(job) {
  */
 async function fetchBodies(target) {
 	const token = await fetch(`${target.url}/oauth2/token`, {
-		method: 'POST',
-		headers: { 'content-type': 'application/x-www-form-urlencoded' },
-		body: new URLSearchParams({
-			grant_type: 'client_credentials',
-			client_id: target.client.clientId,
-			client_secret: target.client.clientSecret,
-		}).toString(),
+		...tokenRequest(target),
 	}).then(async (response) => /** @type {{ access_token: string }} */ (await response.json()));
 	/** @type {string[]} */
 	const bodies = [];
