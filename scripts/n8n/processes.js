@@ -143,7 +143,7 @@ async function stopGroup(child, graceMs = 15000) {
  * Runs a command to completion in its own process group, capturing its output.
  * @param {string} command
  * @param {string[]} args
- * @param {{ cwd?: string, env?: NodeJS.ProcessEnv, timeoutMs: number, input?: string }} options
+ * @param {{ cwd?: string, env?: NodeJS.ProcessEnv, timeoutMs: number, input?: string, uid?: number, gid?: number }} options
  * @returns {Promise<{ code: number | null, signal: NodeJS.Signals | null, stdout: string, stderr: string, timedOut: boolean }>}
  */
 function runGroup(command, args, options) {
@@ -151,6 +151,8 @@ function runGroup(command, args, options) {
 		const child = spawnGroup(command, args, {
 			cwd: options.cwd,
 			env: options.env,
+			uid: options.uid,
+			gid: options.gid,
 			stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
 		});
 		let stdout = '';

@@ -1,0 +1,104 @@
+// @ts-check
+'use strict';
+
+/**
+ * A throw-away Redis server on a free loopback port, keeping nothing on disk, in a folder removed
+ * when it stops (also when the run is killed).
+ */
+
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+
+const { ensurePrograms } = require('./debian-packages');
+const { spawnGroup, stopGroup, runGroup } = require('../n8n/processes');
+const { freePort, delay, tail } = require('../n8n/runtime');
+
+const PROGRAMS = ['redis-server', 'redis-cli'].map((name) => ({
+	name,
+	candidates: [name, `/usr/bin/${name}`],
+	debianPackage: 'redis-server',
+}));
+
+/**
+ * @typedef {object} Redis
+ * @property {string} host
+ * @property {number} port
+ * @property {() => Promise<string>} dumpKeys every key (`redis-cli --scan`) with its `DUMP`, as text
+ * @property {() => Promise<void>} stop
+ */
+
+/**
+ * @param {{ log: (line: string) => void }} logger
+ * @returns {Promise<Redis>}
+ */
+async function startRedis(logger) {
+	const bin = await ensurePrograms(PROGRAMS, logger);
+	const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'smp-redis-'));
+	const logFile = path.join(folder, 'redis.log');
+	const host = '127.0.0.1';
+	const port = await freePort();
+	/** @param {string[]} args @param {string} [input] */
+	const cli = async (args, input) => {
+		const result = await runGroup(bin['redis-cli'], ['-h', host, '-p', String(port), ...args], {
+			timeoutMs: 60_000,
+			input,
+		});
+		if (result.code !== 0) throw new Error(`redis-cli ${args.join(' ')} failed: ${result.stderr}`);
+		return result.stdout;
+	};
+	const server = spawnGroup(
+		bin['redis-server'],
+		[
+			'--bind',
+			host,
+			'--port',
+			String(port),
+			'--dir',
+			folder,
+			'--logfile',
+			logFile,
+			// Nothing written to disk; DUMP output uncompressed so a search reads the stored text.
+			'--save',
+			'',
+			'--appendonly',
+			'no',
+			'--rdbcompression',
+			'no',
+		],
+		{ cwd: folder, stdio: 'ignore' },
+		{ removeIfOrphaned: [folder] },
+	);
+	const stop = async () => {
+		await stopGroup(server, 10000);
+		fs.rmSync(folder, { recursive: true, force: true });
+	};
+	try {
+		const deadline = Date.now() + 30_000;
+		for (;;) {
+			const pong = await cli(['ping']).catch(() => '');
+			if (pong.trim() === 'PONG') break;
+			if (server.exitCode !== null || Date.now() > deadline) {
+				throw new Error(`Redis did not start on ${host}:${port}:\n${tail(logFile, 30)}`);
+			}
+			await delay(200);
+		}
+	} catch (error) {
+		await stop();
+		throw error;
+	}
+	return {
+		host,
+		port,
+		async dumpKeys() {
+			const keys = (await cli(['--scan'])).split('\n').filter(Boolean);
+			if (keys.length === 0) return '';
+			// One DUMP per line on stdin; `--raw` keeps the stored bytes as they are.
+			const dumps = await cli(['--raw'], keys.map((key) => `DUMP "${key}"\n`).join(''));
+			return `${keys.join('\n')}\n${dumps}`;
+		},
+		stop,
+	};
+}
+
+module.exports = { startRedis };
