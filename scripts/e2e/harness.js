@@ -18,10 +18,11 @@ const { startSandbox, SANDBOX_FIXTURES } = require('../../sandbox');
 const { N8nClient, generatePassword, outputItems } = require('../n8n/client');
 const { buildAndPack, installIntoN8n, packageJson } = require('../n8n/package');
 const { onShutdown } = require('../n8n/processes');
-const { ensureRuntime, prepareN8n, startN8n, n8nCli, delay } = require('../n8n/runtime');
+const { ensureRuntime, prepareN8n, startN8n, n8nCli } = require('../n8n/runtime');
 const { startSmtpSink } = require('../n8n/smtp-sink');
 const { loadExamples, EXAMPLE_IDS, credentialsFor } = require('../n8n/examples');
 const { startTokenRecorder } = require('./token-recorder');
+const { waitForPolls } = require('./support');
 
 /** @typedef {import('../n8n/client').ExecutionSummary} ExecutionSummary */
 /** @typedef {import('../n8n/client').ExecutionDetail} ExecutionDetail */
@@ -43,7 +44,7 @@ const WRONG_SECRET_CREDENTIAL_ID = 'smpE2eWrongSecret';
  * @property {typeof SANDBOX_FIXTURES} fixtures
  * @property {{ credential: string, wrongSecretCredential: string }} credentialIds
  * @property {typeof EXAMPLE_IDS} exampleIds
- * @property {(pathName: string, init?: { method?: string }) => Promise<{ status: number, body: unknown }>} callWebhook
+ * @property {(pathName: string, init?: { method?: string }) => Promise<{ status: number, body: unknown, ms: number }>} callWebhook
  * @property {(workflowId: string, count: number, timeoutMs: number) => Promise<ExecutionSummary[]>} waitForExecutions
  * @property {(executionId: string) => Promise<ExecutionDetail>} executionDetail
  * @property {(since: string, count: number, timeoutMs: number) => Promise<void>} waitForPolls
@@ -188,52 +189,11 @@ async function startE2e(logger) {
 				wrongSecretCredential: WRONG_SECRET_CREDENTIAL_ID,
 			},
 			exampleIds: EXAMPLE_IDS,
-			async callWebhook(pathName, init = {}) {
-				const response = await fetch(`${n8n.baseUrl}/webhook/${pathName}`, {
-					method: init.method ?? 'GET',
-					signal: AbortSignal.timeout(120000),
-				});
-				const text = await response.text();
-				/** @type {unknown} */
-				let body = text;
-				try {
-					body = JSON.parse(text);
-				} catch {
-					// Kept as text.
-				}
-				return { status: response.status, body };
-			},
-			async waitForExecutions(workflowId, count, timeoutMs) {
-				const deadline = Date.now() + timeoutMs;
-				for (;;) {
-					const finished = (await client.listExecutions(workflowId)).filter(
-						(execution) => execution.stoppedAt !== null && execution.status !== 'running',
-					);
-					if (finished.length >= count || Date.now() > deadline) return finished;
-					await delay(500);
-				}
-			},
+			callWebhook: (pathName, init) => client.callWebhook(pathName, init),
+			waitForExecutions: (workflowId, count, timeoutMs) =>
+				client.waitForExecutions(workflowId, count, timeoutMs),
 			executionDetail: (executionId) => client.getExecution(executionId),
-			async waitForPolls(since, count, timeoutMs) {
-				const deadline = Date.now() + timeoutMs;
-				for (;;) {
-					const polls = sandbox
-						.requests()
-						.filter(
-							(entry) =>
-								entry.path.endsWith('/speci-finder/results') &&
-								entry.at > since &&
-								!entry.query.cursor,
-						);
-					if (polls.length >= count) return;
-					if (Date.now() > deadline) {
-						throw new Error(
-							`expected ${count} poll(s) after ${since}, saw ${polls.length} within ${timeoutMs} ms`,
-						);
-					}
-					await delay(500);
-				}
-			},
+			waitForPolls: (since, count, timeoutMs) => waitForPolls(sandbox, { since, count, timeoutMs }),
 			stopN8n: () => n8n.stop(),
 			secretsFoundOnDisk() {
 				/** @type {string[]} */

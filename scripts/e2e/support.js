@@ -6,6 +6,8 @@
 const fs = require('node:fs');
 const path = require('node:path');
 
+const { delay } = require('../n8n/runtime');
+
 const stderrLogger = {
 	/** @param {string} line */
 	log(line) {
@@ -34,4 +36,33 @@ function readSpreadsheetRows(env, prefix) {
 		});
 }
 
-module.exports = { stderrLogger, readSpreadsheetRows };
+/**
+ * Waits until the sandbox has seen `count` polls (first pages: results requests without a cursor)
+ * after `since` (sandbox time, ISO 8601), of one client when `clientId` is given.
+ * @param {import('../../sandbox').Sandbox} sandbox
+ * @param {{ since: string, count: number, timeoutMs: number, clientId?: string }} options
+ * @returns {Promise<void>}
+ */
+async function waitForPolls(sandbox, options) {
+	const deadline = Date.now() + options.timeoutMs;
+	for (;;) {
+		const polls = sandbox
+			.requests()
+			.filter(
+				(entry) =>
+					entry.path.endsWith('/speci-finder/results') &&
+					entry.at > options.since &&
+					!entry.query.cursor &&
+					(options.clientId === undefined || entry.clientId === options.clientId),
+			);
+		if (polls.length >= options.count) return;
+		if (Date.now() > deadline) {
+			throw new Error(
+				`expected ${options.count} poll(s) after ${options.since}, saw ${polls.length} within ${options.timeoutMs} ms`,
+			);
+		}
+		await delay(500);
+	}
+}
+
+module.exports = { stderrLogger, readSpreadsheetRows, waitForPolls };

@@ -253,11 +253,53 @@ class N8nClient {
 	 * @returns {Promise<ExecutionSummary[]>} newest first
 	 */
 	async listExecutions(workflowId) {
-		const filter = workflowId
-			? `?filter=${encodeURIComponent(JSON.stringify({ workflowId }))}`
-			: '';
-		const page = await this.rest('GET', `/executions${filter}`);
+		// n8n lists 20 by default and at most 100 per page.
+		const query = new URLSearchParams({ limit: '100' });
+		if (workflowId) query.set('filter', JSON.stringify({ workflowId }));
+		const page = await this.rest('GET', `/executions?${query}`);
 		return page.results;
+	}
+
+	/**
+	 * Waits until the workflow has at least `count` finished executions, or the time is up.
+	 * @param {string} workflowId
+	 * @param {number} count
+	 * @param {number} timeoutMs
+	 * @returns {Promise<ExecutionSummary[]>} the finished ones, newest first
+	 */
+	async waitForExecutions(workflowId, count, timeoutMs) {
+		if (count > 100) throw new Error('listExecutions reads one page of at most 100 executions');
+		const deadline = Date.now() + timeoutMs;
+		for (;;) {
+			const finished = (await this.listExecutions(workflowId)).filter(
+				(execution) => execution.stoppedAt !== null && execution.status !== 'running',
+			);
+			if (finished.length >= count || Date.now() > deadline) return finished;
+			await new Promise((resolve) => setTimeout(resolve, 500));
+		}
+	}
+
+	/**
+	 * Calls a production webhook of an active workflow.
+	 * @param {string} pathName
+	 * @param {{ method?: string, timeoutMs?: number }} [init]
+	 * @returns {Promise<{ status: number, body: unknown, ms: number }>} the body parsed when it is JSON
+	 */
+	async callWebhook(pathName, init = {}) {
+		const started = Date.now();
+		const response = await fetch(`${this.baseUrl}/webhook/${pathName}`, {
+			method: init.method ?? 'GET',
+			signal: AbortSignal.timeout(init.timeoutMs ?? 120000),
+		});
+		const text = await response.text();
+		/** @type {unknown} */
+		let body = text;
+		try {
+			body = JSON.parse(text);
+		} catch {
+			// Kept as text.
+		}
+		return { status: response.status, body, ms: Date.now() - started };
 	}
 
 	/**

@@ -221,20 +221,28 @@ async function n8nCli(prepared, args, timeoutMs = 180000) {
 }
 
 /**
- * Starts `n8n start` and waits until it serves its editor and REST API.
+ * Starts `n8n start` (or, in queue mode, `n8n worker`) and waits until it is ready: the editor and
+ * REST API for a main instance, the health check at `readyUrl` for a worker.
  * @param {Awaited<ReturnType<typeof prepareN8n>>} prepared
- * @param {{ timeoutMs?: number, removeFolderIfOrphaned?: string }} [options] the folder is deleted
- *   if this process dies without stopping n8n (it holds the throw-away user folder)
+ * @param {{ timeoutMs?: number, removeFolderIfOrphaned?: string, command?: 'start' | 'worker', name?: string, env?: NodeJS.ProcessEnv, readyUrl?: string }} [options]
+ *   the folder is deleted if this process dies without stopping n8n (it holds the throw-away user
+ *   folder); `name` tells processes sharing one user folder apart (their console logs); `env` is
+ *   laid over the prepared environment
  * @returns {Promise<N8nInstance>}
  */
 async function startN8n(prepared, options = {}) {
 	const timeoutMs = options.timeoutMs ?? 180000;
-	const logFile = path.join(prepared.userFolder, 'n8n-console.log');
+	const command = options.command ?? 'start';
+	const logFile = path.join(
+		prepared.userFolder,
+		options.name ? `n8n-${options.name}-console.log` : 'n8n-console.log',
+	);
+	const env = { ...prepared.env, ...options.env };
 	const out = fs.openSync(logFile, 'a');
 	const child = spawnGroup(
 		prepared.runtime.nodeBin,
-		[prepared.runtime.n8nBin, 'start'],
-		{ env: prepared.env, cwd: prepared.userFolder, stdio: ['ignore', out, out] },
+		[prepared.runtime.n8nBin, command],
+		{ env, cwd: prepared.userFolder, stdio: ['ignore', out, out] },
 		{ removeIfOrphaned: options.removeFolderIfOrphaned ? [options.removeFolderIfOrphaned] : [] },
 	);
 	fs.closeSync(out);
@@ -245,7 +253,13 @@ async function startN8n(prepared, options = {}) {
 		await stopGroup(child, 20000);
 	};
 	/** @type {N8nInstance} */
-	const instance = { ...prepared, logFile, child, stop };
+	const instance = { ...prepared, env, logFile, child, stop };
+	const isUp = async () =>
+		options.readyUrl
+			? await isReady(options.readyUrl, 2000)
+			: // Readiness means the database is up; the REST API answers once routes are mounted.
+				(await isReady(`${prepared.baseUrl}/healthz/readiness`, 2000)) &&
+				(await isReady(`${prepared.baseUrl}/rest/settings`, 5000));
 	const deadline = Date.now() + timeoutMs;
 	let exitedEarly = false;
 	void exited(child).then(() => (exitedEarly = true));
@@ -253,16 +267,13 @@ async function startN8n(prepared, options = {}) {
 		for (;;) {
 			if (exitedEarly) {
 				throw new Error(
-					`n8n exited while starting (code ${child.exitCode}). Its output:\n${tail(logFile, 60)}`,
+					`n8n ${command} exited while starting (code ${child.exitCode}). Its output:\n${tail(logFile, 60)}`,
 				);
 			}
-			if (await isReady(`${prepared.baseUrl}/healthz/readiness`, 2000)) {
-				// Readiness means the database is up; the REST API answers once routes are mounted.
-				if (await isReady(`${prepared.baseUrl}/rest/settings`, 5000)) return instance;
-			}
+			if (await isUp()) return instance;
 			if (Date.now() > deadline) {
 				throw new Error(
-					`n8n did not become ready within ${timeoutMs} ms. Its output:\n${tail(logFile, 60)}`,
+					`n8n ${command} did not become ready within ${timeoutMs} ms. Its output:\n${tail(logFile, 60)}`,
 				);
 			}
 			await delay(500);
