@@ -195,6 +195,26 @@ async function main() {
 		await runOpenNode(page);
 		await shoot('trigger-test-event.png');
 
+		await openNode(
+			page,
+			n8n.baseUrl,
+			EXAMPLE_IDS.quotesDueSoon,
+			nodeIdOf(workflows, EXAMPLE_IDS.quotesDueSoon, 'Quotes Due Soon'),
+		);
+		await shoot('trigger-quotes-due-soon.png');
+
+		// Every filter a user can add, the budget, category, location and builder ones among them.
+		await openNode(
+			page,
+			n8n.baseUrl,
+			EXAMPLE_IDS.dailyDigest,
+			nodeIdOf(workflows, EXAMPLE_IDS.dailyDigest, 'All Open Tenders'),
+		);
+		// The collection's "Add Filter" is a select: its label is the input's placeholder.
+		await page.getByPlaceholder('Add Filter').first().click();
+		await page.waitForTimeout(1000);
+		await shoot('node-filters.png');
+
 		await page.goto(`${n8n.baseUrl}/home/credentials/${EXAMPLE_CREDENTIALS.supplier.id}`);
 		await page
 			.locator('[data-test-id="editCredential-modal"]')
