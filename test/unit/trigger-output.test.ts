@@ -208,7 +208,7 @@ describe('announcedItems: quotesDueSoon', () => {
 		]);
 	});
 
-	it('gives project items the quotesDueSoon event and only the reminded tenders, each with its days left', () => {
+	it('gives project items the quotesDueSoon event and only the reminded tenders, each with its days left, the simplified row the fewest', () => {
 		const [item] = announcedItems([reminded], reminders, {
 			output: 'projects',
 			simplify: false,
@@ -224,7 +224,7 @@ describe('announcedItems: quotesDueSoon', () => {
 			simplify: true,
 			event: 'quotesDueSoon',
 		});
-		expect(row).toMatchObject({ event: 'quotesDueSoon', tenderCount: 2 });
+		expect(row).toMatchObject({ event: 'quotesDueSoon', tenderCount: 2, daysLeft: 1 });
 	});
 });
 

@@ -115,10 +115,17 @@ function projectItem(
 			tenders: carried.map(({ tender, announcement }) => annotatedTender(tender, announcement)),
 		};
 	}
+	// A reminder row says how soon its most urgent tender closes, the figure a sales team sorts by.
 	const counts =
 		options.event === 'newOrUpdatedTender'
 			? { newTenderCount: newCount, updatedTenderCount: carried.length - newCount }
-			: {};
+			: options.event === 'quotesDueSoon'
+				? {
+						daysLeft: Math.min(
+							...carried.map(({ announcement }) => announcement.daysLeft ?? Infinity),
+						),
+					}
+				: {};
 	return {
 		event,
 		...simplifyProject({ ...project, tenders: carried.map(({ tender }) => tender) }),
