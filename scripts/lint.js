@@ -5,16 +5,22 @@ const { spawn } = require('node:child_process');
 const { join } = require('node:path');
 
 const cli = join(__dirname, '..', 'node_modules', '@n8n', 'node-cli', 'bin', 'n8n-node.mjs');
-const child = spawn(process.execPath, [cli, 'lint', ...process.argv.slice(2)], { stdio: ['inherit', 'pipe', 'inherit'] });
+const child = spawn(process.execPath, [cli, 'lint', ...process.argv.slice(2)], {
+	stdio: ['inherit', 'pipe', 'inherit'],
+});
 let output = '';
 child.stdout.on('data', (chunk) => {
 	output += chunk.toString();
 	process.stdout.write(chunk);
 });
 child.on('close', (code) => {
-	const summary = output.replace(/\x1b\[[0-9;]*m/g, '').match(/(\d+) problems? \((\d+) errors?, (\d+) warnings?\)/);
+	const summary = output
+		.replace(/\x1b\[[0-9;]*m/g, '')
+		.match(/(\d+) problems? \((\d+) errors?, (\d+) warnings?\)/);
 	if (code !== 0) {
-		process.stdout.write(`lint: failed${summary ? ` (${summary[2]} errors, ${summary[3]} warnings)` : ''}\n`);
+		process.stdout.write(
+			`lint: failed${summary ? ` (${summary[2]} errors, ${summary[3]} warnings)` : ''}\n`,
+		);
 		process.exit(code ?? 1);
 	}
 	if (summary) {

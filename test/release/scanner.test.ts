@@ -1,4 +1,11 @@
-import { brokenSourceCopy, makeWorkDir, packAndUnpack, removeDir, root, scan } from '../support/scan-package';
+import {
+	brokenSourceCopy,
+	makeWorkDir,
+	packAndUnpack,
+	removeDir,
+	root,
+	scan,
+} from '../support/scan-package';
 
 // n8n's verification scanner lints the attested source and the published tarball; both must pass.
 describe('n8n verification scanner (static analysis)', () => {

@@ -12,9 +12,25 @@ describe('GitHub Actions workflows', () => {
 	});
 
 	it('CI installs with npm ci and runs every check', () => {
-		const runs = parse(readWorkflow('ci.yml')).jobs.build.steps.map((step: { run?: string }) => step.run);
-		for (const command of ['npm ci', 'npm run lint', 'npm run build', 'npm run typecheck', 'npm test -- --ci', 'npm run test:e2e'])
+		const runs = parse(readWorkflow('ci.yml')).jobs.build.steps.map(
+			(step: { run?: string }) => step.run,
+		);
+		for (const command of [
+			'npm ci',
+			'npm run lint',
+			'npm run build',
+			'npm run typecheck',
+			'npm test -- --ci',
+			'npm run test:e2e',
+		])
 			expect(runs).toContain(command);
+	});
+
+	it('CI runs the queue-mode suite in a job of its own', () => {
+		const runs = parse(readWorkflow('ci.yml')).jobs['queue-mode'].steps.map(
+			(step: { run?: string }) => step.run,
+		);
+		expect(runs).toEqual(expect.arrayContaining(['npm ci', 'npm run test:e2e:queue']));
 	});
 
 	it('publishes on a version tag with provenance rights and nothing more', () => {
@@ -24,5 +40,9 @@ describe('GitHub Actions workflows', () => {
 		const runs = publish.jobs.publish.steps.map((step: { run?: string }) => step.run ?? '');
 		expect(runs).toContain('npm ci');
 		expect(runs.some((run: string) => run.includes('npm run release'))).toBe(true);
+		// Before the install and the build, so a wrong repository fails in seconds with its fix.
+		const check = runs.indexOf('node scripts/release/check-repository.js "$GITHUB_REPOSITORY"');
+		expect(check).toBeGreaterThan(-1);
+		expect(check).toBeLessThan(runs.indexOf('npm ci'));
 	});
 });

@@ -14,7 +14,11 @@ const { NODE_ENV: _jest, ...scanEnv } = process.env;
 
 /** @param {string} dir @param {'source' | 'tarball'} leg */
 function scan(dir, leg) {
-	const run = spawnSync(process.execPath, [script, dir, leg], { cwd: root, encoding: 'utf8', env: scanEnv });
+	const run = spawnSync(process.execPath, [script, dir, leg], {
+		cwd: root,
+		encoding: 'utf8',
+		env: scanEnv,
+	});
 	const last = run.stdout.trim().split('\n').pop() ?? '';
 	return { status: run.status, stderr: run.stderr, result: last ? JSON.parse(last) : undefined };
 }
@@ -28,10 +32,16 @@ function removeDir(dir) {
 	fs.rmSync(dir, { recursive: true, force: true });
 }
 
-/** `npm pack` of the built package, unpacked into work; returns the unpacked folder. @param {string} work */
+/**
+ * Builds, then `npm pack`s, the package and unpacks it into work; returns the unpacked folder.
+ * Built here, so the tarball scanned is today's source, also on a fresh clone. @param {string} work
+ */
 function packAndUnpack(work) {
-	if (!fs.existsSync(join(root, 'dist'))) throw new Error('dist/ is missing: run `npm run build` first');
-	execFileSync('npm', ['pack', '--pack-destination', work, '--silent'], { cwd: root, stdio: 'pipe' });
+	execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'pipe' });
+	execFileSync('npm', ['pack', '--pack-destination', work, '--silent'], {
+		cwd: root,
+		stdio: 'pipe',
+	});
 	const tarball = fs.readdirSync(work).find((name) => name.endsWith('.tgz'));
 	if (!tarball) throw new Error('npm pack wrote no tarball');
 	const out = join(work, 'unpacked');
