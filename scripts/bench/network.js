@@ -42,6 +42,17 @@ const HANDSHAKE_ROUND_TRIPS = /** @type {Record<TlsVersion, number>} */ ({
 });
 
 /**
+ * Round trips a walk waited for, from what was counted: one per new TCP connection, one or two
+ * per full TLS handshake (no client here resumes a session), one per request.
+ * @param {{ connections: number, handshakes: number, requests: number }} counted
+ * @param {TlsVersion} tlsVersion
+ * @returns {number}
+ */
+function roundTrips({ connections, handshakes, requests }, tlsVersion) {
+	return connections + handshakes * HANDSHAKE_ROUND_TRIPS[tlsVersion] + requests;
+}
+
+/**
  * @typedef {object} NetworkWalk
  * @property {NetworkClientKey} client
  * @property {number} wallMs
@@ -164,15 +175,16 @@ async function measureNetwork({ progress }) {
 								`${client} sent ${requests.results} page and ${requests.tokens} token requests (${requests.failed} failed) in a warm walk of ${setup.pages} pages`,
 							);
 						}
-						const sent = requests.results + requests.tokens;
+						const counted = {
+							connections: counts.connections,
+							handshakes: counts.clientHellos,
+							requests: requests.results + requests.tokens,
+						};
 						walks.push({
 							client,
 							wallMs,
-							connections: counts.connections,
-							handshakes: counts.clientHellos,
-							requests: sent,
-							roundTrips:
-								counts.connections + counts.clientHellos * HANDSHAKE_ROUND_TRIPS[tlsVersion] + sent,
+							...counted,
+							roundTrips: roundTrips(counted, tlsVersion),
 						});
 					}
 					setup.proxy.setRtt(0);
@@ -269,7 +281,24 @@ function networkSections(network) {
 				}),
 			]),
 		},
+		{
+			title: 'Ours against the recipe: round trips per page (counted) and wall time',
+			headers: ['TLS', 'RTT', 'pages', 'ours', 'recipe', 'ours − recipe', 'ours ÷ recipe, wall'],
+			rows: network.rows.map((row) => {
+				const [ours, recipe] = [walkOf(row, 'ours'), walkOf(row, 'recipe')];
+				const [oursPerPage, recipePerPage] = [ours, recipe].map(
+					(walk) => walk.roundTrips / row.pages,
+				);
+				return [
+					...label(row),
+					fixed(oursPerPage, 2),
+					fixed(recipePerPage, 2),
+					`${oursPerPage - recipePerPage > 0 ? '+' : ''}${fixed(oursPerPage - recipePerPage, 2)}`,
+					`${fixed(ours.wallMs / recipe.wallMs, 2)}×`,
+				];
+			}),
+		},
 	];
 }
 
-module.exports = { measureNetwork, networkSections };
+module.exports = { measureNetwork, networkSections, roundTrips };
