@@ -2,8 +2,8 @@
 module.exports = {
 	roots: ['<rootDir>/test'],
 	testMatch: ['**/*.test.ts'],
-	// The real-n8n suite has its own config and command (`npm run test:e2e`).
-	testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/e2e/'],
+	// The real-n8n suites have their own configs and commands (`npm run test:e2e`, `test:e2e:queue`).
+	testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/e2e/', '<rootDir>/test/e2e-queue/'],
 	// A throw-away n8n user folder per file, and console output shown only for failing tests.
 	testEnvironment: '<rootDir>/test/support/jest-environment.js',
 	transform: {
@@ -13,4 +13,6 @@ module.exports = {
 		],
 	},
 	testTimeout: 30000,
+	// Jest's transform cache, in the clone rather than the shared temp folder.
+	cacheDirectory: '<rootDir>/node_modules/.cache/jest',
 };

@@ -5,7 +5,9 @@
 /**
  * `npm run test:e2e`: installs n8n if needed (cached), builds and packs the package, runs the e2e
  * jest suite (jest.e2e.config.js) on that tarball, and closes with one line CI reads:
- * `e2e: N passed, N failed`. Extra arguments go to jest.
+ * `e2e: N passed, N failed`. With `--queue` (`npm run test:e2e:queue`) it runs the queue-mode
+ * suite (jest.e2e-queue.config.js) and closes with `e2e queue: N passed, N failed`. Other
+ * arguments go to jest.
  */
 
 const fs = require('node:fs');
@@ -18,6 +20,9 @@ const { ensureRuntime } = require('../n8n/runtime');
 const { buildAndPack } = require('../n8n/package');
 
 const root = path.resolve(__dirname, '..', '..');
+const suite = process.argv.includes('--queue')
+	? { label: 'e2e queue', config: 'jest.e2e-queue.config.js' }
+	: { label: 'e2e', config: 'jest.e2e.config.js' };
 
 /** @param {string} line */
 function log(line) {
@@ -30,22 +35,24 @@ function log(line) {
  * @param {number} exitCode
  */
 function finish(passed, failed, exitCode) {
-	console.log(`e2e: ${passed} passed, ${failed} failed`);
+	console.log(`${suite.label}: ${passed} passed, ${failed} failed`);
 	process.exitCode = exitCode;
 }
 
 async function main() {
 	const resultsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'smp-e2e-results-'));
+	// A tarball given from outside (CI packs once for every suite) is used as it is and kept.
+	const given = process.env.SMP_E2E_TARBALL;
 	/** @type {string | undefined} */
 	let tarball;
 	const cleanup = () => {
 		fs.rmSync(resultsDir, { recursive: true, force: true });
-		if (tarball) fs.rmSync(path.dirname(tarball), { recursive: true, force: true });
+		if (tarball && !given) fs.rmSync(path.dirname(tarball), { recursive: true, force: true });
 	};
 	try {
 		const runtime = await ensureRuntime({ log });
 		log(`n8n ${runtime.n8nVersion} on Node.js ${runtime.nodeVersion}`);
-		tarball = await buildAndPack({ log });
+		tarball = given || (await buildAndPack({ log }));
 	} catch (error) {
 		cleanup();
 		log(`could not prepare the suite: ${error instanceof Error ? error.message : String(error)}`);
@@ -58,12 +65,12 @@ async function main() {
 		[
 			require.resolve('jest/bin/jest'),
 			'--config',
-			path.join(root, 'jest.e2e.config.js'),
+			path.join(root, suite.config),
 			'--runInBand',
 			'--ci',
 			'--json',
 			`--outputFile=${resultsFile}`,
-			...process.argv.slice(2),
+			...process.argv.slice(2).filter((argument) => argument !== '--queue'),
 		],
 		{ cwd: root, stdio: 'inherit', env: { ...process.env, SMP_E2E_TARBALL: tarball } },
 	);

@@ -47,14 +47,15 @@ async function npm(command, args, cwd, timeoutMs) {
 }
 
 /**
- * `npm run build` then `npm pack` into a fresh temp folder.
+ * `npm run build` then `npm pack` into a fresh temp folder (or into `parent`, when given).
  * @param {{ log: (line: string) => void }} logger
+ * @param {string} [parent]
  * @returns {Promise<string>} the tarball's path
  */
-async function buildAndPack(logger) {
+async function buildAndPack(logger, parent = os.tmpdir()) {
 	logger.log('building the package (npm run build)');
 	await npm('run', ['build'], REPO_ROOT, 300000);
-	const destination = fs.mkdtempSync(path.join(os.tmpdir(), 'smp-pack-'));
+	const destination = fs.mkdtempSync(path.join(parent, 'smp-pack-'));
 	logger.log('packing it (npm pack)');
 	const output = await npm(
 		'pack',
@@ -131,3 +132,18 @@ async function installIntoN8n(userFolder, tarball) {
 }
 
 module.exports = { buildAndPack, installIntoN8n, packageJson, REPO_ROOT };
+
+// `node scripts/n8n/package.js <folder>`: builds, packs into the folder and prints the tarball's
+// path, so several real-n8n suites can share one tarball (SMP_E2E_TARBALL).
+if (require.main === module) {
+	buildAndPack(
+		{ log: (line) => process.stderr.write(`[package] ${line}\n`) },
+		process.argv[2],
+	).then(
+		(tarball) => console.log(tarball),
+		(error) => {
+			console.error(`[package] ${error instanceof Error ? error.message : String(error)}`);
+			process.exitCode = 1;
+		},
+	);
+}

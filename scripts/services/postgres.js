@@ -16,10 +16,27 @@ const { ensurePrograms } = require('./debian-packages');
 const { spawnGroup, stopGroup, runGroup, exited } = require('../n8n/processes');
 const { freePort, delay, tail } = require('../n8n/runtime');
 
-const BIN_DIR = '/usr/lib/postgresql/15/bin';
+/**
+ * Debian keeps each PostgreSQL major version in /usr/lib/postgresql/<major>/bin. 15 (Debian 12's)
+ * is the one tested here; another installed version (16 on Ubuntu 24.04) is used when 15 is absent.
+ * @returns {string[]}
+ */
+function binDirs() {
+	const root = '/usr/lib/postgresql';
+	const majors = fs.existsSync(root)
+		? fs
+				.readdirSync(root)
+				.filter((entry) => /^\d+$/.test(entry))
+				.sort((a, b) => Number(b) - Number(a))
+		: [];
+	return ['15', ...majors.filter((major) => major !== '15')].map((major) =>
+		path.join(root, major, 'bin'),
+	);
+}
+
 const PROGRAMS = ['postgres', 'initdb', 'pg_isready', 'createdb', 'pg_dump'].map((name) => ({
 	name,
-	candidates: [path.join(BIN_DIR, name)],
+	candidates: binDirs().map((dir) => path.join(dir, name)),
 	debianPackage: 'postgresql-15',
 }));
 
@@ -29,6 +46,7 @@ const PROGRAMS = ['postgres', 'initdb', 'pg_isready', 'createdb', 'pg_dump'].map
  * @property {number} port
  * @property {string} user
  * @property {string} database
+ * @property {string} version what `postgres --version` says, e.g. postgres (PostgreSQL) 15.18
  * @property {() => Promise<string>} dump the whole database as pg_dump's SQL text
  * @property {() => Promise<void>} stop
  */
@@ -134,7 +152,11 @@ async function startPostgres(logger) {
 		throw error;
 	}
 	const running = server;
+	const version = (
+		await runGroup(bin.postgres, ['--version'], { timeoutMs: 10_000 })
+	).stdout.trim();
 	return {
+		version,
 		host,
 		port,
 		user: role,

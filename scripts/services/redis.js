@@ -24,6 +24,7 @@ const PROGRAMS = ['redis-server', 'redis-cli'].map((name) => ({
  * @typedef {object} Redis
  * @property {string} host
  * @property {number} port
+ * @property {string} version what `redis-server --version` says
  * @property {() => Promise<string>} dumpKeys every key (`redis-cli --scan`) with its `DUMP`, as text
  * @property {() => Promise<void>} stop
  */
@@ -87,9 +88,13 @@ async function startRedis(logger) {
 		await stop();
 		throw error;
 	}
+	const version = (
+		await runGroup(bin['redis-server'], ['--version'], { timeoutMs: 10_000 })
+	).stdout.trim();
 	return {
 		host,
 		port,
+		version,
 		async dumpKeys() {
 			const keys = (await cli(['--scan'])).split('\n').filter(Boolean);
 			if (keys.length === 0) return '';

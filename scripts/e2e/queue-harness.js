@@ -1,0 +1,315 @@
+// @ts-check
+'use strict';
+
+/**
+ * What the queue-mode suite runs against: n8n as teams run it when they outgrow one machine. A
+ * main instance (`n8n start`, which holds the triggers and the editor) and two workers (`n8n
+ * worker`, which run the executions) share one user folder with the packed package installed
+ * once, one encryption key, a PostgreSQL database and a Redis queue, all on loopback and all
+ * thrown away afterwards. The sandbox API runs in this process so tests can change its data.
+ */
+
+const crypto = require('node:crypto');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+
+const { startSandbox } = require('../../sandbox');
+const { N8nClient, generatePassword } = require('../n8n/client');
+const { buildAndPack, installIntoN8n } = require('../n8n/package');
+const { onShutdown } = require('../n8n/processes');
+const { ensureRuntime, prepareN8n, startN8n, n8nCli, freePort } = require('../n8n/runtime');
+const { startPostgres } = require('../services/postgres');
+const { startRedis } = require('../services/redis');
+const { startTokenRecorder } = require('./token-recorder');
+const { filesIn } = require('./harness');
+const { getManyWorkflow, newTenderWorkflow } = require('./queue-workflows');
+
+/** One sandbox client (and n8n credential) per scenario: its own token, its own rate window. */
+const SCENARIOS = ['getMany', 'concurrent', 'trigger', 'workerKill', 'sharedLimit'];
+
+/**
+ * @typedef {object} QueueScenario
+ * @property {string} clientId the sandbox client, named after the scenario
+ * @property {string} credentialId
+ * @property {string} workflowId
+ * @property {string} [webhookPath] Get Many scenarios
+ */
+
+/**
+ * @typedef {object} QueueE2eEnvironment
+ * @property {import('../../sandbox').Sandbox} sandbox
+ * @property {import('./token-recorder').TokenRecorder} tokenRecorder
+ * @property {import('../services/postgres').Postgres} postgres
+ * @property {import('../services/redis').Redis} redis
+ * @property {N8nClient} client logged in as the owner, through the main instance
+ * @property {Record<string, QueueScenario>} scenarios
+ * @property {() => string[]} processNames the n8n processes running now, main first
+ * @property {(name: string) => import('../n8n/runtime').N8nInstance} process
+ * @property {(name: string) => string} processLog everything a process (running or not) wrote to its console
+ * @property {(executionId: string) => string[]} processesThatStarted the processes whose log says they started the execution (killed ones too)
+ * @property {() => Promise<void>} restartMain stops the main instance and starts it again
+ * @property {(name: string) => Promise<void>} killProcess SIGKILL to the process and its task runner
+ * @property {(name: string) => Promise<void>} startWorker
+ * @property {() => Promise<void>} stopN8n stops every n8n process, leaving the database and Redis up
+ * @property {(label: string) => Promise<string>} snapshotRedis dumps every Redis key now (jobs live only while queued or running) and keeps it for storedText
+ * @property {() => Promise<{ where: string, text: string }[]>} storedText everything to search for secrets: pg_dump, Redis keys now and in every snapshot, every file of the user folder
+ * @property {() => { label: string, value: string }[]} secrets every client secret and every token issued
+ * @property {() => Promise<void>} stop
+ */
+
+/**
+ * A worker's log line when it takes an execution off the queue (n8n's scaling/job-processor).
+ * @param {string} executionId
+ */
+function startedExecutionPattern(executionId) {
+	return new RegExp(`Worker started execution ${executionId} \\(job \\d+\\)`);
+}
+
+/**
+ * @param {{ log: (line: string) => void }} logger
+ * @returns {Promise<QueueE2eEnvironment>}
+ */
+async function startQueueE2e(logger) {
+	/** @type {(() => Promise<void>)[]} */
+	const cleanups = [];
+	const stopAll = async () => {
+		for (const cleanup of cleanups.reverse()) {
+			try {
+				await cleanup();
+			} catch (error) {
+				logger.log(`cleanup failed: ${error instanceof Error ? error.message : String(error)}`);
+			}
+		}
+		cleanups.length = 0;
+	};
+	onShutdown(stopAll);
+	try {
+		const runtime = await ensureRuntime(logger);
+		const tarball = process.env.SMP_E2E_TARBALL || (await buildAndPack(logger));
+
+		/** @type {Record<string, QueueScenario & { clientSecret: string }>} */
+		const scenarios = {};
+		for (const name of SCENARIOS) {
+			scenarios[name] = {
+				clientId: `queue-${name}`,
+				clientSecret: crypto.randomBytes(18).toString('base64url'),
+				credentialId: `smpQueue${name[0].toUpperCase()}${name.slice(1)}`,
+				workflowId: `smpQueueWf${name[0].toUpperCase()}${name.slice(1)}`,
+				webhookPath: name === 'trigger' ? undefined : `queue-${name}`,
+			};
+		}
+		// About 340 open projects: a complete walk takes four pages of 100. The sandbox's day starts
+		// at noon, so no due date passes midnight (leaving the listing) while the suite runs.
+		const today = new Date().toISOString().slice(0, 10);
+		const sandbox = await startSandbox({
+			port: 0,
+			projects: 800,
+			now: `${today}T12:00:00.000Z`,
+			clients: Object.values(scenarios).map((scenario) => ({
+				clientId: scenario.clientId,
+				clientSecret: scenario.clientSecret,
+				scopes: ['speci-finder/read'],
+				companyIds: ['company-1'],
+			})),
+		});
+		cleanups.push(() => sandbox.stop());
+		const tokenRecorder = await startTokenRecorder(sandbox.url);
+		cleanups.push(() => tokenRecorder.stop());
+		const [postgres, redis] = await Promise.all([startPostgres(logger), startRedis(logger)]);
+		cleanups.push(
+			() => postgres.stop(),
+			() => redis.stop(),
+		);
+		logger.log(`${postgres.version} on ${postgres.host}:${postgres.port}`);
+		logger.log(`${redis.version} on ${redis.host}:${redis.port}`);
+
+		const prepared = await prepareN8n({
+			runtime,
+			logLevel: 'debug',
+			extraEnv: {
+				DB_TYPE: 'postgresdb',
+				DB_POSTGRESDB_HOST: postgres.host,
+				DB_POSTGRESDB_PORT: String(postgres.port),
+				DB_POSTGRESDB_DATABASE: postgres.database,
+				DB_POSTGRESDB_USER: postgres.user,
+				DB_POSTGRESDB_PASSWORD: '',
+				EXECUTIONS_MODE: 'queue',
+				QUEUE_BULL_REDIS_HOST: redis.host,
+				QUEUE_BULL_REDIS_PORT: String(redis.port),
+			},
+		});
+		const keep = process.env.SMP_E2E_KEEP === '1';
+		cleanups.push(async () => {
+			if (keep) logger.log(`kept n8n's user folder: ${prepared.userFolder}`);
+			else fs.rmSync(prepared.userFolder, { recursive: true, force: true });
+		});
+		logger.log(
+			`installing ${path.basename(tarball)} once into ${prepared.n8nFolder}/nodes, for every process`,
+		);
+		await installIntoN8n(prepared.userFolder, tarball);
+
+		const credentials = Object.values(scenarios).map((scenario) => ({
+			id: scenario.credentialId,
+			name: scenario.credentialId,
+			type: 'supplierMatchedProjectsApi',
+			data: {
+				authUrl: tokenRecorder.url,
+				baseUrl: sandbox.url,
+				clientId: scenario.clientId,
+				clientSecret: scenario.clientSecret,
+				scope: 'speci-finder/read',
+			},
+		}));
+		const workflows = Object.values(scenarios).map((scenario) =>
+			scenario.webhookPath
+				? getManyWorkflow({
+						id: scenario.workflowId,
+						path: scenario.webhookPath,
+						credentialId: scenario.credentialId,
+					})
+				: newTenderWorkflow({ id: scenario.workflowId, credentialId: scenario.credentialId }),
+		);
+		// The import files hold the secrets in clear: outside n8n's folder, deleted at once.
+		const importDir = fs.mkdtempSync(path.join(os.tmpdir(), 'smp-e2e-import-'));
+		try {
+			fs.writeFileSync(path.join(importDir, 'credentials.json'), JSON.stringify(credentials));
+			fs.writeFileSync(path.join(importDir, 'workflows.json'), JSON.stringify(workflows));
+			for (const [command, file] of [
+				['import:credentials', 'credentials.json'],
+				['import:workflow', 'workflows.json'],
+			]) {
+				await n8nCli(prepared, [command, `--input=${path.join(importDir, file)}`]);
+			}
+		} finally {
+			fs.rmSync(importDir, { recursive: true, force: true });
+		}
+
+		/** @type {{ where: string, text: string }[]} */
+		const redisSnapshots = [];
+		/** @type {Map<string, import('../n8n/runtime').N8nInstance>} */
+		const processes = new Map();
+		/** Console logs of every process started, killed ones included. @type {Map<string, string>} */
+		const logFiles = new Map();
+		/**
+		 * Each process on this machine needs its own task-runner broker port and log file; a
+		 * worker also gets its own health-check port, which says when it is ready.
+		 * @param {string} name
+		 */
+		const startProcess = async (name) => {
+			const worker = name !== 'main';
+			/** @type {NodeJS.ProcessEnv} */
+			const env = {
+				N8N_RUNNERS_BROKER_PORT: String(await freePort()),
+				N8N_LOG_FILE_LOCATION: path.join(prepared.n8nFolder, 'logs', `${name}.log`),
+			};
+			const healthPort = worker ? await freePort() : undefined;
+			if (healthPort) {
+				env.QUEUE_HEALTH_CHECK_ACTIVE = 'true';
+				env.QUEUE_HEALTH_CHECK_PORT = String(healthPort);
+				// The worker's server listens on every interface unless told otherwise.
+				env.N8N_WORKER_SERVER_ADDRESS = '127.0.0.1';
+			}
+			const instance = await startN8n(prepared, {
+				command: worker ? 'worker' : 'start',
+				name,
+				env,
+				readyUrl: healthPort ? `http://127.0.0.1:${healthPort}/healthz/readiness` : undefined,
+				removeFolderIfOrphaned: keep ? undefined : prepared.userFolder,
+			});
+			processes.set(name, instance);
+			logFiles.set(name, instance.logFile);
+			return instance;
+		};
+		cleanups.push(async () => {
+			for (const instance of processes.values()) await instance.stop();
+		});
+		logger.log('starting the main instance and two workers');
+		const main = await startProcess('main');
+		await Promise.all([startProcess('worker-1'), startProcess('worker-2')]);
+
+		const client = new N8nClient(main.baseUrl, runtime);
+		const owner = {
+			email: 'queue-owner@example.com',
+			password: generatePassword(),
+			firstName: 'Queue',
+			lastName: 'Owner',
+		};
+		await client.setupOwner(owner);
+
+		/** @param {string} name */
+		const instanceOf = (name) => {
+			const instance = processes.get(name);
+			if (!instance) throw new Error(`no n8n process named ${name} is running`);
+			return instance;
+		};
+
+		return {
+			sandbox,
+			tokenRecorder,
+			postgres,
+			redis,
+			client,
+			scenarios,
+			processNames: () => [...processes.keys()],
+			process: instanceOf,
+			processLog: (name) => fs.readFileSync(logFiles.get(name) ?? instanceOf(name).logFile, 'utf8'),
+			processesThatStarted(executionId) {
+				const pattern = startedExecutionPattern(executionId);
+				return [...logFiles.entries()]
+					.filter(([, file]) => pattern.test(fs.readFileSync(file, 'utf8')))
+					.map(([name]) => name);
+			},
+			async restartMain() {
+				await instanceOf('main').stop();
+				processes.delete('main');
+				await startProcess('main');
+				await client.login(owner);
+			},
+			async killProcess(name) {
+				const instance = instanceOf(name);
+				if (instance.child.pid !== undefined) process.kill(-instance.child.pid, 'SIGKILL');
+				await instance.stop();
+				processes.delete(name);
+			},
+			async startWorker(name) {
+				await startProcess(name);
+			},
+			async stopN8n() {
+				for (const instance of processes.values()) await instance.stop();
+			},
+			async snapshotRedis(label) {
+				const text = await redis.dumpKeys();
+				redisSnapshots.push({ where: `Redis ${label} (every key and its DUMP)`, text });
+				return text;
+			},
+			async storedText() {
+				return [
+					{ where: 'pg_dump of the database', text: await postgres.dump() },
+					{ where: 'Redis at the end (every key and its DUMP)', text: await redis.dumpKeys() },
+					...redisSnapshots,
+					...filesIn(prepared.userFolder).map((file) => ({
+						where: path.relative(prepared.userFolder, file),
+						text: fs.readFileSync(file, 'latin1'),
+					})),
+				];
+			},
+			secrets: () => [
+				...Object.values(scenarios).map((scenario) => ({
+					label: `client secret of ${scenario.clientId}`,
+					value: scenario.clientSecret,
+				})),
+				...tokenRecorder.tokens.map((token, index) => ({
+					label: `access token #${index + 1}`,
+					value: token,
+				})),
+			],
+			stop: stopAll,
+		};
+	} catch (error) {
+		await stopAll();
+		throw error;
+	}
+}
+
+module.exports = { startQueueE2e };

@@ -1,0 +1,387 @@
+import { sleep } from 'n8n-workflow';
+
+import { startQueueE2e, type QueueE2eEnvironment } from '../../scripts/e2e/queue-harness';
+import { stderrLogger, waitForPolls } from '../../scripts/e2e/support';
+import { outputItems, type ExecutionSummary } from '../../scripts/n8n/client';
+import { reportFigures } from '../support/reliability-report';
+
+/**
+ * The packed package in n8n's queue mode: a main instance and two workers on PostgreSQL and
+ * Redis (scripts/e2e/queue-harness.js). Each scenario has its own sandbox client and credential,
+ * so its tokens and its share of the rate limit are its own. The tests run in this order.
+ */
+
+const COMPANY_ID = 'company-1';
+const ONE_POLL_MS = 75_000;
+const API_LIMIT = 100;
+const API_WINDOW_MS = 5 * 60_000;
+const BUDGET_MESSAGE = /^This credential has used its 100 requests per 5 minutes/;
+
+let env: QueueE2eEnvironment;
+
+beforeAll(async () => {
+	env = await startQueueE2e(stderrLogger);
+}, 15 * 60_000);
+
+afterAll(async () => {
+	await env?.stop();
+}, 120_000);
+
+function sandboxNow(): string {
+	return new Date(env.sandbox.clock.now()).toISOString();
+}
+
+function resultsRequests(clientId: string, since = '') {
+	return env.sandbox
+		.requests()
+		.filter(
+			(entry) =>
+				entry.path.endsWith('/speci-finder/results') &&
+				entry.clientId === clientId &&
+				entry.at > since,
+		);
+}
+
+function openProjects() {
+	const projects = env.sandbox.listOpen(COMPANY_ID);
+	return { projects, pages: Math.ceil(projects.length / 100) };
+}
+
+/** Which n8n process ran each execution, by the worker log line; main runs what no worker took. */
+function ranOn(executions: ExecutionSummary[]): Record<string, number> {
+	const counts: Record<string, number> = {};
+	for (const execution of executions) {
+		const names = env.processesThatStarted(execution.id);
+		const name = names.length === 0 ? 'main' : names.join('+');
+		counts[name] = (counts[name] ?? 0) + 1;
+	}
+	return counts;
+}
+
+async function emittedTenderIds(workflowId: string): Promise<string[][]> {
+	const executions = (await env.client.listExecutions(workflowId)).reverse();
+	const emitted = [];
+	for (const execution of executions) {
+		const detail = await env.client.getExecution(execution.id);
+		emitted.push(outputItems(detail, 'New Matching Tender').map((item) => String(item.tenderId)));
+	}
+	return emitted;
+}
+
+describe('the packed package in queue mode (main + 2 workers, PostgreSQL, Redis)', () => {
+	test('a Get Many execution (Return All, several pages) runs on a worker and returns every project in API order', async () => {
+		const scenario = env.scenarios.getMany;
+		const { projects, pages } = openProjects();
+		expect(pages).toBeGreaterThanOrEqual(3);
+		await env.client.activateWorkflow(scenario.workflowId);
+
+		const response = await env.client.callWebhook(String(scenario.webhookPath));
+		const [execution] = await env.client.waitForExecutions(scenario.workflowId, 1, 30_000);
+
+		expect(response.status).toBe(200);
+		expect(response.body).toEqual(projects);
+		expect(execution.status).toBe('success');
+		expect(execution.mode).toBe('webhook');
+		// The worker that takes a job logs "Worker started execution <id> (job <n>)".
+		const startedBy = env.processesThatStarted(execution.id);
+		expect(startedBy).toHaveLength(1);
+		expect(startedBy[0]).toMatch(/^worker-/);
+		expect(resultsRequests(scenario.clientId)).toHaveLength(pages);
+		expect(env.sandbox.tokensIssued({ clientId: scenario.clientId })).toBe(1);
+		reportFigures('Queue mode: one Get Many walk', {
+			execution: execution.id,
+			ranOn: startedBy[0],
+			projects: projects.length,
+			pageRequests: pages,
+			tokenRequests: 1,
+			webhookMs: response.ms,
+		});
+	});
+
+	test('20 executions at once across the workers all succeed with at most one token per process and the floor of page requests', async () => {
+		const scenario = env.scenarios.concurrent;
+		const { projects, pages } = openProjects();
+		await env.client.activateWorkflow(scenario.workflowId);
+
+		const started = Date.now();
+		const responses = await Promise.all(
+			Array.from({ length: 20 }, () => env.client.callWebhook(String(scenario.webhookPath))),
+		);
+		const wallMs = Date.now() - started;
+		const executions = await env.client.waitForExecutions(scenario.workflowId, 20, 60_000);
+
+		for (const response of responses) {
+			expect(response.status).toBe(200);
+			expect(response.body).toEqual(projects);
+		}
+		expect(executions).toHaveLength(20);
+		expect(executions.every((execution) => execution.status === 'success')).toBe(true);
+		const byProcess = ranOn(executions);
+		expect(Object.keys(byProcess).every((name) => /^worker-\d$/.test(name))).toBe(true);
+		const tokens = env.sandbox.tokensIssued({ clientId: scenario.clientId });
+		expect(tokens).toBeGreaterThanOrEqual(1);
+		expect(tokens).toBeLessThanOrEqual(Object.keys(byProcess).length);
+		expect(resultsRequests(scenario.clientId)).toHaveLength(20 * pages);
+		reportFigures('Queue mode: 20 Get Many executions at once', {
+			executions: executions.length,
+			ranOn: byProcess,
+			tokenRequests: tokens,
+			pageRequests: resultsRequests(scenario.clientId).length,
+			floor: 20 * pages,
+			wallMs,
+		});
+	});
+
+	test(
+		'the trigger polls on the main instance and announces each new tender once: through a failing API and a restart of main',
+		async () => {
+			const scenario = env.scenarios.trigger;
+			const polls = (since: string, count: number, timeoutMs: number) =>
+				waitForPolls(env.sandbox, { since, count, timeoutMs, clientId: scenario.clientId });
+
+			const activatedAt = sandboxNow();
+			await env.client.activateWorkflow(scenario.workflowId);
+			await polls(activatedAt, 1, ONE_POLL_MS);
+			await sleep(5_000);
+			const baseline = await env.client.listExecutions(scenario.workflowId);
+			expect(baseline).toEqual([]);
+
+			const first = env.sandbox.openTender({ companyId: COMPANY_ID });
+			await env.client.waitForExecutions(scenario.workflowId, 1, 2 * ONE_POLL_MS);
+			expect(await emittedTenderIds(scenario.workflowId)).toEqual([[first.id]]);
+
+			// Every attempt of the next poll fails, and a tender opens meanwhile.
+			const failingFrom = sandboxNow();
+			env.sandbox.injectFault({ kind: 'serverError', times: 5 });
+			const duringFailure = env.sandbox.openTender({ companyId: COMPANY_ID });
+			await env.client.waitForExecutions(scenario.workflowId, 2, 4 * ONE_POLL_MS);
+			const failedRequests = resultsRequests(scenario.clientId, failingFrom).filter(
+				(entry) => entry.status >= 500,
+			);
+			expect(failedRequests).toHaveLength(5);
+			expect(await emittedTenderIds(scenario.workflowId)).toEqual([[first.id], [duringFailure.id]]);
+
+			const restartedAt = sandboxNow();
+			await env.restartMain();
+			await polls(restartedAt, 1, 2 * ONE_POLL_MS);
+			const afterRestart = env.sandbox.openTender({ companyId: COMPANY_ID });
+			await env.client.waitForExecutions(scenario.workflowId, 3, 2 * ONE_POLL_MS);
+			const announcedAt = sandboxNow();
+			// One more poll after the one that announced it must announce nothing.
+			await polls(announcedAt, 1, 2 * ONE_POLL_MS);
+			await sleep(5_000);
+
+			const emitted = await emittedTenderIds(scenario.workflowId);
+			expect(emitted).toEqual([[first.id], [duringFailure.id], [afterRestart.id]]);
+			const executions = await env.client.listExecutions(scenario.workflowId);
+			expect(executions.every((execution) => execution.status === 'success')).toBe(true);
+			// n8n-core logs every poll as "Poll trigger initiated for workflow ..." where it runs.
+			const pollLine = 'Poll trigger initiated for workflow "queue: new matching tenders"';
+			const pollLog = env.processNames().map((name) => ({
+				name,
+				polls: env.processLog(name).split(pollLine).length - 1,
+			}));
+			const workersPolled = pollLog.filter((entry) => entry.name !== 'main' && entry.polls > 0);
+			expect(workersPolled).toEqual([]);
+			expect(pollLog.find((entry) => entry.name === 'main')?.polls).toBeGreaterThanOrEqual(1);
+			await env.client.deactivateWorkflow(scenario.workflowId);
+			reportFigures('Queue mode: the trigger on main', {
+				pollsAnswered: resultsRequests(scenario.clientId).filter(
+					(entry) => !entry.query.cursor && entry.status === 200,
+				).length,
+				attemptsOfTheFailingPoll: failedRequests.length,
+				executions: executions.length,
+				announced: emitted.map((ids) => ids.length).join(' + '),
+				ranOn: ranOn(executions),
+				pollsLogged: pollLog.map((entry) => `${entry.name} ${entry.polls}`).join(', '),
+				tokenRequests: env.sandbox.tokensIssued({ clientId: scenario.clientId }),
+			});
+		},
+		15 * 60_000,
+	);
+
+	test(
+		'a worker killed in the middle of a Get Many walk: n8n fails that execution, and the next executions succeed',
+		async () => {
+			const scenario = env.scenarios.workerKill;
+			const { projects, pages } = openProjects();
+			await env.client.activateWorkflow(scenario.workflowId);
+			// Slow pages, so the walk is still going when its worker dies.
+			env.sandbox.setLatency(3_000);
+
+			const call = env.client.callWebhook(String(scenario.webhookPath), { timeoutMs: 5 * 60_000 });
+			const deadline = Date.now() + 60_000;
+			while (resultsRequests(scenario.clientId).length === 0 && Date.now() < deadline) {
+				await sleep(100);
+			}
+			const [running] = await env.client.listExecutions(scenario.workflowId);
+			const [victim] = env.processesThatStarted(running.id);
+			expect(victim).toMatch(/^worker-/);
+			const killedAt = Date.now();
+			await env.killProcess(victim);
+			env.sandbox.setLatency(0);
+			// Its job stays in Redis, locked by a worker that is gone, until n8n gives up on it.
+			const inFlight = await env.snapshotRedis('with a killed job in flight');
+			expect(inFlight).toMatch(/^bull:jobs:\d+$/m);
+			expect(inFlight).toContain(`"executionId":"${running.id}"`);
+
+			const response = await call;
+			const [ended] = await env.client.waitForExecutions(scenario.workflowId, 1, 5 * 60_000);
+			const endedMs = Date.now() - killedAt;
+			const detail = await env.client.getExecution(ended.id);
+			const requestsOfTheKilledWalk = resultsRequests(scenario.clientId).length;
+
+			expect(ended.id).toBe(running.id);
+			expect(ended.status).toBe('error');
+			expect(detail.error?.message).toMatch(/failed to be processed too many times/);
+			expect(response.status).toBe(500);
+			expect(requestsOfTheKilledWalk).toBeLessThan(pages);
+
+			await env.startWorker('worker-3');
+			const next = [];
+			for (let run = 0; run < 2; run++) {
+				next.push(await env.client.callWebhook(String(scenario.webhookPath)));
+			}
+			for (const answer of next) {
+				expect(answer.status).toBe(200);
+				expect(answer.body).toEqual(projects);
+			}
+			const executions = await env.client.waitForExecutions(scenario.workflowId, 3, 30_000);
+			expect(executions.slice(0, 2).every((execution) => execution.status === 'success')).toBe(
+				true,
+			);
+			reportFigures('Queue mode: a worker killed mid-walk', {
+				killed: victim,
+				pagesBeforeTheKill: requestsOfTheKilledWalk,
+				pagesOfAWalk: pages,
+				executionStatus: ended.status,
+				n8nError: String(detail.error?.message),
+				webhookStatus: response.status,
+				msFromKillToFailedExecution: endedMs,
+				nextExecutions: 'succeeded, ' + JSON.stringify(ranOn(executions.slice(0, 2))),
+				tokenRequests: env.sandbox.tokensIssued({ clientId: scenario.clientId }),
+			});
+		},
+		10 * 60_000,
+	);
+
+	test(
+		'one API limit, three processes: at about 3x the limit every execution completes or stops with the budget message',
+		async () => {
+			const scenario = env.scenarios.sharedLimit;
+			const { projects, pages } = openProjects();
+			await env.client.activateWorkflow(scenario.workflowId);
+			// Manual runs stay on main (n8n's default), webhook runs go to the workers: each of the
+			// three processes gets a third of about three times what the API allows in 5 minutes.
+			const perProcess = Math.ceil((3 * API_LIMIT) / pages / 3);
+			const total = 3 * perProcess;
+			const spacingMs = API_WINDOW_MS / total;
+			const started = Date.now();
+			const webhookCalls = [];
+			for (let run = 0; run < total; run++) {
+				if (run % 3 === 0) await env.client.runManually(scenario.workflowId, 'On Manual Run');
+				else
+					webhookCalls.push(
+						env.client.callWebhook(String(scenario.webhookPath), { timeoutMs: 10 * 60_000 }),
+					);
+				const next = started + (run + 1) * spacingMs;
+				if (next > Date.now()) await sleep(next - Date.now());
+			}
+			await Promise.all(webhookCalls);
+			const executions = await env.client.waitForExecutions(scenario.workflowId, total, 5 * 60_000);
+			const minutes = (Date.now() - started) / 60_000;
+
+			const expected = JSON.stringify(projects);
+			let complete = 0;
+			const budgetStops: string[] = [];
+			const otherFailures: string[] = [];
+			for (const execution of executions) {
+				const detail = await env.client.getExecution(execution.id);
+				const run = detail.runData['Matched Projects']?.[0];
+				const message = run?.error?.message ?? detail.error?.message;
+				if (message === undefined) {
+					const items = outputItems(detail, 'Matched Projects');
+					if (JSON.stringify(items) === expected) complete++;
+					else
+						otherFailures.push(
+							`execution ${execution.id}: ${items.length} projects, not the API's list`,
+						);
+				} else if (BUDGET_MESSAGE.test(message)) {
+					budgetStops.push(message);
+					expect(run?.error?.description).toMatch(/Run the workflow later, set a Limit/);
+				} else otherFailures.push(`execution ${execution.id}: ${message}`);
+			}
+			const requests = resultsRequests(scenario.clientId);
+			const accepted = requests
+				.filter((entry) => entry.status !== 429)
+				.map((entry) => Date.parse(entry.at));
+			const busiest = Math.max(
+				0,
+				...accepted.map(
+					(start) => accepted.filter((at) => at >= start && at < start + API_WINDOW_MS).length,
+				),
+			);
+			reportFigures('Queue mode: one API limit shared by main and two workers at 3x the limit', {
+				executions: executions.length,
+				ranOn: ranOn(executions),
+				pagesPerExecution: pages,
+				requestsAsked: total * pages,
+				resultsRequestsSent: requests.length,
+				acceptedByTheApi: accepted.length,
+				rateLimitedByTheApi: requests.filter((entry) => entry.status === 429).length,
+				busiestFiveMinutes: busiest,
+				completedWithTheExactList: complete,
+				stoppedWithTheBudgetMessage: budgetStops.length,
+				stoppedByTheApi: budgetStops.filter((message) => /counted by the API/.test(message)).length,
+				otherFailures: otherFailures.length,
+				tokenRequests: env.sandbox.tokensIssued({ clientId: scenario.clientId }),
+				minutes: Math.round(minutes * 10) / 10,
+			});
+
+			expect(executions).toHaveLength(total);
+			expect(otherFailures).toEqual([]);
+			expect(complete + budgetStops.length).toBe(total);
+			expect(busiest).toBeLessThanOrEqual(API_LIMIT);
+			expect(complete).toBeGreaterThanOrEqual(Math.floor(API_LIMIT / pages));
+			expect(env.sandbox.tokensIssued({ clientId: scenario.clientId })).toBeLessThanOrEqual(3);
+		},
+		25 * 60_000,
+	);
+
+	test('no client secret and no issued token in PostgreSQL, Redis, the user folder or any process log', async () => {
+		const tokens = env.tokenRecorder.tokens.length;
+		expect(tokens).toBeGreaterThanOrEqual(Object.keys(env.scenarios).length);
+		await env.stopN8n();
+
+		const stored = await env.storedText();
+		const text = (where: RegExp) =>
+			stored
+				.filter((place) => where.test(place.where))
+				.map((place) => place.text)
+				.join('\n');
+		// The search reads what n8n really stored: the credentials, the workflows, the queue's jobs, the logs.
+		expect(text(/^pg_dump/)).toContain(env.scenarios.getMany.credentialId);
+		expect(text(/^pg_dump/)).toContain(COMPANY_ID);
+		expect(text(/^Redis at the end/)).toContain(env.scenarios.sharedLimit.workflowId);
+		// A job while it was in flight (n8n removes jobs from Redis once they are done).
+		expect(text(/^Redis with a killed job/)).toMatch(/^bull:jobs:\d+$/m);
+		const logs = stored.filter((place) => /console\.log$|^\.n8n\/logs\//.test(place.where));
+		expect(logs.length).toBeGreaterThanOrEqual(2 * env.processNames().length);
+		const found = [];
+		for (const place of stored) {
+			for (const secret of env.secrets()) {
+				if (place.text.includes(secret.value)) found.push(`${secret.label} in ${place.where}`);
+			}
+		}
+		reportFigures('Queue mode: secrets at rest', {
+			placesSearched: stored.length,
+			megabytesSearched:
+				Math.round(stored.reduce((sum, place) => sum + place.text.length, 0) / 1e5) / 10,
+			logFiles: logs.length,
+			clientSecrets: Object.keys(env.scenarios).length,
+			tokensIssued: tokens,
+			found: found.length,
+		});
+		expect(found).toEqual([]);
+	});
+});
