@@ -18,4 +18,6 @@ module.exports = {
 	globalTeardown: '<rootDir>/scripts/e2e/global-teardown.js',
 	maxWorkers: 1,
 	testTimeout: 5 * 60 * 1000,
+	// Jest's transform cache, in the clone rather than the shared temp folder.
+	cacheDirectory: '<rootDir>/node_modules/.cache/jest',
 };

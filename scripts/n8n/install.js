@@ -107,17 +107,23 @@ function run(command, args, options) {
 	return new Promise((resolve, reject) => {
 		const out = fs.openSync(options.logFile, 'a');
 		fs.writeSync(out, `\n$ ${command} ${args.join(' ')}\n`);
+		// Native builds leave folders in the temp folder; this one goes when the command ends.
+		const tmpDir = fs.mkdtempSync(path.join(options.cwd, '.tmp-'));
+		const done = () => {
+			fs.closeSync(out);
+			fs.rmSync(tmpDir, { recursive: true, force: true });
+		};
 		const child = spawnGroup(command, args, {
 			cwd: options.cwd,
-			env: options.env,
+			env: { ...options.env, TMPDIR: tmpDir },
 			stdio: ['ignore', out, out],
 		});
 		child.on('error', (error) => {
-			fs.closeSync(out);
+			done();
 			reject(error);
 		});
 		child.on('exit', (code, signal) => {
-			fs.closeSync(out);
+			done();
 			if (code === 0) return resolve();
 			const tail = fs.readFileSync(options.logFile, 'utf8').split('\n').slice(-40).join('\n');
 			reject(
@@ -370,7 +376,7 @@ async function ensureRuntime(logger, options = {}) {
 		n8nHome,
 		async (dir) => {
 			logger.log(
-				`installing n8n ${n8nVersion} into ${n8nHome} (about ten minutes the first time; log: ${path.join(dir, 'install.log')})`,
+				`installing n8n ${n8nVersion} into ${n8nHome} (about five minutes the first time; log: ${path.join(dir, 'install.log')})`,
 			);
 			// A manifest may carry overrides (2.40.7: linkedom 0.18.15+ depended on a package version
 			// the registry lacked when its lock was made).

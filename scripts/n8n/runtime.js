@@ -12,7 +12,7 @@ const net = require('node:net');
 const os = require('node:os');
 const path = require('node:path');
 
-const { ensureRuntime } = require('./install');
+const { ensureRuntime, cacheRoot } = require('./install');
 const { spawnGroup, stopGroup, runGroup, exited } = require('./processes');
 
 /** @typedef {import('./install').Runtime} Runtime */
@@ -76,7 +76,7 @@ function makeUserFolder(prefix = 'smp-n8n-') {
  * The environment of a private n8n: loopback only, a random encryption key, and every feature
  * that would call out to n8n's servers (telemetry, version checks, templates, banners, AI,
  * license renewal) switched off.
- * @param {{ userFolder: string, port: number, brokerPort: number, encryptionKey: string, logLevel: string, extra?: NodeJS.ProcessEnv }} options
+ * @param {{ userFolder: string, tmpDir: string, port: number, brokerPort: number, encryptionKey: string, logLevel: string, extra?: NodeJS.ProcessEnv }} options
  * @returns {NodeJS.ProcessEnv}
  */
 function n8nEnvironment(options) {
@@ -89,6 +89,10 @@ function n8nEnvironment(options) {
 	}
 	const origin = `http://127.0.0.1:${options.port}`;
 	Object.assign(env, {
+		// n8n writes into the temp folder (data-table uploads, binary data) and leaves it there;
+		// one inside the user folder goes when the folder does. Compiled code is kept for later starts.
+		TMPDIR: options.tmpDir,
+		NODE_COMPILE_CACHE: path.join(cacheRoot(), 'node-compile-cache'),
 		N8N_USER_FOLDER: options.userFolder,
 		N8N_ENCRYPTION_KEY: options.encryptionKey,
 		N8N_LISTEN_ADDRESS: '127.0.0.1',
@@ -179,8 +183,11 @@ async function prepareN8n(options) {
 	const port = options.port ?? (await freePort());
 	let brokerPort = await freePort();
 	while (brokerPort === port) brokerPort = await freePort();
+	const tmpDir = path.join(userFolder, 'tmp');
+	fs.mkdirSync(tmpDir, { recursive: true });
 	const env = n8nEnvironment({
 		userFolder,
+		tmpDir,
 		port,
 		brokerPort,
 		encryptionKey: crypto.randomBytes(24).toString('hex'),
