@@ -564,7 +564,7 @@ async function main() {
 	if (process.argv.includes('--network')) return networkOnly(outputFile);
 	const startedAt = new Date();
 	const loadAtStart = os.loadavg();
-	progress('loading the real n8n install (installs it once, about ten minutes, if missing)');
+	progress('loading the real n8n install (installs it once, about five minutes, if missing)');
 	const runtime = await installRuntime(progress);
 	const { HttpRequest } = /** @type {{ HttpRequest: new () => IVersionedNodeType }} */ (
 		runtime.requireFromN8n('n8n-nodes-base/dist/nodes/HttpRequest/HttpRequest.node.js')

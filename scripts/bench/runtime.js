@@ -32,7 +32,7 @@ const SHARED_PACKAGES = ['n8n-core', 'n8n-workflow'];
 let installed;
 
 /**
- * The folder holding the real n8n install's node_modules; installs it (about ten minutes, once)
+ * The folder holding the real n8n install's node_modules; installs it (about five minutes, once)
  * when it is missing.
  * @param {(line: string) => void} log
  * @returns {Promise<string>}
