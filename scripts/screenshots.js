@@ -175,41 +175,25 @@ async function main() {
 			say(`saved ${path.relative(REPO_ROOT, file)}`);
 		};
 
-		await openNode(
-			page,
-			n8n.baseUrl,
-			EXAMPLE_IDS.dailyDigest,
-			nodeIdOf(workflows, EXAMPLE_IDS.dailyDigest, 'All Open Tenders'),
-		);
+		/** @param {string} workflowId @param {string} nodeName */
+		const openExampleNode = (workflowId, nodeName) =>
+			openNode(page, n8n.baseUrl, workflowId, nodeIdOf(workflows, workflowId, nodeName));
+
+		await openExampleNode(EXAMPLE_IDS.dailyDigest, 'All Open Tenders');
 		await shoot('node-parameters.png');
 		await runOpenNode(page);
 		await shoot('node-output.png');
 
-		await openNode(
-			page,
-			n8n.baseUrl,
-			EXAMPLE_IDS.tendersToEmail,
-			nodeIdOf(workflows, EXAMPLE_IDS.tendersToEmail, 'New Matching Tender'),
-		);
+		await openExampleNode(EXAMPLE_IDS.tendersToEmail, 'New Matching Tender');
 		await shoot('trigger-parameters.png');
 		await runOpenNode(page);
 		await shoot('trigger-test-event.png');
 
-		await openNode(
-			page,
-			n8n.baseUrl,
-			EXAMPLE_IDS.quotesDueSoon,
-			nodeIdOf(workflows, EXAMPLE_IDS.quotesDueSoon, 'Quotes Due Soon'),
-		);
+		await openExampleNode(EXAMPLE_IDS.quotesDueSoon, 'Quotes Due Soon');
 		await shoot('trigger-quotes-due-soon.png');
 
 		// Every filter a user can add, the budget, category, location and builder ones among them.
-		await openNode(
-			page,
-			n8n.baseUrl,
-			EXAMPLE_IDS.dailyDigest,
-			nodeIdOf(workflows, EXAMPLE_IDS.dailyDigest, 'All Open Tenders'),
-		);
+		await openExampleNode(EXAMPLE_IDS.dailyDigest, 'All Open Tenders');
 		// The collection's "Add Filter" is a select: its label is the input's placeholder.
 		await page.getByPlaceholder('Add Filter').first().click();
 		await page.waitForTimeout(1000);

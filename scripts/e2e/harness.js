@@ -17,12 +17,11 @@ const path = require('node:path');
 const { startSandbox, SANDBOX_FIXTURES } = require('../../sandbox');
 const { N8nClient, generatePassword, outputItems } = require('../n8n/client');
 const { buildAndPack, installIntoN8n, packageJson } = require('../n8n/package');
-const { onShutdown } = require('../n8n/processes');
 const { ensureRuntime, prepareN8n, startN8n, n8nCli } = require('../n8n/runtime');
 const { startSmtpSink } = require('../n8n/smtp-sink');
 const { loadExamples, EXAMPLE_IDS, credentialsFor } = require('../n8n/examples');
 const { startTokenRecorder } = require('./token-recorder');
-const { waitForPolls } = require('./support');
+const { cleanupStack, waitForPolls } = require('./support');
 
 /** @typedef {import('../n8n/client').ExecutionSummary} ExecutionSummary */
 /** @typedef {import('../n8n/client').ExecutionDetail} ExecutionDetail */
@@ -75,20 +74,7 @@ function filesIn(dir) {
  * @returns {Promise<E2eEnvironment>}
  */
 async function startE2e(logger) {
-	/** @type {(() => Promise<void>)[]} */
-	const cleanups = [];
-	const stopAll = async () => {
-		for (const cleanup of cleanups.reverse()) {
-			try {
-				await cleanup();
-			} catch (error) {
-				logger.log(`cleanup failed: ${error instanceof Error ? error.message : String(error)}`);
-			}
-		}
-		cleanups.length = 0;
-	};
-	// Stopped from outside (Ctrl-C, a CI timeout): the same cleanup as after the last test.
-	onShutdown(stopAll);
+	const cleanups = cleanupStack(logger);
 	try {
 		const runtime = await ensureRuntime(logger);
 		const tarball = process.env.SMP_E2E_TARBALL || (await buildAndPack(logger));
@@ -208,10 +194,10 @@ async function startE2e(logger) {
 				return found;
 			},
 			filesIn,
-			stop: stopAll,
+			stop: cleanups.stopAll,
 		};
 	} catch (error) {
-		await stopAll();
+		await cleanups.stopAll();
 		throw error;
 	}
 }

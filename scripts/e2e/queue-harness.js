@@ -17,10 +17,10 @@ const path = require('node:path');
 const { startSandbox } = require('../../sandbox');
 const { N8nClient, generatePassword } = require('../n8n/client');
 const { buildAndPack, installIntoN8n } = require('../n8n/package');
-const { onShutdown } = require('../n8n/processes');
 const { ensureRuntime, prepareN8n, startN8n, n8nCli, freePort } = require('../n8n/runtime');
 const { startPostgres } = require('../services/postgres');
 const { startRedis } = require('../services/redis');
+const { cleanupStack } = require('./support');
 const { startTokenRecorder } = require('./token-recorder');
 const { filesIn } = require('./harness');
 const { getManyWorkflow, newTenderWorkflow } = require('./queue-workflows');
@@ -71,19 +71,7 @@ function startedExecutionPattern(executionId) {
  * @returns {Promise<QueueE2eEnvironment>}
  */
 async function startQueueE2e(logger) {
-	/** @type {(() => Promise<void>)[]} */
-	const cleanups = [];
-	const stopAll = async () => {
-		for (const cleanup of cleanups.reverse()) {
-			try {
-				await cleanup();
-			} catch (error) {
-				logger.log(`cleanup failed: ${error instanceof Error ? error.message : String(error)}`);
-			}
-		}
-		cleanups.length = 0;
-	};
-	onShutdown(stopAll);
+	const cleanups = cleanupStack(logger);
 	try {
 		const runtime = await ensureRuntime(logger);
 		const tarball = process.env.SMP_E2E_TARBALL || (await buildAndPack(logger));
@@ -117,10 +105,8 @@ async function startQueueE2e(logger) {
 		const tokenRecorder = await startTokenRecorder(sandbox.url);
 		cleanups.push(() => tokenRecorder.stop());
 		const [postgres, redis] = await Promise.all([startPostgres(logger), startRedis(logger)]);
-		cleanups.push(
-			() => postgres.stop(),
-			() => redis.stop(),
-		);
+		cleanups.push(() => postgres.stop());
+		cleanups.push(() => redis.stop());
 		logger.log(`${postgres.version} on ${postgres.host}:${postgres.port}`);
 		logger.log(`${redis.version} on ${redis.host}:${redis.port}`);
 
@@ -304,10 +290,10 @@ async function startQueueE2e(logger) {
 					value: token,
 				})),
 			],
-			stop: stopAll,
+			stop: cleanups.stopAll,
 		};
 	} catch (error) {
-		await stopAll();
+		await cleanups.stopAll();
 		throw error;
 	}
 }
