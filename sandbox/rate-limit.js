@@ -22,11 +22,11 @@ function createRateLimiter(limit, clock) {
 	return {
 		/**
 		 * @param {string} key the credential (client id)
+		 * @param {number} [now] the request's instant, when the caller logs it
 		 * @returns {{ allowed: true } | { allowed: false, retryAfterSeconds: number }}
 		 */
-		take(key) {
+		take(key, now = clock.now()) {
 			if (limit === false) return { allowed: true };
-			const now = clock.now();
 			const windowMs = limit.windowSeconds * 1000;
 			const times = (allowedAt.get(key) ?? []).filter((at) => at > now - windowMs);
 			allowedAt.set(key, times);

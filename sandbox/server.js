@@ -205,9 +205,10 @@ function send(response, reply, fault) {
  * @param {http.IncomingMessage} request
  * @param {string} companySegment
  * @param {URLSearchParams} query
+ * @param {number} at when the request is handled, on the sandbox clock
  * @returns {{ reply: Reply, clientId: string | null, servedFromCache: boolean }}
  */
-function resultsReply(context, request, companySegment, query) {
+function resultsReply(context, request, companySegment, query, at) {
 	const headerClientId = header(request.headers['x-service-client-id'])?.trim() || null;
 	const answer = (/** @type {Reply} */ reply, servedFromCache = false) => ({
 		reply,
@@ -254,7 +255,7 @@ function resultsReply(context, request, companySegment, query) {
 			),
 		);
 	}
-	const rate = context.limiter.take(token.clientId);
+	const rate = context.limiter.take(token.clientId, at);
 	if (!rate.allowed) {
 		return answer(
 			errorReply(
@@ -428,6 +429,8 @@ function createRequestListener(context) {
 		const target = path === '/oauth2/token' ? 'token' : resultsMatch ? 'results' : undefined;
 		const fault = target === undefined ? undefined : context.faults.next(target);
 		if (fault?.kind === 'latencySpike') await context.delay(fault.ms);
+		// One instant for the rate limit and the log, so the log shows exactly what the limit counted.
+		const at = context.clock.now();
 
 		/** @type {Reply} */
 		let reply;
@@ -474,6 +477,7 @@ function createRequestListener(context) {
 					request,
 					resultsMatch[1],
 					url.searchParams,
+					at,
 				));
 			}
 		} else if (path === '/swagger/doc') {
@@ -498,7 +502,7 @@ function createRequestListener(context) {
 			query: queryObject(url.searchParams),
 			status,
 			clientId,
-			at: new Date(context.clock.now()).toISOString(),
+			at: new Date(at).toISOString(),
 			servedFromCache,
 			fault: fault?.kind ?? null,
 		});

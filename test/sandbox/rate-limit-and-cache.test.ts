@@ -63,6 +63,26 @@ describe('sandbox rate limit (100 requests per 5 minutes per credential)', () =>
 		expect(await spend(51)).toEqual([...Array(50).fill(200), 429]);
 	});
 
+	it('logs each request at the instant the limit counted it, so no 5 minutes of the log hold more than 100 accepted', async () => {
+		const results = () =>
+			harness.sandbox.requests().filter((entry) => entry.path.endsWith('/speci-finder/results'));
+		await spend(100);
+		const [first] = results();
+		// Just before the first request leaves the window: ask until a slot frees.
+		harness.sandbox.clock.advance(
+			Date.parse(first.at) + 300_000 - 20 - harness.sandbox.clock.now(),
+		);
+		const statuses = [];
+		while (statuses.at(-1) !== 200) statuses.push(...(await spend(1)));
+		expect(statuses.slice(0, -1).every((status) => status === 429)).toBe(true);
+
+		const accepted = results()
+			.filter((entry) => entry.status === 200)
+			.map((entry) => Date.parse(entry.at));
+		expect(accepted).toHaveLength(101);
+		expect(accepted[100] - accepted[0]).toBeGreaterThanOrEqual(300_000);
+	});
+
 	it('counts per credential (client id), not per token or company', async () => {
 		const secondToken = await harness.client.token();
 		await spend(60);
