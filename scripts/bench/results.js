@@ -1,0 +1,302 @@
+// @ts-check
+'use strict';
+
+/** The bench's verdicts on its targets, and its tables as text and Markdown, from the results. */
+
+const { median, verdict } = require('./stats');
+const { fixed, mebibytes, markdownTable, textTable } = require('./report');
+const { networkSections } = require('./network');
+
+/** @typedef {import('./index').Results} Results */
+/** @typedef {import('./index').WallCell} WallCell */
+/** @typedef {import('./sandbox').RequestCounts} RequestCounts */
+/** @typedef {import('./stats').Verdict} Verdict */
+
+const TARGETS = Object.freeze({
+	walkRatio: 1.05,
+	itemsPerSecond: 100_000,
+	triggerMs: 200,
+	bytesPerTender: 64,
+});
+
+/**
+ * @param {number} count
+ * @param {string} noun
+ * @returns {string}
+ */
+function plural(count, noun) {
+	return `${fixed(count)} ${noun}${count === 1 ? '' : 's'}`;
+}
+
+/**
+ * @param {WallCell | undefined} cell
+ * @param {string} key
+ * @returns {WallCell}
+ */
+function timed(cell, key) {
+	if (cell === undefined) throw new Error(`the wall-time results have no timing for ${key}`);
+	return cell;
+}
+
+/**
+ * @param {Results} results
+ * @returns {Verdict[]}
+ */
+function judge(results) {
+	/** @type {Verdict[]} */
+	const verdicts = [];
+	for (const row of results.requests) {
+		const ours = row.clients.ours;
+		verdicts.push({
+			target: `requests = floor for ${fixed(row.projects)} projects (${plural(row.floor.results, 'page')} + ${plural(row.floor.tokens, 'token')})`,
+			measured: `${plural(ours.results, 'page')} + ${plural(ours.tokens, 'token')}${ours.failed > 0 ? `, ${ours.failed} refused` : ''}`,
+			met: ours.results === row.floor.results && ours.tokens === row.floor.tokens,
+		});
+	}
+	const { tokens } = results;
+	verdicts.push(
+		verdict(
+			`one token per credential per process per hour: ${tokens.executions} executions back to back (floor 1)`,
+			tokens.backToBack.ours.tokens,
+			'<=',
+			tokens.backToBack.floor,
+			(value) => plural(value, 'token'),
+		),
+		verdict(
+			`one token per credential per process per hour: ${tokens.executions} executions ${tokens.spread.minutesBetween} min apart, ${fixed(tokens.spread.spanMinutes)} min (floor ${tokens.spread.floor})`,
+			tokens.spread.ours.tokens,
+			'<=',
+			tokens.spread.floor,
+			(value) =>
+				`${plural(value, 'token')}, ${plural(tokens.spread.ours.failed, 'refused request')}`,
+		),
+	);
+	for (const row of results.wallTime) {
+		const ours = timed(row.clients.ours, 'ours');
+		const plain = timed(row.clients.plain100, 'plain100');
+		verdicts.push(
+			verdict(
+				`walk of ${fixed(row.projects)} projects within ${TARGETS.walkRatio}× of ${row.pages} × ${results.settings.latencyMs} ms (warm token)`,
+				ours.ratioToFloor,
+				'<=',
+				TARGETS.walkRatio,
+				(value) =>
+					`${fixed(value, 3)}× (plain client ${fixed(plain.ratioToFloor, 3)}×, bare round trips ${fixed(row.roundTrips.ratioToFloor, 3)}×, timers alone ${fixed(row.timers.ratioToFloor, 3)}×)`,
+			),
+		);
+	}
+	for (const mode of results.items.modes.filter((entry) => entry.output === 'tenders')) {
+		verdicts.push(
+			verdict(
+				`≥ ${fixed(TARGETS.itemsPerSecond)} items per CPU second splitting ${fixed(results.items.projects)} projects into tenders${mode.simplify ? ', simplified' : ''} through the engine (CPU beyond the same walk in the default output)`,
+				mode.itemsPerModeCpuSecond ?? Infinity,
+				'>=',
+				TARGETS.itemsPerSecond,
+				(value) =>
+					`${Number.isFinite(value) ? fixed(value) : 'no measurable CPU'} items/s (whole walk: ${fixed(mode.itemsPerCpuSecond)} items/s)`,
+			),
+		);
+	}
+	for (const measurement of results.trigger) {
+		verdicts.push(
+			verdict(
+				`trigger comparison of ${fixed(measurement.tracked)} tracked tenders < ${TARGETS.triggerMs} ms CPU (${measurement.event})`,
+				measurement.diff.cpuMs,
+				'<',
+				TARGETS.triggerMs,
+				(value) =>
+					`${fixed(value)} ms (whole poll's state work ${fixed(measurement.total.cpuMs)} ms)`,
+			),
+			verdict(
+				`≤ ${TARGETS.bytesPerTender} bytes of static data per tracked tender (${measurement.event})`,
+				measurement.bytesPerTender,
+				'<=',
+				TARGETS.bytesPerTender,
+				(value) =>
+					`${fixed(value, 1)} B (with 36-character ids ${fixed(measurement.uuidBytesPerTender, 1)} B)`,
+			),
+		);
+	}
+	return verdicts;
+}
+
+/**
+ * @param {Results} results
+ * @returns {{ text: string, markdown: string }}
+ */
+function renderTables(results) {
+	/** @type {Array<{ title: string, headers: string[], rows: string[][] }>} */
+	const sections = [];
+	/** @param {RequestCounts} counts */
+	const pagesAndTokens = (counts) =>
+		`${fixed(counts.results)} + ${counts.tokens}${counts.failed > 0 ? ` (${counts.failed} refused)` : ''}`;
+
+	sections.push({
+		title: 'Requests of one full walk (page requests + token requests), each client cold',
+		headers: [
+			'projects',
+			'floor',
+			'ours',
+			'recipe (HTTP Request + OAuth2)',
+			'plain client, 25/page',
+		],
+		rows: results.requests.map((row) => [
+			fixed(row.projects),
+			`${fixed(row.floor.results)} + ${row.floor.tokens}`,
+			pagesAndTokens(row.clients.ours),
+			pagesAndTokens(row.clients.recipe),
+			pagesAndTokens(row.clients.defaultPageSize),
+		]),
+	});
+
+	const { tokens } = results;
+	/** @param {RequestCounts} counts */
+	const tokenCell = (counts) =>
+		`${counts.tokens} (${fixed(counts.results)} page requests${counts.failed > 0 ? `, ${counts.failed} refused with 401` : ''})`;
+	sections.push({
+		title: `Token requests over ${tokens.executions} executions on one credential (${fixed(tokens.projectsPerExecution)} projects each)`,
+		headers: ['executions', 'floor', 'ours', 'recipe'],
+		rows: [
+			[
+				'back to back',
+				String(tokens.backToBack.floor),
+				tokenCell(tokens.backToBack.ours),
+				tokenCell(tokens.backToBack.recipe),
+			],
+			[
+				`${tokens.spread.minutesBetween} min apart, ${fixed(tokens.spread.spanMinutes)} min (simulated clock)`,
+				String(tokens.spread.floor),
+				tokenCell(tokens.spread.ours),
+				tokenCell(tokens.spread.recipe),
+			],
+		],
+	});
+
+	/** @param {WallCell | undefined} cell */
+	const wallCell = (cell) =>
+		cell === undefined ? '—' : `${fixed(cell.medianMs)} ms (${fixed(cell.ratioToFloor, 3)}×)`;
+	sections.push({
+		title: `Wall time of a full walk, ${results.settings.latencyMs} ms added to every request, median of ${results.settings.repetitions} (× pages × latency)`,
+		headers: [
+			'projects',
+			'floor',
+			'timers alone',
+			'bare round trips',
+			'ours',
+			'ours cold (+ token)',
+			'recipe',
+			'plain client, 100/page',
+			'plain client, 25/page',
+		],
+		rows: results.wallTime.map((row) => [
+			fixed(row.projects),
+			`${fixed(row.floorMs)} ms`,
+			wallCell(row.timers),
+			wallCell(row.roundTrips),
+			wallCell(row.clients.ours),
+			wallCell(row.clients.oursCold),
+			wallCell(row.clients.recipe),
+			wallCell(row.clients.plain100),
+			wallCell(row.clients.defaultPageSize),
+		]),
+	});
+
+	sections.push(...networkSections(results.network));
+
+	const { items } = results;
+	sections.push({
+		title: `${fixed(items.projects)} projects (${fixed(items.tenders)} tenders, ${mebibytes(items.responseBytes)} of JSON in ${items.pages} pages) into items through the engine, warm CPU, median of ${results.settings.repetitions}; the plain client (fetch + JSON.parse) walks the same pages in ${fixed(median(items.modes.map((mode) => mode.plainCpuMs)))} ms, JSON.parse alone takes ${fixed(items.parseCpuMs)} ms`,
+		headers: [
+			'output',
+			'items',
+			'whole walk CPU',
+			'items / CPU s',
+			'of it: this output',
+			'items / CPU s of it',
+			'beyond plain client',
+			'shaping alone',
+			'peak RSS',
+			'RSS growth',
+			'heap growth',
+		],
+		rows: items.modes.map((mode) => {
+			const alone = items.shaping.find(
+				(entry) => entry.output === mode.output && entry.simplify === mode.simplify,
+			);
+			const isDefault = mode.output === 'projects' && !mode.simplify;
+			return [
+				`${mode.output}${mode.simplify ? ', simplified' : ''}`,
+				fixed(mode.items),
+				`${fixed(mode.oursCpuMs)} ms`,
+				fixed(mode.itemsPerCpuSecond),
+				isDefault ? '—' : `${fixed(mode.modeCpuMs)} ms`,
+				isDefault || mode.itemsPerModeCpuSecond === null ? '—' : fixed(mode.itemsPerModeCpuSecond),
+				`${fixed(mode.beyondPlainCpuMs)} ms`,
+				alone === undefined ? '—' : `${fixed(alone.cpuMs, 1)} ms`,
+				mebibytes(mode.peakRssBytes),
+				mebibytes(mode.rssGrowthBytes),
+				mebibytes(mode.peakHeapGrowthBytes),
+			];
+		}),
+	});
+
+	sections.push({
+		title: `Trigger state work per poll, ${fixed(results.trigger[0]?.tracked ?? 0)} tracked tenders (1% new, 1% changed, 1% gone): median CPU (wall) ms`,
+		headers: [
+			'event',
+			'read state',
+			'list tenders',
+			'compare',
+			'write state',
+			'total',
+			'static data',
+			'bytes / tender',
+			'with 36-char ids',
+		],
+		rows: results.trigger.map((measurement) => [
+			measurement.event,
+			`${fixed(measurement.read.cpuMs)} (${fixed(measurement.read.wallMs)})`,
+			`${fixed(measurement.list.cpuMs)} (${fixed(measurement.list.wallMs)})`,
+			`${fixed(measurement.diff.cpuMs)} (${fixed(measurement.diff.wallMs)})`,
+			`${fixed(measurement.write.cpuMs)} (${fixed(measurement.write.wallMs)})`,
+			`${fixed(measurement.total.cpuMs)} (${fixed(measurement.total.wallMs)})`,
+			mebibytes(measurement.stateBytes),
+			fixed(measurement.bytesPerTender, 1),
+			fixed(measurement.uuidBytesPerTender, 1),
+		]),
+	});
+
+	sections.push({
+		title: 'Targets',
+		headers: ['', 'target', 'measured'],
+		rows: results.verdicts.map((entry) => [
+			entry.met ? 'met' : 'MISSED',
+			entry.target,
+			entry.measured,
+		]),
+	});
+
+	const { machine, versions } = results;
+	const loads = (/** @type {number[]} */ values) =>
+		values.map((value) => fixed(value, 1)).join(' ');
+	const header = [
+		`n8n-core ${versions['n8n-core']}, n8n-workflow ${versions['n8n-workflow']}, n8n-nodes-base ${versions['n8n-nodes-base']} (HTTP Request node v${versions.httpRequestNode}); Node ${machine.node}, ${machine.cpus} CPUs, load average ${loads(machine.loadAverageAtStart)} at start, ${loads(machine.loadAverageAtEnd)} at end`,
+		...results.settings.notes.map((note) => `- ${note}`),
+	];
+	return {
+		text: [
+			...header,
+			...sections.map(
+				(section) => `\n${section.title}\n${textTable(section.headers, section.rows)}`,
+			),
+		].join('\n'),
+		markdown: [
+			...header,
+			...sections.map(
+				(section) => `\n**${section.title}**\n\n${markdownTable(section.headers, section.rows)}`,
+			),
+		].join('\n'),
+	};
+}
+
+module.exports = { judge, renderTables, TARGETS };
