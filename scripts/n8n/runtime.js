@@ -84,7 +84,7 @@ function n8nEnvironment(options) {
 	const env = {};
 	// Keep only what a process needs to run; n8n reads many variables by prefix, and none of the
 	// caller's N8N_* or DB_* settings may leak into a throw-away instance.
-	for (const name of ['PATH', 'HOME', 'LANG', 'LC_ALL', 'TZ', 'TMPDIR', 'SHELL', 'USER']) {
+	for (const name of ['PATH', 'HOME', 'LANG', 'LC_ALL', 'TZ', 'SHELL', 'USER']) {
 		if (process.env[name] !== undefined) env[name] = process.env[name];
 	}
 	const origin = `http://127.0.0.1:${options.port}`;
