@@ -27,7 +27,7 @@ const {
 	ensureRuntime,
 	prepareN8n,
 	startN8n,
-	n8nCli,
+	importIntoN8n,
 	isPortFree,
 	makeUserFolder,
 } = require('./n8n/runtime');
@@ -129,28 +129,10 @@ async function main() {
 			client: SANDBOX_FIXTURES.client,
 			smtp: { host: smtp.host, port: smtp.port },
 		});
-		const importDir = path.join(demoFolder, 'import');
-		fs.mkdirSync(importDir);
-		try {
-			fs.writeFileSync(path.join(importDir, 'credentials.json'), JSON.stringify(credentials));
-			fs.writeFileSync(
-				path.join(importDir, 'workflows.json'),
-				JSON.stringify(loadExamples({ filesDir })),
-			);
-			say(
-				'importing the demo credentials and the example workflows (n8n import:credentials, import:workflow)',
-			);
-			await n8nCli(prepared, [
-				'import:credentials',
-				`--input=${path.join(importDir, 'credentials.json')}`,
-			]);
-			await n8nCli(prepared, [
-				'import:workflow',
-				`--input=${path.join(importDir, 'workflows.json')}`,
-			]);
-		} finally {
-			fs.rmSync(importDir, { recursive: true, force: true });
-		}
+		say(
+			'importing the demo credentials and the example workflows (n8n import:credentials, import:workflow)',
+		);
+		await importIntoN8n(prepared, { credentials, workflows: loadExamples({ filesDir }) });
 
 		say('starting n8n ...');
 		const n8n = await startN8n(prepared, { removeFolderIfOrphaned: keep ? undefined : demoFolder });

@@ -24,7 +24,13 @@ const {
 	EXAMPLE_CREDENTIALS,
 } = require('./n8n/examples');
 const { buildAndPack, installIntoN8n, REPO_ROOT } = require('./n8n/package');
-const { ensureRuntime, prepareN8n, startN8n, n8nCli, makeUserFolder } = require('./n8n/runtime');
+const {
+	ensureRuntime,
+	prepareN8n,
+	startN8n,
+	importIntoN8n,
+	makeUserFolder,
+} = require('./n8n/runtime');
 
 const OUTPUT_DIR = path.join(REPO_ROOT, 'docs', 'screenshots');
 const CHROMIUM_FLAGS = [
@@ -125,14 +131,7 @@ async function main() {
 			client: SANDBOX_FIXTURES.client,
 			smtp: { host: '127.0.0.1', port: 25 },
 		});
-		fs.writeFileSync(path.join(folder, 'credentials.json'), JSON.stringify(credentials));
-		fs.writeFileSync(path.join(folder, 'workflows.json'), JSON.stringify(workflows));
-		await n8nCli(prepared, [
-			'import:credentials',
-			`--input=${path.join(folder, 'credentials.json')}`,
-		]);
-		await n8nCli(prepared, ['import:workflow', `--input=${path.join(folder, 'workflows.json')}`]);
-		fs.rmSync(path.join(folder, 'credentials.json'));
+		await importIntoN8n(prepared, { credentials, workflows });
 
 		const n8n = await startN8n(prepared, { removeFolderIfOrphaned: folder });
 		stops.push(() => n8n.stop());

@@ -11,13 +11,12 @@
  */
 
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
 
 const { startSandbox, SANDBOX_FIXTURES } = require('../../sandbox');
 const { N8nClient, generatePassword, outputItems } = require('../n8n/client');
 const { buildAndPack, installIntoN8n, packageJson } = require('../n8n/package');
-const { ensureRuntime, prepareN8n, startN8n, n8nCli } = require('../n8n/runtime');
+const { ensureRuntime, prepareN8n, startN8n, importIntoN8n } = require('../n8n/runtime');
 const { startSmtpSink } = require('../n8n/smtp-sink');
 const { loadExamples, EXAMPLE_IDS, credentialsFor } = require('../n8n/examples');
 const { startTokenRecorder } = require('./token-recorder');
@@ -119,26 +118,9 @@ async function startE2e(logger) {
 				.filter((name) => name.endsWith('.json'))
 				.map((name) => JSON.parse(fs.readFileSync(path.join(E2E_WORKFLOW_DIR, name), 'utf8'))),
 		];
-		// The import files hold the client secret in clear: they live outside n8n's folder and are
-		// deleted at once, so the secret scan below covers only what n8n itself wrote.
-		const importDir = fs.mkdtempSync(path.join(os.tmpdir(), 'smp-e2e-import-'));
-		try {
-			fs.writeFileSync(path.join(importDir, 'credentials.json'), JSON.stringify(credentials));
-			fs.writeFileSync(path.join(importDir, 'workflows.json'), JSON.stringify(workflows));
-			const cliLog = [
-				await n8nCli(prepared, [
-					'import:credentials',
-					`--input=${path.join(importDir, 'credentials.json')}`,
-				]),
-				await n8nCli(prepared, [
-					'import:workflow',
-					`--input=${path.join(importDir, 'workflows.json')}`,
-				]),
-			].join('\n');
-			fs.writeFileSync(path.join(prepared.userFolder, 'n8n-cli.log'), cliLog);
-		} finally {
-			fs.rmSync(importDir, { recursive: true, force: true });
-		}
+		// Outside n8n's folder until imported, so the secret scan below covers only what n8n wrote.
+		const cliLog = await importIntoN8n(prepared, { credentials, workflows });
+		fs.writeFileSync(path.join(prepared.userFolder, 'n8n-cli.log'), cliLog);
 
 		logger.log('starting n8n');
 		const n8n = await startN8n(prepared, {

@@ -11,13 +11,12 @@
 
 const crypto = require('node:crypto');
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
 
 const { startSandbox } = require('../../sandbox');
 const { N8nClient, generatePassword } = require('../n8n/client');
 const { buildAndPack, installIntoN8n } = require('../n8n/package');
-const { ensureRuntime, prepareN8n, startN8n, n8nCli, freePort } = require('../n8n/runtime');
+const { ensureRuntime, prepareN8n, startN8n, importIntoN8n, freePort } = require('../n8n/runtime');
 const { startPostgres } = require('../services/postgres');
 const { startRedis } = require('../services/redis');
 const { cleanupStack } = require('./support');
@@ -156,20 +155,7 @@ async function startQueueE2e(logger) {
 					})
 				: newTenderWorkflow({ id: scenario.workflowId, credentialId: scenario.credentialId }),
 		);
-		// The import files hold the secrets in clear: outside n8n's folder, deleted at once.
-		const importDir = fs.mkdtempSync(path.join(os.tmpdir(), 'smp-e2e-import-'));
-		try {
-			fs.writeFileSync(path.join(importDir, 'credentials.json'), JSON.stringify(credentials));
-			fs.writeFileSync(path.join(importDir, 'workflows.json'), JSON.stringify(workflows));
-			for (const [command, file] of [
-				['import:credentials', 'credentials.json'],
-				['import:workflow', 'workflows.json'],
-			]) {
-				await n8nCli(prepared, [command, `--input=${path.join(importDir, file)}`]);
-			}
-		} finally {
-			fs.rmSync(importDir, { recursive: true, force: true });
-		}
+		await importIntoN8n(prepared, { credentials, workflows });
 
 		/** @type {{ where: string, text: string }[]} */
 		const redisSnapshots = [];
@@ -207,9 +193,10 @@ async function startQueueE2e(logger) {
 			logFiles.set(name, instance.logFile);
 			return instance;
 		};
-		cleanups.push(async () => {
+		const stopN8n = async () => {
 			for (const instance of processes.values()) await instance.stop();
-		});
+		};
+		cleanups.push(stopN8n);
 		logger.log('starting the main instance and two workers');
 		const main = await startProcess('main');
 		await Promise.all([startProcess('worker-1'), startProcess('worker-2')]);
@@ -261,9 +248,7 @@ async function startQueueE2e(logger) {
 			async startWorker(name) {
 				await startProcess(name);
 			},
-			async stopN8n() {
-				for (const instance of processes.values()) await instance.stop();
-			},
+			stopN8n,
 			async snapshotRedis(label) {
 				const text = await redis.dumpKeys();
 				redisSnapshots.push({ where: `Redis ${label} (every key and its DUMP)`, text });

@@ -228,6 +228,35 @@ async function n8nCli(prepared, args, timeoutMs = 180000) {
 }
 
 /**
+ * Imports credentials and workflows with n8n's CLI (`import:credentials`, `import:workflow`). The
+ * files hold secrets in clear, so they live in a temp folder outside n8n's, deleted at once.
+ * @param {Awaited<ReturnType<typeof prepareN8n>>} prepared
+ * @param {{ credentials: unknown[], workflows: unknown[] }} data
+ * @returns {Promise<string>} what the CLI printed
+ */
+async function importIntoN8n(prepared, { credentials, workflows }) {
+	const importDir = fs.mkdtempSync(path.join(os.tmpdir(), 'smp-n8n-import-'));
+	try {
+		/** @param {string} name @param {unknown[]} content */
+		const write = (name, content) => {
+			const file = path.join(importDir, name);
+			fs.writeFileSync(file, JSON.stringify(content));
+			return file;
+		};
+		const output = [
+			await n8nCli(prepared, [
+				'import:credentials',
+				`--input=${write('credentials.json', credentials)}`,
+			]),
+			await n8nCli(prepared, ['import:workflow', `--input=${write('workflows.json', workflows)}`]),
+		];
+		return output.join('\n');
+	} finally {
+		fs.rmSync(importDir, { recursive: true, force: true });
+	}
+}
+
+/**
  * Starts `n8n start` (or, in queue mode, `n8n worker`) and waits until it is ready: the editor and
  * REST API for a main instance, the health check at `readyUrl` for a worker.
  * @param {Awaited<ReturnType<typeof prepareN8n>>} prepared
@@ -296,6 +325,7 @@ module.exports = {
 	prepareN8n,
 	startN8n,
 	n8nCli,
+	importIntoN8n,
 	freePort,
 	isPortFree,
 	makeUserFolder,
