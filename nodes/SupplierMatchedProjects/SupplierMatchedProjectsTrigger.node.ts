@@ -14,7 +14,7 @@ import {
 	simplifyProperty,
 } from './descriptions';
 import { filterProjects } from './helpers/filters';
-import { todayIn } from './helpers/items';
+import { dayOf, todayIn } from './helpers/dates';
 import { diffPoll } from './trigger/diff';
 import { listedTenders, scopeOf } from './trigger/listing';
 import {
@@ -24,7 +24,7 @@ import {
 	fetchSample,
 	readTriggerParameters,
 } from './trigger/poll';
-import { dayOf, readTriggerState, writeTriggerState, type TriggerState } from './trigger/state';
+import { readTriggerState, writeTriggerState, type TriggerState } from './trigger/state';
 
 /**
  * Static data objects this process has already written. One that is not among them was just read

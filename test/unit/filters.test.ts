@@ -5,7 +5,7 @@ import {
 	parseFilters,
 	type ProjectFilters,
 } from '../../nodes/SupplierMatchedProjects/helpers/filters';
-import { addDays, todayIn } from '../../nodes/SupplierMatchedProjects/helpers/items';
+import { addDays, todayIn } from '../../nodes/SupplierMatchedProjects/helpers/dates';
 import { scopeOf } from '../../nodes/SupplierMatchedProjects/trigger/listing';
 import { project, tender } from '../support/n8n-fixtures';
 

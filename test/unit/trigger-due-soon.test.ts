@@ -1,4 +1,4 @@
-import { todayIn } from '../../nodes/SupplierMatchedProjects/helpers/items';
+import { isoDateToDay, todayIn } from '../../nodes/SupplierMatchedProjects/helpers/dates';
 import {
 	daysLeftInWindow,
 	diffPoll,
@@ -11,7 +11,6 @@ import {
 	type TriggerParameters,
 } from '../../nodes/SupplierMatchedProjects/trigger/poll';
 import {
-	isoDateToDay,
 	MAX_TRACKED_TENDERS,
 	RETENTION_DAYS,
 	readTriggerState,

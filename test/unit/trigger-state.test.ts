@@ -1,8 +1,7 @@
+import { dayOf, dayToIsoDate } from '../../nodes/SupplierMatchedProjects/helpers/dates';
 import {
 	MAX_TRACKED_TENDERS,
 	STATE_VERSION,
-	dayOf,
-	dayToIsoDate,
 	readTriggerState,
 	writeTriggerState,
 	type TenderSnapshot,

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { todayIn } from '../helpers/items';
+import { todayIn } from '../helpers/dates';
 import { nodeErrorOf } from './errors';
 import * as matchedProject from './matchedProject/MatchedProject.resource';
 

@@ -1,5 +1,6 @@
 import type { Project, ProjectStatus, Tender, TenderType } from '../api/types';
-import { addDays } from './items';
+import { addDays } from './dates';
+import { isObject, listOf } from './values';
 
 /**
  * The filters both nodes apply to what the API returns (the API itself has none). A project
@@ -38,14 +39,6 @@ export interface ProjectFilters {
 
 /** A filter value the user gave cannot be applied; the message says what to enter instead. */
 export class FilterError extends Error {}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function listOf<T>(value: T[] | null | undefined): T[] {
-	return Array.isArray(value) ? value : [];
-}
 
 /** Text compared without regard to case or accents: "Café" and "CAFE" fold alike. */
 export function folded(text: string): string {

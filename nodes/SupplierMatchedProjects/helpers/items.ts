@@ -1,4 +1,5 @@
 import type { Party, Project, Tender } from '../api/types';
+import { isObject, listOf } from './values';
 
 export type OutputMode = 'projects' | 'tenders';
 
@@ -19,14 +20,6 @@ export type FlatRecord = Record<string, FlatValue>;
 
 /** Joins list values in one cell; names may contain commas, so a semicolon separates them. */
 export const LIST_SEPARATOR = '; ';
-
-function isObject(value: unknown): value is Record<string, unknown> {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function listOf<T>(value: T[] | null | undefined): T[] {
-	return Array.isArray(value) ? value : [];
-}
 
 // ---- splitting ----
 
@@ -245,24 +238,4 @@ export function shapeItems(
 		return options.simplify ? simplifiedTenderRows(projects) : projects.flatMap(splitTenders);
 	}
 	return options.simplify ? projects.map(simplifyProject) : projects;
-}
-
-// ---- dates ----
-
-/** Today's calendar date (YYYY-MM-DD) in a time zone. */
-export function todayIn(timeZone: string, now: Date = new Date()): string {
-	const parts = new Intl.DateTimeFormat('en-CA', {
-		timeZone,
-		year: 'numeric',
-		month: '2-digit',
-		day: '2-digit',
-	}).formatToParts(now);
-	const part = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
-	return `${part('year')}-${part('month')}-${part('day')}`;
-}
-
-/** A calendar date moved by whole days. */
-export function addDays(date: string, days: number): string {
-	const [year, month, day] = date.split('-').map(Number);
-	return new Date(Date.UTC(year, month - 1, day + days)).toISOString().slice(0, 10);
 }

@@ -13,6 +13,7 @@ import { getCredentialAllowedDomains, NodeApiError, NodeOperationError, sleep } 
 
 import type { ErrorBody, ResultsPage } from '../api/types';
 import { MAX_PAGE_SIZE } from '../helpers/paging';
+import { isObject } from '../helpers/values';
 import { describeApiFailure, errorCodeOf, type FailureContext } from './api-errors';
 import { API_RATE_LIMIT, apiRateBudget } from './budget';
 import { networkFailureOf, type NetworkFailure } from './network';
@@ -87,10 +88,6 @@ type Outcome =
 	| { network: NetworkFailure }
 	| { token: TokenRequestError }
 	| { unexpected: string };
-
-function isObject(value: unknown): value is Record<string, unknown> {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function isResultsPage(body: unknown): body is ResultsPage {
 	return (

@@ -9,6 +9,7 @@ import type {
 import { UserError } from 'n8n-workflow';
 
 import type { OAuthErrorBody, TokenResponse } from '../api/types';
+import { isObject } from '../helpers/values';
 import { networkFailureOf } from './network';
 import { readSettings, TOKEN_PATH, type SupplierSettings } from './settings';
 
@@ -111,10 +112,6 @@ export function redactSecrets(text: string, credentials: ICredentialDataDecrypte
 		usedTokens.get(credentials),
 		tokens.get(cacheKey(settings))?.accessToken,
 	]);
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function oauthErrorOf(body: unknown): OAuthErrorBody | undefined {

@@ -1,6 +1,5 @@
+import { dayToIsoDate, isoDateToDay } from '../helpers/dates';
 import {
-	dayToIsoDate,
-	isoDateToDay,
 	MAX_TRACKED_TENDERS,
 	RETENTION_DAYS,
 	type TenderSnapshot,

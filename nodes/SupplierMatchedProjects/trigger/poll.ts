@@ -4,6 +4,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { nodeErrorOf } from '../actions/errors';
 import { checkedCompanyId, checkedFilters, checkedOutput } from '../actions/parameters';
 import type { Project } from '../api/types';
+import { isoDateToDay } from '../helpers/dates';
 import { filterProjects, type ProjectFilters } from '../helpers/filters';
 import type { OutputMode } from '../helpers/items';
 import { collectProjects, MAX_PAGE_SIZE, walkPages, type FetchPage } from '../helpers/paging';
@@ -12,7 +13,7 @@ import { budgetExhausted, budgetRefusal } from './budget';
 import { daysLeftInWindow, type DueSoonWindow, type PollDiff, type TriggerEvent } from './diff';
 import { passesOnItsOwn } from './failures';
 import { announcedItems, type Announcement } from './output';
-import { isoDateToDay, type TriggerState } from './state';
+import type { TriggerState } from './state';
 
 /**
  * The trigger's fetching, for the trigger class to call: it reads the parameters, walks the

@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { Tender } from '../api/types';
+import { dayOf, dayToIsoDate, isoDateToDay } from '../helpers/dates';
 
 export const STATE_VERSION = 3;
 
@@ -18,7 +19,6 @@ export const RETENTION_DAYS = 90;
  */
 export const MAX_TRACKED_TENDERS = 5000;
 
-const DAY_MS = 86_400_000;
 /** The furthest day from the epoch a Date can hold. */
 const MAX_DATE_DAY = 100_000_000;
 
@@ -71,22 +71,6 @@ export type ReadStateResult =
 	| { kind: 'empty' }
 	| { kind: 'state'; state: TriggerState }
 	| { kind: 'unreadable'; reason: string };
-
-export function dayOf(epochMs: number): number {
-	return Math.floor(epochMs / DAY_MS);
-}
-
-export function dayToIsoDate(day: number): string {
-	return new Date(day * DAY_MS).toISOString().slice(0, 10);
-}
-
-/** Days since the epoch of a calendar date (YYYY-MM-DD); undefined for anything else. */
-export function isoDateToDay(value: string): number | undefined {
-	if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return undefined;
-	const day = Date.parse(`${value}T00:00:00Z`) / DAY_MS;
-	// Date.parse rolls 2025-02-30 over to March: only a date that survives the round trip is stored as a day.
-	return Number.isInteger(day) && dayToIsoDate(day) === value ? day : undefined;
-}
 
 // Known values are stored as their index; values the API adds later are stored verbatim.
 const STATUS_CODES: ReadonlyArray<Tender['status']> = ['Open', 'Closed', 'Awarded'];
