@@ -501,7 +501,7 @@ describe('restarts (only what n8n saved survives)', () => {
 		expect(await newIdsOf(trigger)).toEqual([]);
 	});
 
-	it('reads a state saved by an earlier version of the node', async () => {
+	it('takes a state it cannot read as no state: a new baseline, said in the log', async () => {
 		const known = world.sandbox.openTender();
 		const trigger = world.trigger();
 		trigger.setSavedNodeData({
@@ -510,10 +510,18 @@ describe('restarts (only what n8n saved survives)', () => {
 			lastPollAt: new Date(Date.now() - DAY_MS).toISOString(),
 		});
 		const opened = world.sandbox.openTender();
-		const outcome = await trigger.restart();
-		if (outcome.kind !== 'emitted') throw new Error(`expected an emit, got ${outcome.kind}`);
-		expect(emittedTenderIds(outcome.items)).toEqual([opened.id]);
+		expect(await trigger.restart()).toEqual({ kind: 'nothing' });
+		expect(trigger.logs).toEqual([
+			{
+				level: 'warn',
+				message: expect.stringMatching(
+					/^Supplier Matched Projects Trigger ".+" cannot read its saved state \(it was not saved in this node's layout\); it records the open tenders as a new baseline$/,
+				),
+			},
+		]);
 		expect(trackedIds(trigger.savedNodeData())).toEqual([known.id, opened.id].sort());
+		const next = world.sandbox.openTender();
+		expect(await newIdsOf(trigger)).toEqual([next.id]);
 	});
 });
 

@@ -322,24 +322,6 @@ describe('diffPoll: scope', () => {
 		});
 		expect(withOption.newTenderIds).toEqual(['x']);
 	});
-
-	it('continues from a migrated version 1 state as from its own', () => {
-		const read = readTriggerState({
-			version: 1,
-			seenTenderIds: ['a'],
-			lastPollAt: new Date(DAY0 * 86_400_000).toISOString(),
-		});
-		if (read.kind !== 'state') throw new Error('expected a state');
-		const result = poll({
-			previous: read.state,
-			today: DAY0 + 1,
-			loadedFromStorage: true,
-			listed: listed('a', 'b'),
-		});
-		expect(result.firstRun).toBe(false);
-		expect(result.newTenderIds).toEqual(['b']);
-		expect(result.next.scope).toBe(SCOPE);
-	});
 });
 
 describe('diffPoll: restarts (only saved state survives)', () => {

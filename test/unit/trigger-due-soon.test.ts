@@ -477,7 +477,7 @@ describe('state of quotesDueSoon', () => {
 	});
 
 	it('reports a reminders mark other than 1 as unreadable', () => {
-		expect(readTriggerState({ v: 3, d: 20_000, r: true, t: {} })).toEqual({
+		expect(readTriggerState({ v: 3, s: SCOPE, d: 20_000, r: true, t: {} })).toEqual({
 			kind: 'unreadable',
 			reason: 'its reminders mark is not 1',
 		});

@@ -180,7 +180,7 @@ export function diffPoll(input: PollDiffInput): PollDiff {
 	const reminders = event === 'quotesDueSoon';
 	const firstRun =
 		previous === undefined ||
-		(previous.scope !== undefined && previous.scope !== scope) ||
+		previous.scope !== scope ||
 		(previous.reminders === true) !== reminders;
 	const loadedDay =
 		previous !== undefined && input.loadedFromStorage

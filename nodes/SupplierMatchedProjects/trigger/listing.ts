@@ -35,28 +35,30 @@ function sortedKeys(values: readonly string[] | undefined, key = categoryKey): s
 }
 
 /**
- * A short fingerprint of what the walk selects. Equivalent filters (order, case, repeats, and
- * accents where the filter ignores them) give the same fingerprint, so rewording them does not
- * start a new baseline.
+ * Each filter as the fingerprint sees it: values the filter treats alike (order, case, repeats,
+ * and accents where the filter ignores them) give the same key. A filter missing here would not
+ * start a new baseline when changed, so the type asks for every one.
  */
+const SCOPE_KEYS: {
+	[Name in keyof Required<ProjectFilters>]: (filters: ProjectFilters) => unknown;
+} = {
+	tenderTypes: (filters) => sortedKeys(filters.tenderTypes),
+	projectStatuses: (filters) => sortedKeys(filters.projectStatuses),
+	quotesDueWithinDays: (filters) => filters.quotesDueWithinDays,
+	matchedKeywords: (filters) => sortedKeys(filters.matchedKeywords),
+	budgetAtLeast: (filters) => filters.budgetAtLeast,
+	budgetAtMost: (filters) => filters.budgetAtMost,
+	withoutBudget: withoutBudgetRule,
+	categories: (filters) => sortedKeys(filters.categories),
+	locations: (filters) => sortedKeys(filters.locations, folded),
+	builders: (filters) => sortedKeys(filters.builders, folded),
+};
+
+/** A short fingerprint of what the walk selects: equivalent filters give the same one. */
 export function scopeOf(companyId: string, filters: ProjectFilters): string {
-	const selection: unknown[] = [
-		companyId,
-		sortedKeys(filters.tenderTypes),
-		sortedKeys(filters.projectStatuses),
-		filters.quotesDueWithinDays ?? null,
-		sortedKeys(filters.matchedKeywords),
-	];
-	// Later filters join the fingerprint only when set, so a trigger saved before they existed
-	// keeps its fingerprint, and its baseline, across the upgrade.
-	const later = {
-		budgetAtLeast: filters.budgetAtLeast,
-		budgetAtMost: filters.budgetAtMost,
-		withoutBudget: withoutBudgetRule(filters),
-		categories: filters.categories?.length ? sortedKeys(filters.categories) : undefined,
-		locations: filters.locations?.length ? sortedKeys(filters.locations, folded) : undefined,
-		builders: filters.builders?.length ? sortedKeys(filters.builders, folded) : undefined,
-	};
-	if (Object.values(later).some((value) => value !== undefined)) selection.push(later);
-	return createHash('sha256').update(JSON.stringify(selection)).digest('base64url').slice(0, 12);
+	const selection = Object.entries(SCOPE_KEYS).map(([name, key]) => [name, key(filters) ?? null]);
+	return createHash('sha256')
+		.update(JSON.stringify([companyId, selection]))
+		.digest('base64url')
+		.slice(0, 12);
 }

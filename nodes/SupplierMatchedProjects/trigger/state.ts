@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { Tender } from '../api/types';
-import { dayOf, dayToIsoDate, isoDateToDay } from '../helpers/dates';
+import { dayToIsoDate, isoDateToDay } from '../helpers/dates';
 
 export const STATE_VERSION = 3;
 
@@ -45,11 +45,8 @@ export interface TrackedTender {
 }
 
 export interface TriggerState {
-	/**
-	 * Fingerprint of what the walk selects (company and filters). Undefined for a state migrated
-	 * from a version that did not record it.
-	 */
-	scope?: string;
+	/** Fingerprint of what the walk selects (company and filters). */
+	scope: string;
 	/** Day of the poll that wrote this state. */
 	day: number;
 	/**
@@ -130,11 +127,11 @@ class DueDateWriter {
 	}
 }
 
+/** The other way round: each distinct stored number converted once. */
 class DueDateReader {
 	private readonly dates = new Map<number, string>();
 
-	/** `origin` is added to a stored number: 0 for version 2 (days since the epoch). */
-	constructor(private readonly origin: number) {}
+	constructor(private readonly stateDay: number) {}
 
 	decode(value: unknown): string | null | undefined {
 		if (value === null) return null;
@@ -142,7 +139,7 @@ class DueDateReader {
 		if (!isWholeNumber(value)) return undefined;
 		let date = this.dates.get(value);
 		if (date === undefined) {
-			const day = this.origin + value;
+			const day = this.stateDay + value;
 			// Beyond what a Date can hold: a damaged state, not a date.
 			if (Math.abs(day) > MAX_DATE_DAY) return undefined;
 			date = dayToIsoDate(day);
@@ -185,9 +182,7 @@ export function writeTriggerState(state: TriggerState): IDataObject {
 						builders.indexOf(snapshot.builder),
 					];
 	}
-	const written: IDataObject = { v: STATE_VERSION };
-	if (state.scope !== undefined) written.s = state.scope;
-	written.d = state.day;
+	const written: IDataObject = { v: STATE_VERSION, s: state.scope, d: state.day };
 	if (state.loadedDay !== undefined) written.h = state.loadedDay;
 	if (state.projectCount !== undefined) written.n = state.projectCount;
 	if (state.reminders === true) written.r = 1;
@@ -202,10 +197,14 @@ function isTextList(value: unknown): value is string[] {
 }
 
 /**
- * Versions 2 and 3. Version 2 (written until this node learnt to store each tender name once)
- * keeps the name itself in an entry and its due date in days since the epoch.
+ * Reads what writeTriggerState wrote. Anything else, or a damaged state, is unreadable, with the
+ * reason: the trigger then takes a new baseline and says so in its log.
  */
-function readVersion2Or3(stored: IDataObject, version: 2 | 3): ReadStateResult {
+export function readTriggerState(stored: IDataObject): ReadStateResult {
+	if (Object.keys(stored).length === 0) return { kind: 'empty' };
+	if (stored.v !== STATE_VERSION) {
+		return { kind: 'unreadable', reason: "it was not saved in this node's layout" };
+	}
 	const {
 		s: scope,
 		d: day,
@@ -217,9 +216,7 @@ function readVersion2Or3(stored: IDataObject, version: 2 | 3): ReadStateResult {
 		m: names = [],
 	} = stored;
 	if (!isWholeNumber(day)) return { kind: 'unreadable', reason: 'its day is missing' };
-	if (scope !== undefined && typeof scope !== 'string') {
-		return { kind: 'unreadable', reason: 'its scope is not text' };
-	}
+	if (typeof scope !== 'string') return { kind: 'unreadable', reason: 'its scope is missing' };
 	if (loadedDay !== undefined && !isWholeNumber(loadedDay)) {
 		return { kind: 'unreadable', reason: 'its load day is not a number' };
 	}
@@ -245,12 +242,20 @@ function readVersion2Or3(stored: IDataObject, version: 2 | 3): ReadStateResult {
 	if (!isTextList(names)) {
 		return { kind: 'unreadable', reason: 'its tender name list is malformed' };
 	}
-	const nameOf = (value: unknown): string | undefined => {
-		if (version === 2) return typeof value === 'string' ? value : undefined;
-		return isWholeNumber(value) ? names[value] : undefined;
-	};
-	const dueDates = new DueDateReader(version === 2 ? 0 : day);
-	const entries = tenders as IDataObject;
+	const tracked = readSnapshots(day, tenders as IDataObject, builders, names);
+	return typeof tracked === 'string'
+		? { kind: 'unreadable', reason: tracked }
+		: { kind: 'state', state: { ...header, tenders: tracked } };
+}
+
+/** The tenders of a newTender or newOrUpdatedTender state, or why one cannot be read. */
+function readSnapshots(
+	day: number,
+	entries: IDataObject,
+	builders: string[],
+	names: string[],
+): Map<string, TrackedTender> | string {
+	const dueDates = new DueDateReader(day);
 	const tracked = new Map<string, TrackedTender>();
 	for (const id of Object.keys(entries)) {
 		const entry = entries[id];
@@ -263,7 +268,8 @@ function readVersion2Or3(stored: IDataObject, version: 2 | 3): ReadStateResult {
 		const quotesDueAt = dueDates.decode(snapshot?.[1]);
 		const status = decodeCode(snapshot?.[2], STATUS_CODES);
 		const type = decodeCode(snapshot?.[3], TYPE_CODES);
-		const name = nameOf(snapshot?.[4]);
+		const nameAt: unknown = snapshot?.[4];
+		const name = isWholeNumber(nameAt) ? names[nameAt] : undefined;
 		const builderAt: unknown = snapshot?.[5];
 		const builder = isWholeNumber(builderAt) ? builders[builderAt] : undefined;
 		if (
@@ -274,14 +280,14 @@ function readVersion2Or3(stored: IDataObject, version: 2 | 3): ReadStateResult {
 			name === undefined ||
 			builder === undefined
 		) {
-			return { kind: 'unreadable', reason: `its entry for tender ${id} is malformed` };
+			return `its entry for tender ${id} is malformed`;
 		}
 		tracked.set(id, {
 			lastListedDay: day - age,
 			snapshot: { quotesDueAt, status, name, type, builder },
 		});
 	}
-	return { kind: 'state', state: { ...header, tenders: tracked } };
+	return tracked;
 }
 
 /** The tenders of a reminders state: [age, ...dueDays] each, due days relative to the state's day. */
@@ -305,39 +311,4 @@ function readReminders(
 		});
 	}
 	return { kind: 'state', state: { ...header, reminders: true, tenders: tracked } };
-}
-
-/**
- * Version 1, the first development layout: a plain list of the tender ids already announced and
- * the time of the last poll. It knew nothing about filters, so the scope is left undefined and
- * taken to be unchanged.
- */
-function readVersion1(stored: IDataObject): ReadStateResult {
-	const { seenTenderIds, lastPollAt } = stored;
-	const lastPollMs = typeof lastPollAt === 'string' ? Date.parse(lastPollAt) : Number.NaN;
-	if (!Number.isFinite(lastPollMs)) {
-		return { kind: 'unreadable', reason: 'its lastPollAt is not a date-time' };
-	}
-	if (!Array.isArray(seenTenderIds) || !seenTenderIds.every((id) => typeof id === 'string')) {
-		return { kind: 'unreadable', reason: 'its seenTenderIds is not a list of ids' };
-	}
-	const day = dayOf(lastPollMs);
-	const tenders = new Map<string, TrackedTender>();
-	for (const id of seenTenderIds as string[]) tenders.set(id, { lastListedDay: day });
-	return { kind: 'state', state: { day, tenders } };
-}
-
-export function readTriggerState(stored: IDataObject): ReadStateResult {
-	if (stored.v === STATE_VERSION) return readVersion2Or3(stored, STATE_VERSION);
-	if (stored.v === 2) return readVersion2Or3(stored, 2);
-	if (stored.version === 1) return readVersion1(stored);
-	if (stored.v === undefined && stored.version === undefined) {
-		return Object.keys(stored).length === 0
-			? { kind: 'empty' }
-			: { kind: 'unreadable', reason: 'it has no version' };
-	}
-	return {
-		kind: 'unreadable',
-		reason: `its version ${JSON.stringify(stored.v ?? stored.version)} is not one this node knows`,
-	};
 }
