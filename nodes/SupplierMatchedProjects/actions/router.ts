@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import { NodeOperationError } from 'n8n-workflow';
 
 import { todayIn } from '../helpers/dates';
-import { nodeErrorOf } from './errors';
+import { nodeErrorOf } from '../shared/errors';
 import * as matchedProject from './matchedProject/MatchedProject.resource';
 
 /** One input item's run of an operation: the JSON of its output items. */

@@ -1,13 +1,13 @@
 import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { nodeErrorOf } from '../actions/errors';
-import { checkedCompanyId, checkedFilters, checkedOutput } from '../actions/parameters';
 import type { Project } from '../api/types';
 import { isoDateToDay } from '../helpers/dates';
 import { filterProjects, type ProjectFilters } from '../helpers/filters';
 import type { OutputMode } from '../helpers/items';
 import { collectProjects, MAX_PAGE_SIZE, walkPages, type FetchPage } from '../helpers/paging';
+import { nodeErrorOf } from '../shared/errors';
+import { checkedCompanyId, checkedFilters, checkedOutput } from '../shared/parameters';
 import { freeRequests, isRateBudgetError, requestResultsPage } from '../transport';
 import { budgetExhausted, budgetRefusal } from './budget';
 import { daysLeftInWindow, type DueSoonWindow, type PollDiff, type TriggerEvent } from './diff';

@@ -11,7 +11,7 @@ import { filterProjects, hasFilters } from '../../helpers/filters';
 import { shapeItems, type OutputMode } from '../../helpers/items';
 import { MAX_PAGE_SIZE, walkPages, type FetchPage } from '../../helpers/paging';
 import { inCredentialTurn, requestResultsPage } from '../../transport';
-import { checkedCompanyId, checkedFilters, checkedOutput } from '../parameters';
+import { checkedCompanyId, checkedFilters, checkedOutput } from '../../shared/parameters';
 
 const showForGetMany = { show: { resource: ['matchedProject'], operation: ['getAll'] } };
 
