@@ -37,9 +37,9 @@ function scripted(pages: ResultsPage[]) {
 }
 
 describe('collectProjects', () => {
-	it('walks every page 100 at a time when there is no limit, passing cursors back verbatim', async () => {
+	it('walks every page 100 at a time, passing cursors back verbatim', async () => {
 		const api = fakeApi(250);
-		const result = await collectProjects(api.fetchPage, {});
+		const result = await collectProjects(api.fetchPage);
 		expect(result.map((p) => p.projectId)).toEqual(api.all.map((p) => p.projectId));
 		expect(api.requests).toEqual([
 			{ limit: 100 },
@@ -48,42 +48,9 @@ describe('collectProjects', () => {
 		]);
 	});
 
-	it('asks only for what is still missing and stops exactly at the limit across pages', async () => {
-		const api = fakeApi(500);
-		const result = await collectProjects(api.fetchPage, { limit: 150 });
-		expect(result).toHaveLength(150);
-		expect(result[149].projectId).toBe('p150');
-		expect(api.requests).toEqual([{ limit: 100 }, { cursor: 'c/+=?&#100', limit: 50 }]);
-	});
-
-	it('uses one request when the limit fits in a page', async () => {
-		const api = fakeApi(500);
-		const result = await collectProjects(api.fetchPage, { limit: 30 });
-		expect(result).toHaveLength(30);
-		expect(api.requests).toEqual([{ limit: 30 }]);
-	});
-
-	it('returns fewer than the limit when the API runs out', async () => {
-		const api = fakeApi(42);
-		expect(await collectProjects(api.fetchPage, { limit: 1000 })).toHaveLength(42);
-		expect(api.requests).toEqual([{ limit: 100 }]);
-	});
-
-	it('cuts a page that holds more than was asked for', async () => {
-		const api = scripted([page(projects(10), 'next')]);
-		expect(await collectProjects(api.fetchPage, { limit: 3 })).toHaveLength(3);
-		expect(api.requests).toHaveLength(1);
-	});
-
 	it('returns an empty list for an empty first page', async () => {
 		const api = scripted([page([])]);
-		expect(await collectProjects(api.fetchPage, {})).toEqual([]);
-	});
-
-	it.each([0, -1, 1.5, Number.NaN])('refuses a limit of %p', async (limit) => {
-		const api = scripted([]);
-		await expect(collectProjects(api.fetchPage, { limit })).rejects.toThrow(PagingError);
-		expect(api.requests).toHaveLength(0);
+		expect(await collectProjects(api.fetchPage)).toEqual([]);
 	});
 
 	it('stops with a clear error when a next page is announced without a cursor', async () => {
@@ -91,7 +58,7 @@ describe('collectProjects', () => {
 			page(projects(2), 'c1'),
 			{ data: projects(2, 'q'), _metadata: { hasNextPage: true, nextCursor: null } },
 		]);
-		await expect(collectProjects(api.fetchPage, {})).rejects.toThrow(
+		await expect(collectProjects(api.fetchPage)).rejects.toThrow(
 			'The API said page 2 is followed by another but sent no cursor for it, so the walk stopped there',
 		);
 		expect(api.requests).toHaveLength(2);
@@ -99,7 +66,7 @@ describe('collectProjects', () => {
 
 	it('treats an empty cursor like a missing one', async () => {
 		const api = scripted([{ data: [], _metadata: { hasNextPage: true, nextCursor: '' } }]);
-		await expect(collectProjects(api.fetchPage, {})).rejects.toThrow(PagingError);
+		await expect(collectProjects(api.fetchPage)).rejects.toThrow(PagingError);
 	});
 
 	it('stops with a clear error instead of looping when a cursor repeats', async () => {
@@ -108,7 +75,7 @@ describe('collectProjects', () => {
 			page(projects(1, 'q'), 'b'),
 			page(projects(1, 'r'), 'a'),
 		]);
-		await expect(collectProjects(api.fetchPage, {})).rejects.toThrow(
+		await expect(collectProjects(api.fetchPage)).rejects.toThrow(
 			'The API sent a cursor on page 3 that it had already sent, so the walk stopped rather than loop',
 		);
 		expect(api.requests.map((r) => r.cursor)).toEqual([undefined, 'a', 'b']);
@@ -118,7 +85,7 @@ describe('collectProjects', () => {
 		const api = scripted([
 			{ data: projects(1), _metadata: { hasNextPage: false, nextCursor: 'x' } },
 		]);
-		expect(await collectProjects(api.fetchPage, {})).toHaveLength(1);
+		expect(await collectProjects(api.fetchPage)).toHaveLength(1);
 		expect(api.requests).toHaveLength(1);
 	});
 });
@@ -303,7 +270,7 @@ describe('walkPages reading ahead (everyPage)', () => {
 		}
 	});
 
-	it('reads ahead in collectProjects without a limit, never with one', async () => {
+	it('reads ahead in collectProjects', async () => {
 		const events: string[] = [];
 		const all = projects(250);
 		const fetchPage: FetchPage = async (request) => {
@@ -319,7 +286,7 @@ describe('walkPages reading ahead (everyPage)', () => {
 			};
 			return page(data, end < all.length ? String(end) : null);
 		};
-		expect(await collectProjects(fetchPage, {})).toEqual(all);
+		expect(await collectProjects(fetchPage)).toEqual(all);
 		expect(events).toEqual([
 			'request from 0',
 			'request from 100',
@@ -328,9 +295,5 @@ describe('walkPages reading ahead (everyPage)', () => {
 			'take from 100',
 			'take from 200',
 		]);
-
-		events.length = 0;
-		expect(await collectProjects(fetchPage, { limit: 150 })).toEqual(all.slice(0, 150));
-		expect(events).toEqual(['request from 0', 'take from 0', 'request from 100', 'take from 100']);
 	});
 });

@@ -82,24 +82,11 @@ export async function* walkPages(
 	}
 }
 
-/**
- * Collects projects across pages. Without a limit it walks every page, 100 projects at a time;
- * with one it asks for no more than are still needed and stops exactly at the limit.
- */
-export async function collectProjects(
-	fetchPage: FetchPage,
-	options: { limit?: number },
-): Promise<Project[]> {
-	const { limit } = options;
-	if (limit !== undefined && (!Number.isInteger(limit) || limit < 1)) {
-		throw new PagingError(`A limit must be a whole number of at least 1, not ${limit}`);
-	}
+/** Collects the projects of every page, 100 at a time, reading each next page ahead. */
+export async function collectProjects(fetchPage: FetchPage): Promise<Project[]> {
 	const projects: Project[] = [];
-	const nextLimit = () =>
-		limit === undefined ? MAX_PAGE_SIZE : Math.min(MAX_PAGE_SIZE, limit - projects.length);
-	for await (const data of walkPages(fetchPage, nextLimit, { everyPage: limit === undefined })) {
+	for await (const data of walkPages(fetchPage, () => MAX_PAGE_SIZE, { everyPage: true })) {
 		projects.push(...data);
-		if (limit !== undefined && projects.length >= limit) break;
 	}
-	return limit === undefined ? projects : projects.slice(0, limit);
+	return projects;
 }

@@ -202,7 +202,7 @@ async function walkAll(this: IPollFunctions, fetchPage: FetchPage): Promise<Proj
 		return results;
 	};
 	try {
-		return await collectProjects(counted, {});
+		return await collectProjects(counted);
 	} catch (error) {
 		throw isRateBudgetError(error)
 			? budgetExhausted(this.getNode(), requests, projectsSoFar, error.spentBy)
