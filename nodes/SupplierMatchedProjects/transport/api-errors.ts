@@ -7,7 +7,8 @@ export interface ApiFailure {
 	description: string;
 }
 
-export interface FailureContext {
+/** The request the API refused: what a message about it names. */
+export interface FailedRequest {
 	companyId: string;
 	clientId: string;
 	baseUrl: string;
@@ -27,15 +28,15 @@ function serverSays(body: unknown): string {
 	return typeof message === 'string' && message !== '' ? ` The API says: ${message}` : '';
 }
 
-function afterAttempts(context: FailureContext): string {
-	return context.attempts > 1 ? ` after ${context.attempts} attempts` : '';
+function afterAttempts(request: FailedRequest): string {
+	return request.attempts > 1 ? ` after ${request.attempts} attempts` : '';
 }
 
 /** Turns an API error answer (section 7 of the API specification) into a cause and a fix. */
 export function describeApiFailure(
 	status: number,
 	body: unknown,
-	context: FailureContext,
+	request: FailedRequest,
 ): ApiFailure {
 	const code = errorCodeOf(body);
 	const says = serverSays(body);
@@ -47,37 +48,37 @@ export function describeApiFailure(
 	}
 	if (status === 400) {
 		return {
-			message: `The API rejected the request for company "${context.companyId}" as invalid (HTTP 400${code ? `, ${code}` : ''})`,
+			message: `The API rejected the request for company "${request.companyId}" as invalid (HTTP 400${code ? `, ${code}` : ''})`,
 			description: `Check the Company ID. If the request came from an older cursor, run the node again to start from the first page.${says}`,
 		};
 	}
 	if (status === 401 && code === 'CLIENT_ID_HEADER_MISMATCH') {
 		return {
-			message: `The credential's Client ID "${context.clientId}" is not the client the access token was issued to (CLIENT_ID_HEADER_MISMATCH)`,
+			message: `The credential's Client ID "${request.clientId}" is not the client the access token was issued to (CLIENT_ID_HEADER_MISMATCH)`,
 			description: `Enter the Client ID and Client Secret that were issued together for this integration; if you changed one, change the other to match.${says}`,
 		};
 	}
 	if (status === 401 || status === 403) {
 		return {
-			message: `The API refused access to company "${context.companyId}" (${code ?? `HTTP ${status}`})`,
-			description: `The API gives this one answer for four causes: the token is not valid for this API; the company "${context.companyId}" is not registered to client "${context.clientId}"; the permission is not published; or the token lacks the scope speci-finder/read. Check the Company ID, keep the credential's Scope as speci-finder/read, and ask the operator to register the company and publish the permission.${says}`,
+			message: `The API refused access to company "${request.companyId}" (${code ?? `HTTP ${status}`})`,
+			description: `The API gives this one answer for four causes: the token is not valid for this API; the company "${request.companyId}" is not registered to client "${request.clientId}"; the permission is not published; or the token lacks the scope speci-finder/read. Check the Company ID, keep the credential's Scope as speci-finder/read, and ask the operator to register the company and publish the permission.${says}`,
 		};
 	}
 	if (status === 404) {
 		return {
-			message: `No Supplier Matched-Projects API answered at ${context.baseUrl} (HTTP 404)`,
+			message: `No Supplier Matched-Projects API answered at ${request.baseUrl} (HTTP 404)`,
 			description: `Check the credential's Base URL: it is the resource API's address, without /api/supplier/v1.${says}`,
 		};
 	}
 	if (status === 429) {
 		return {
-			message: `The API's rate limit was reached${afterAttempts(context)} (HTTP 429)`,
+			message: `The API's rate limit was reached${afterAttempts(request)} (HTTP 429)`,
 			description: `The API allows 100 requests per 5 minutes per credential, and this call has waited as long as the node allows. Run the workflow later, or fetch fewer pages by setting a Limit.${says}`,
 		};
 	}
 	if (status >= 500) {
 		return {
-			message: `The API failed on its side${afterAttempts(context)} (${code ?? `HTTP ${status}`})`,
+			message: `The API failed on its side${afterAttempts(request)} (${code ?? `HTTP ${status}`})`,
 			description: `This is a temporary failure of the service or one of its downstream systems. Run the workflow again later.${says}`,
 		};
 	}

@@ -4,6 +4,9 @@ import { sleep } from 'n8n-workflow';
 export const API_RATE_LIMIT = 100;
 export const API_RATE_WINDOW_MS = 5 * 60_000;
 
+/** Who counted a credential's window as full: this process's own sends, or the API with a 429. */
+export type SpentBy = 'process' | 'api';
+
 /**
  * Either a slot was taken, or none frees up before the deadline and this is how long one would
  * take. `spentBy` says who counted the window as full: this process's own sends, or the API (a 429
@@ -11,7 +14,7 @@ export const API_RATE_WINDOW_MS = 5 * 60_000;
  */
 export type BudgetOutcome =
 	| { acquired: true }
-	| { acquired: false; waitMs: number; spentBy: 'process' | 'api' };
+	| { acquired: false; waitMs: number; spentBy: SpentBy };
 
 export interface RateBudgetOptions {
 	limit: number;
@@ -74,7 +77,7 @@ export class RateBudget {
 	}
 
 	/** How long until a slot frees on this key, and who counted it full; undefined when one is free. */
-	spentFor(key: string): { waitMs: number; spentBy: 'process' | 'api' } | undefined {
+	spentFor(key: string): { waitMs: number; spentBy: SpentBy } | undefined {
 		const now = this.now();
 		const apiFreeAt = this.apiSpentUntil(key, now);
 		if (apiFreeAt !== undefined) return { waitMs: apiFreeAt - now, spentBy: 'api' };

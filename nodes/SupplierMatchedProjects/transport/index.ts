@@ -14,8 +14,8 @@ import { getCredentialAllowedDomains, NodeApiError, NodeOperationError, sleep } 
 import type { ErrorBody, ResultsPage } from '../api/types';
 import { MAX_PAGE_SIZE } from '../helpers/paging';
 import { isObject } from '../helpers/values';
-import { describeApiFailure, errorCodeOf, type FailureContext } from './api-errors';
-import { API_RATE_LIMIT, apiRateBudget } from './budget';
+import { describeApiFailure, errorCodeOf, type FailedRequest } from './api-errors';
+import { API_RATE_LIMIT, apiRateBudget, type SpentBy } from './budget';
 import { networkFailureOf, type NetworkFailure } from './network';
 import {
 	backoffDelay,
@@ -46,9 +46,9 @@ const RESULTS_PATH = '/api/supplier/v1/companies';
  * counts every n8n process and client on the credential (queue mode's main and workers alike).
  */
 export class RateBudgetError extends NodeApiError {
-	readonly spentBy: 'process' | 'api';
+	readonly spentBy: SpentBy;
 
-	constructor(node: INode, waitMs: number, spentBy: 'process' | 'api' = 'process') {
+	constructor(node: INode, waitMs: number, spentBy: SpentBy = 'process') {
 		const seconds = Math.ceil(waitMs / 1000);
 		const counted =
 			spentBy === 'api' ? ', counted by the API across every n8n process that uses it' : '';
@@ -292,7 +292,7 @@ export async function requestResultsPage(
 		timeout: policy.requestTimeoutMs,
 		...(allowedDomains === undefined ? {} : { allowedDomains }),
 	};
-	const failureContext = (attempts: number): FailureContext => ({
+	const failureContext = (attempts: number): FailedRequest => ({
 		companyId,
 		clientId: settings.clientId,
 		baseUrl: settings.baseUrl,
