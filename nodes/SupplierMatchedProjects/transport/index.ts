@@ -244,19 +244,76 @@ function apiError(
 	});
 }
 
+/** What the attempts of one page request share, fixed before the first is sent. */
+interface PageCall {
+	context: SupplierContext;
+	node: INode;
+	credentials: ICredentialDataDecryptedObject;
+	baseUrl: string;
+	failedRequest: Omit<FailedRequest, 'attempts'>;
+	options: IHttpRequestOptions;
+	budgetKey: string;
+	policy: Readonly<RetryPolicy>;
+	/** No wait may end after this (epoch ms). */
+	deadline: number;
+	cancelSignal: AbortSignal | undefined;
+}
+
+/** Counted across the attempts of one call. */
+interface Tries {
+	attempts: number;
+	/** 429s that said when to come back: the API refused them unread, so they use up time, not attempts. */
+	waitedOut: number;
+	retriedUnauthorised: boolean;
+}
+
+/** One attempt: what came of it, and the copy of the credentials it was sent with. */
+interface Attempt {
+	outcome: Outcome;
+	credentials: ICredentialDataDecryptedObject;
+}
+
+/**
+ * What another attempt could change, as the retry policy reads it: nothing; a new token (a 401);
+ * time the API named itself (a 429 with Retry-After); or a wait, the API's or backoff's.
+ */
+type Retry =
+	| { kind: 'never' }
+	| { kind: 'newToken' }
+	| { kind: 'apiSaidWhen'; retryAfterMs: number }
+	| { kind: 'wait'; retryAfterMs?: number };
+
+/** An attempt judged: the page, or the failure to report should no retry follow. */
+type Verdict = { page: ResultsPage } | { retry: Retry; failure: () => NodeApiError };
+
 /**
  * Fetches one page of matched projects for a company. Adds nothing to the auth headers itself (the
- * credential does); retries 5xx, 429 and network failures with backoff, honours Retry-After,
- * retries a 401 once with a new token, keeps within the credential's rate budget, and turns every
- * failure into a NodeApiError that names the cause and the fix.
+ * credential does); retries as `triesAgain` says, keeps within the credential's rate budget, and
+ * turns every failure into a NodeApiError that names the cause and the fix.
  */
 export async function requestResultsPage(
 	this: SupplierContext,
 	companyId: string,
 	page: { cursor?: string; limit: number },
 ): Promise<ResultsPage> {
-	const node = this.getNode();
-	const credentials = await this.getCredentials<ICredentialDataDecryptedObject>(CREDENTIAL_TYPE);
+	const call = await pageCall(this, companyId, page);
+	const tries: Tries = { attempts: 0, waitedOut: 0, retriedUnauthorised: false };
+	for (;;) {
+		const attempt = await sendAttempt(call, tries);
+		const verdict = judged(call, attempt, tries.attempts);
+		if ('page' in verdict) return verdict.page;
+		if (!(await triesAgain(call, tries, attempt, verdict.retry))) throw verdict.failure();
+	}
+}
+
+/** Checks what the caller asked for and prepares the request every attempt sends. */
+async function pageCall(
+	context: SupplierContext,
+	companyId: string,
+	page: { cursor?: string; limit: number },
+): Promise<PageCall> {
+	const node = context.getNode();
+	const credentials = await context.getCredentials<ICredentialDataDecryptedObject>(CREDENTIAL_TYPE);
 	const settings = settingsOf(node, credentials);
 	const problem = companyIdProblem(companyId);
 	if (problem !== undefined) throw new NodeOperationError(node, problem, { level: 'warning' });
@@ -266,19 +323,38 @@ export async function requestResultsPage(
 			`A page holds 1 to ${MAX_PAGE_SIZE} projects; ${page.limit} was asked for`,
 		);
 	}
-
 	const policy = activePolicy;
-	const deadline = Date.now() + policy.maxTotalWaitMs;
-	const budgetKey = credentialKey(settings);
-	const cancelSignal =
-		'getExecutionCancelSignal' in this ? this.getExecutionCancelSignal() : undefined;
+	return {
+		context,
+		node,
+		credentials,
+		baseUrl: settings.baseUrl,
+		failedRequest: { companyId, clientId: settings.clientId, baseUrl: settings.baseUrl },
+		options: requestOptions(node, credentials, settings, companyId, page, policy),
+		budgetKey: credentialKey(settings),
+		policy,
+		deadline: Date.now() + policy.maxTotalWaitMs,
+		cancelSignal:
+			'getExecutionCancelSignal' in context ? context.getExecutionCancelSignal() : undefined,
+	};
+}
+
+/** The GET of one results page, as every attempt of the call sends it. */
+function requestOptions(
+	node: INode,
+	credentials: ICredentialDataDecryptedObject,
+	settings: SupplierSettings,
+	companyId: string,
+	page: { cursor?: string; limit: number },
+	policy: Readonly<RetryPolicy>,
+): IHttpRequestOptions {
 	const allowedDomains = getCredentialAllowedDomains({
 		node,
 		credentialData: credentials,
 		credentialOwnedSurface: true,
 		nodeEndpointUrl: settings.baseUrl,
 	});
-	const options: IHttpRequestOptions = {
+	return {
 		method: 'GET',
 		url: resultsUrl(settings.baseUrl, companyId),
 		qs:
@@ -292,112 +368,152 @@ export async function requestResultsPage(
 		timeout: policy.requestTimeoutMs,
 		...(allowedDomains === undefined ? {} : { allowedDomains }),
 	};
-	const failureContext = (attempts: number): FailedRequest => ({
-		companyId,
-		clientId: settings.clientId,
-		baseUrl: settings.baseUrl,
-		attempts,
-	});
+}
 
-	/** Waits before the next attempt, unless that would pass the deadline. */
-	const waitedFor = async (ms: number): Promise<boolean> => {
-		if (Date.now() + ms > deadline) return false;
-		await sleep(ms);
-		if (cancelSignal?.aborted) {
-			throw new NodeOperationError(node, 'The execution was cancelled while waiting to retry');
-		}
-		return true;
+/** Sends one attempt once the rate budget has a slot for it. */
+async function sendAttempt(call: PageCall, tries: Tries): Promise<Attempt> {
+	const budget = await apiRateBudget.acquire(call.budgetKey, call.deadline);
+	if (!budget.acquired) throw new RateBudgetError(call.node, budget.waitMs, budget.spentBy);
+	tries.attempts++;
+	// A copy per attempt: the token used for it is remembered against this object.
+	const credentials = { ...call.credentials };
+	return { outcome: await send(call.context, credentials, call.options), credentials };
+}
+
+/** What one attempt's outcome means: a page, or a failure and what another attempt could change. */
+function judged(call: PageCall, attempt: Attempt, attempts: number): Verdict {
+	const { outcome } = attempt;
+	if ('answer' in outcome) return judgedAnswer(call, outcome.answer, attempt.credentials, attempts);
+	if ('token' in outcome) {
+		const { token } = outcome;
+		return {
+			retry: token.retryable ? { kind: 'wait' } : { kind: 'never' },
+			// No HTTP code: the issuer's status is not the API's. The failure says whether it lasts.
+			failure: () =>
+				apiError(call.node, token.message, token.description ?? '', { failure: token.failure }),
+		};
+	}
+	if ('network' in outcome) {
+		const { network } = outcome;
+		return {
+			retry: network.retryable ? { kind: 'wait' } : { kind: 'never' },
+			failure: () => networkError(call, network, attempts),
+		};
+	}
+	return {
+		retry: { kind: 'never' },
+		failure: () => apiError(call.node, outcome.unexpected, "Check the credential's settings."),
 	};
+}
 
-	let attempts = 0;
-	// 429s that said when to come back: the API refused them unread, so they use up time, not attempts.
-	let waitedOut = 0;
-	let retriedUnauthorised = false;
-	for (;;) {
-		const budget = await apiRateBudget.acquire(budgetKey, deadline);
-		if (!budget.acquired) throw new RateBudgetError(node, budget.waitMs, budget.spentBy);
-		attempts++;
-		// A copy per attempt: the token used for it is remembered against this object.
-		const attemptCredentials = { ...credentials };
-		const outcome = await send(this, attemptCredentials, options);
-		const mayRetry = attempts - waitedOut < policy.maxAttempts;
-
-		if ('answer' in outcome) {
-			const { statusCode, body, headers } = outcome.answer;
-			if (statusCode >= 200 && statusCode < 300) {
-				if (isResultsPage(body)) return body;
-				throw apiError(
-					node,
-					`The address ${settings.baseUrl} answered, but not with a page of matched projects`,
+/** An HTTP answer: a page, or an error status with the API's own words. */
+function judgedAnswer(
+	call: PageCall,
+	answer: IN8nHttpFullResponse,
+	credentials: ICredentialDataDecryptedObject,
+	attempts: number,
+): Verdict {
+	const { statusCode, body, headers } = answer;
+	if (statusCode >= 200 && statusCode < 300) {
+		if (isResultsPage(body)) return { page: body };
+		return {
+			retry: { kind: 'never' },
+			failure: () =>
+				apiError(
+					call.node,
+					`The address ${call.baseUrl} answered, but not with a page of matched projects`,
 					"Check the credential's Base URL: it is the resource API's address, without /api/supplier/v1.",
 					{ httpCode: statusCode },
-				);
-			}
-			if (statusCode === 401 && !retriedUnauthorised) {
-				retriedUnauthorised = true;
-				discardTokenUsedBy(attemptCredentials);
-				continue;
-			}
-			const retryAfter = parseRetryAfter(headers?.['retry-after'], Date.now());
-			if (statusCode === 429 && retryAfter !== undefined && retryAfter > 0) {
-				// Other n8n processes on this credential spend the same limit unseen: the API's word is
-				// the only shared count, so every execution in this process holds back until then, and
-				// the budget's own deadline check turns a wait too long into the budget message.
-				apiRateBudget.refund(budgetKey);
-				apiRateBudget.spentByApiUntil(budgetKey, Date.now() + retryAfter);
-				waitedOut++;
-				continue;
-			}
-			if (isRetryableStatus(statusCode) && mayRetry) {
-				if (await waitedFor(retryAfter ?? backoffDelay(attempts, policy))) continue;
-			}
-			const said = spokenPart(body, attemptCredentials);
-			const failure = describeApiFailure(statusCode, said, failureContext(attempts));
-			throw new NodeApiError(
-				node,
-				{ code: errorCodeOf(said) ?? null, message: failure.message } as JsonObject,
-				{
-					message: failure.message,
-					description: failure.description,
-					httpCode: String(statusCode),
-				},
-			);
-		}
-
-		if ('token' in outcome) {
-			if (
-				outcome.token.retryable &&
-				mayRetry &&
-				(await waitedFor(backoffDelay(attempts, policy)))
-			) {
-				continue;
-			}
-			// No HTTP code: the issuer's status is not the API's. The failure says whether it lasts.
-			throw apiError(node, outcome.token.message, outcome.token.description ?? '', {
-				failure: outcome.token.failure,
-			});
-		}
-
-		if ('network' in outcome) {
-			const { network } = outcome;
-			if (network.retryable && mayRetry && (await waitedFor(backoffDelay(attempts, policy)))) {
-				continue;
-			}
-			const timeout =
-				policy.requestTimeoutMs < 1000
-					? `${policy.requestTimeoutMs} ms`
-					: `${Math.round(policy.requestTimeoutMs / 1000)} s`;
-			throw apiError(
-				node,
-				network.kind === 'timeout'
-					? `The API at ${settings.baseUrl} did not answer within ${timeout}${attempts > 1 ? ` (${attempts} attempts)` : ''}`
-					: `Could not reach the API at ${settings.baseUrl}: ${network.summary}`,
-				network.kind === 'cancelled'
-					? 'The execution was stopped.'
-					: "Check the credential's Base URL and that n8n can reach it, through a proxy if your network needs one. If the service is slow or down, run the workflow again later.",
-			);
-		}
-
-		throw apiError(node, outcome.unexpected, "Check the credential's settings.");
+				),
+		};
 	}
+	const retryAfterMs = parseRetryAfter(headers?.['retry-after'], Date.now());
+	let retry: Retry = { kind: 'never' };
+	if (statusCode === 401) retry = { kind: 'newToken' };
+	else if (statusCode === 429 && retryAfterMs !== undefined && retryAfterMs > 0) {
+		retry = { kind: 'apiSaidWhen', retryAfterMs };
+	} else if (isRetryableStatus(statusCode)) retry = { kind: 'wait', retryAfterMs };
+	return { retry, failure: () => statusError(call, answer, credentials, attempts) };
+}
+
+/** `credentials` are the attempt's own: the token it was sent with is blanked out too. */
+function statusError(
+	call: PageCall,
+	answer: IN8nHttpFullResponse,
+	credentials: ICredentialDataDecryptedObject,
+	attempts: number,
+): NodeApiError {
+	const said = spokenPart(answer.body, credentials);
+	const failure = describeApiFailure(answer.statusCode, said, { ...call.failedRequest, attempts });
+	return new NodeApiError(
+		call.node,
+		{ code: errorCodeOf(said) ?? null, message: failure.message } as JsonObject,
+		{
+			message: failure.message,
+			description: failure.description,
+			httpCode: String(answer.statusCode),
+		},
+	);
+}
+
+function networkError(call: PageCall, network: NetworkFailure, attempts: number): NodeApiError {
+	const { requestTimeoutMs } = call.policy;
+	const timeout =
+		requestTimeoutMs < 1000 ? `${requestTimeoutMs} ms` : `${Math.round(requestTimeoutMs / 1000)} s`;
+	return apiError(
+		call.node,
+		network.kind === 'timeout'
+			? `The API at ${call.baseUrl} did not answer within ${timeout}${attempts > 1 ? ` (${attempts} attempts)` : ''}`
+			: `Could not reach the API at ${call.baseUrl}: ${network.summary}`,
+		network.kind === 'cancelled'
+			? 'The execution was stopped.'
+			: "Check the credential's Base URL and that n8n can reach it, through a proxy if your network needs one. If the service is slow or down, run the workflow again later.",
+	);
+}
+
+/**
+ * The retry policy, all of it: a first 401 is sent again at once with a new token; a 429 that
+ * says when to come back waits in the rate budget and costs no attempt; anything else that may
+ * pass waits (the API's Retry-After, or backoff) while attempts and the deadline allow.
+ */
+async function triesAgain(
+	call: PageCall,
+	tries: Tries,
+	attempt: Attempt,
+	retry: Retry,
+): Promise<boolean> {
+	if (retry.kind === 'newToken' && !tries.retriedUnauthorised) {
+		tries.retriedUnauthorised = true;
+		discardTokenUsedBy(attempt.credentials);
+		return true;
+	}
+	if (retry.kind === 'apiSaidWhen') {
+		waitOutApiLimit(call, retry.retryAfterMs);
+		tries.waitedOut++;
+		return true;
+	}
+	if (retry.kind !== 'wait' || tries.attempts - tries.waitedOut >= call.policy.maxAttempts) {
+		return false;
+	}
+	return await waited(call, retry.retryAfterMs ?? backoffDelay(tries.attempts, call.policy));
+}
+
+/**
+ * A 429 with Retry-After. Other n8n processes on this credential spend the same limit unseen: the
+ * API's word is the only shared count, so every execution in this process holds back until then,
+ * and the budget's own deadline check turns a wait too long into the budget message.
+ */
+function waitOutApiLimit(call: PageCall, retryAfterMs: number): void {
+	apiRateBudget.refund(call.budgetKey);
+	apiRateBudget.spentByApiUntil(call.budgetKey, Date.now() + retryAfterMs);
+}
+
+/** Waits before the next attempt, unless that would pass the deadline. */
+async function waited(call: PageCall, ms: number): Promise<boolean> {
+	if (Date.now() + ms > call.deadline) return false;
+	await sleep(ms);
+	if (call.cancelSignal?.aborted) {
+		throw new NodeOperationError(call.node, 'The execution was cancelled while waiting to retry');
+	}
+	return true;
 }
