@@ -14,24 +14,32 @@ export interface NetworkFailure {
 	retryable: boolean;
 }
 
+const NO_ANSWER: NetworkFailure = {
+	kind: 'timeout',
+	summary: 'no answer within the time limit',
+	retryable: true,
+};
+const CLOSED: NetworkFailure = {
+	kind: 'interrupted',
+	summary: 'the connection was closed unexpectedly',
+	retryable: true,
+};
+const CANCELLED: NetworkFailure = {
+	kind: 'cancelled',
+	summary: 'the request was cancelled',
+	retryable: false,
+};
+
+function tls(summary: string): NetworkFailure {
+	return { kind: 'tls', summary: `its TLS certificate ${summary}`, retryable: false };
+}
+
 const FAILURES: Record<string, NetworkFailure> = {
-	ECONNABORTED: { kind: 'timeout', summary: 'no answer within the time limit', retryable: true },
-	ETIMEDOUT: { kind: 'timeout', summary: 'no answer within the time limit', retryable: true },
-	UND_ERR_CONNECT_TIMEOUT: {
-		kind: 'timeout',
-		summary: 'no answer within the time limit',
-		retryable: true,
-	},
-	UND_ERR_HEADERS_TIMEOUT: {
-		kind: 'timeout',
-		summary: 'no answer within the time limit',
-		retryable: true,
-	},
-	UND_ERR_BODY_TIMEOUT: {
-		kind: 'timeout',
-		summary: 'no answer within the time limit',
-		retryable: true,
-	},
+	ECONNABORTED: NO_ANSWER,
+	ETIMEDOUT: NO_ANSWER,
+	UND_ERR_CONNECT_TIMEOUT: NO_ANSWER,
+	UND_ERR_HEADERS_TIMEOUT: NO_ANSWER,
+	UND_ERR_BODY_TIMEOUT: NO_ANSWER,
 	ECONNREFUSED: { kind: 'refused', summary: 'the connection was refused', retryable: true },
 	ENOTFOUND: { kind: 'dns', summary: 'the host name was not found', retryable: false },
 	EAI_AGAIN: {
@@ -39,52 +47,20 @@ const FAILURES: Record<string, NetworkFailure> = {
 		summary: 'the host name could not be resolved for now',
 		retryable: true,
 	},
-	ECONNRESET: {
-		kind: 'interrupted',
-		summary: 'the connection was closed unexpectedly',
-		retryable: true,
-	},
-	EPIPE: {
-		kind: 'interrupted',
-		summary: 'the connection was closed unexpectedly',
-		retryable: true,
-	},
-	UND_ERR_SOCKET: {
-		kind: 'interrupted',
-		summary: 'the connection was closed unexpectedly',
-		retryable: true,
-	},
+	ECONNRESET: CLOSED,
+	EPIPE: CLOSED,
+	UND_ERR_SOCKET: CLOSED,
+	ERR_BAD_RESPONSE: CLOSED,
 	EHOSTUNREACH: { kind: 'interrupted', summary: 'the host is unreachable', retryable: true },
 	ENETUNREACH: { kind: 'interrupted', summary: 'the network is unreachable', retryable: true },
 	ENETDOWN: { kind: 'interrupted', summary: 'the network is down', retryable: true },
-	ERR_BAD_RESPONSE: {
-		kind: 'interrupted',
-		summary: 'the connection was closed unexpectedly',
-		retryable: true,
-	},
-	ERR_CANCELED: { kind: 'cancelled', summary: 'the request was cancelled', retryable: false },
-	ABORT_ERR: { kind: 'cancelled', summary: 'the request was cancelled', retryable: false },
-	CERT_HAS_EXPIRED: { kind: 'tls', summary: 'its TLS certificate has expired', retryable: false },
-	DEPTH_ZERO_SELF_SIGNED_CERT: {
-		kind: 'tls',
-		summary: 'its TLS certificate is self-signed',
-		retryable: false,
-	},
-	SELF_SIGNED_CERT_IN_CHAIN: {
-		kind: 'tls',
-		summary: 'its TLS certificate chain is self-signed',
-		retryable: false,
-	},
-	UNABLE_TO_VERIFY_LEAF_SIGNATURE: {
-		kind: 'tls',
-		summary: 'its TLS certificate could not be verified',
-		retryable: false,
-	},
-	ERR_TLS_CERT_ALTNAME_INVALID: {
-		kind: 'tls',
-		summary: 'its TLS certificate is for another host name',
-		retryable: false,
-	},
+	ERR_CANCELED: CANCELLED,
+	ABORT_ERR: CANCELLED,
+	CERT_HAS_EXPIRED: tls('has expired'),
+	DEPTH_ZERO_SELF_SIGNED_CERT: tls('is self-signed'),
+	SELF_SIGNED_CERT_IN_CHAIN: tls('chain is self-signed'),
+	UNABLE_TO_VERIFY_LEAF_SIGNATURE: tls('could not be verified'),
+	ERR_TLS_CERT_ALTNAME_INVALID: tls('is for another host name'),
 };
 
 function answerStatus(level: Record<string, unknown>): number | undefined {
