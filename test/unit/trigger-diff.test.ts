@@ -270,6 +270,7 @@ describe('diffPoll: retention and cap', () => {
 		const previous: TriggerState = {
 			scope: SCOPE,
 			day: DAY0 - 1,
+			projectCount: 20,
 			tenders: new Map([
 				...unlisted,
 				...listedIds.map(

@@ -470,14 +470,14 @@ describe('state of quotesDueSoon', () => {
 		['a date that is not a whole number', { a: [0, 1.5] }],
 		['a date beyond what a Date can hold', { a: [0, 1e12] }],
 	])('reports %s as unreadable instead of throwing', (_case, t) => {
-		expect(readTriggerState({ v: 3, s: SCOPE, d: 20_000, r: 1, t })).toEqual({
+		expect(readTriggerState({ v: 3, s: SCOPE, d: 20_000, n: 1, r: 1, t })).toEqual({
 			kind: 'unreadable',
 			reason: 'its entry for tender a is malformed',
 		});
 	});
 
 	it('reports a reminders mark other than 1 as unreadable', () => {
-		expect(readTriggerState({ v: 3, s: SCOPE, d: 20_000, r: true, t: {} })).toEqual({
+		expect(readTriggerState({ v: 3, s: SCOPE, d: 20_000, n: 1, r: true, t: {} })).toEqual({
 			kind: 'unreadable',
 			reason: 'its reminders mark is not 1',
 		});

@@ -37,6 +37,7 @@ describe('trigger state: writing and reading back', () => {
 		const state: TriggerState = {
 			scope: 'abc123',
 			day: TODAY,
+			projectCount: 2,
 			tenders: new Map([
 				['tdr-0000001', { lastListedDay: TODAY }],
 				['tdr-0000002', { lastListedDay: TODAY - 12 }],
@@ -47,6 +48,7 @@ describe('trigger state: writing and reading back', () => {
 			v: STATE_VERSION,
 			s: 'abc123',
 			d: TODAY,
+			n: 2,
 			t: { 'tdr-0000001': 0, 'tdr-0000002': 12 },
 		});
 		expect(roundTrip(state)).toEqual(state);
@@ -104,6 +106,7 @@ describe('trigger state: writing and reading back', () => {
 		const stored = writeTriggerState({
 			scope: 'abc123',
 			day: TODAY,
+			projectCount: 1,
 			tenders: new Map([['a', { lastListedDay: TODAY, snapshot: snapshot() }]]),
 		});
 		expect((stored.t as Record<string, unknown[]>).a[1]).toBe(day - TODAY);
@@ -117,7 +120,9 @@ describe('trigger state: writing and reading back', () => {
 				{ lastListedDay: TODAY - (index % 91) },
 			]),
 		);
-		const json = JSON.stringify(writeTriggerState({ scope: 'K3Jw1xq0Yb8e', day: TODAY, tenders }));
+		const json = JSON.stringify(
+			writeTriggerState({ scope: 'K3Jw1xq0Yb8e', day: TODAY, projectCount: 400, tenders }),
+		);
 		expect(json.length / tenders.size).toBeLessThanOrEqual(64);
 	});
 
@@ -128,7 +133,9 @@ describe('trigger state: writing and reading back', () => {
 				{ lastListedDay: TODAY - (index % 91) },
 			]),
 		);
-		const json = JSON.stringify(writeTriggerState({ scope: 'K3Jw1xq0Yb8e', day: TODAY, tenders }));
+		const json = JSON.stringify(
+			writeTriggerState({ scope: 'K3Jw1xq0Yb8e', day: TODAY, projectCount: 400, tenders }),
+		);
 		expect(json.length / tenders.size).toBeLessThanOrEqual(64);
 	});
 
@@ -157,7 +164,7 @@ describe('trigger state: writing and reading back', () => {
 				]),
 			);
 			const json = JSON.stringify(
-				writeTriggerState({ scope: 'K3Jw1xq0Yb8e', day: TODAY, tenders }),
+				writeTriggerState({ scope: 'K3Jw1xq0Yb8e', day: TODAY, projectCount: 400, tenders }),
 			);
 			expect(Buffer.byteLength(json, 'utf8') / tenders.size).toBeLessThanOrEqual(64);
 		}
@@ -171,7 +178,9 @@ describe('trigger state: writing and reading back', () => {
 			]),
 		);
 		expect(
-			JSON.stringify(writeTriggerState({ scope: 'K3Jw1xq0Yb8e', day: TODAY, tenders })).length,
+			JSON.stringify(
+				writeTriggerState({ scope: 'K3Jw1xq0Yb8e', day: TODAY, projectCount: 400, tenders }),
+			).length,
 		).toBeLessThan(400_000);
 	});
 });
@@ -191,26 +200,54 @@ describe('trigger state: reading what is stored', () => {
 		[{ v: 3, s: 'abc123', t: {} }, 'its day is missing'],
 		[{ v: 3, d: TODAY, t: {} }, 'its scope is missing'],
 		[{ v: 3, s: 5, d: TODAY, t: {} }, 'its scope is missing'],
-		[{ v: 3, s: 'abc123', d: TODAY, t: [] }, 'its tender list is missing'],
+		[{ v: 3, s: 'abc123', d: TODAY, n: 1, t: [] }, 'its tender list is missing'],
 		[{ v: 3, s: 'abc123', d: TODAY, h: 'x', t: {} }, 'its load day is not a number'],
 		[{ v: 3, s: 'abc123', d: TODAY, n: 1.5, t: {} }, 'its project count is not a number'],
-		[{ v: 3, s: 'abc123', d: TODAY, t: {}, b: [1] }, 'its builder list is malformed'],
-		[{ v: 3, s: 'abc123', d: TODAY, t: {}, m: 'Roofing' }, 'its tender name list is malformed'],
+		[{ v: 3, s: 'abc123', d: TODAY, t: {} }, 'its project count is not a number'],
+		[{ v: 3, s: 'abc123', d: TODAY, n: 1, t: {}, b: [1] }, 'its builder list is malformed'],
 		[
-			{ v: 3, s: 'abc123', d: TODAY, t: { a: [0, null, 0, 0, 0, 3] }, b: ['One'], m: ['Roofing'] },
-			'its entry for tender a is malformed',
-		],
-		[{ v: 3, s: 'abc123', d: TODAY, t: { a: 'old' } }, 'its entry for tender a is malformed'],
-		[
-			{ v: 3, s: 'abc123', d: TODAY, t: { a: [0, 1e12, 0, 0, 0, 0] }, b: ['One'], m: ['Roofing'] },
-			'its entry for tender a is malformed',
+			{ v: 3, s: 'abc123', d: TODAY, n: 1, t: {}, m: 'Roofing' },
+			'its tender name list is malformed',
 		],
 		[
-			{ v: 3, s: 'abc123', d: TODAY, t: { a: [0, 3, 0, 0, 1, 0] }, b: ['One'], m: ['Roofing'] },
+			{
+				v: 3,
+				s: 'abc123',
+				d: TODAY,
+				n: 1,
+				t: { a: [0, null, 0, 0, 0, 3] },
+				b: ['One'],
+				m: ['Roofing'],
+			},
+			'its entry for tender a is malformed',
+		],
+		[{ v: 3, s: 'abc123', d: TODAY, n: 1, t: { a: 'old' } }, 'its entry for tender a is malformed'],
+		[
+			{
+				v: 3,
+				s: 'abc123',
+				d: TODAY,
+				n: 1,
+				t: { a: [0, 1e12, 0, 0, 0, 0] },
+				b: ['One'],
+				m: ['Roofing'],
+			},
 			'its entry for tender a is malformed',
 		],
 		[
-			{ v: 3, s: 'abc123', d: TODAY, t: { a: [0, 3, 0, 0, 'Roofing', 0] }, b: ['One'] },
+			{
+				v: 3,
+				s: 'abc123',
+				d: TODAY,
+				n: 1,
+				t: { a: [0, 3, 0, 0, 1, 0] },
+				b: ['One'],
+				m: ['Roofing'],
+			},
+			'its entry for tender a is malformed',
+		],
+		[
+			{ v: 3, s: 'abc123', d: TODAY, n: 1, t: { a: [0, 3, 0, 0, 'Roofing', 0] }, b: ['One'] },
 			'its entry for tender a is malformed',
 		],
 	])('says why %j cannot be read', (stored, reason) => {

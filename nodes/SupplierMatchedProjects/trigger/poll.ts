@@ -170,9 +170,7 @@ export async function fetchListing(
 ): Promise<Project[] | null> {
 	const node = this.getNode();
 	try {
-		if (previous?.projectCount !== undefined) {
-			await checkBudget.call(this, previous.projectCount);
-		}
+		if (previous !== undefined) await checkBudget.call(this, previous.projectCount);
 		return await walkAll.call(this, pagesOf(this, parameters.companyId));
 	} catch (error) {
 		if (previous === undefined || !passesOnItsOwn(error)) {

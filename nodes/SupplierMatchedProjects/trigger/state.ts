@@ -55,7 +55,7 @@ export interface TriggerState {
 	 */
 	loadedDay?: number;
 	/** Projects the last complete walk listed: how many requests the next walk is likely to need. */
-	projectCount?: number;
+	projectCount: number;
 	/**
 	 * Written by the quotesDueSoon event: it remembers only the tenders that were inside the window,
 	 * by their due dates. A state of the other kind is a new baseline for either.
@@ -151,7 +151,7 @@ class DueDateReader {
 
 /**
  * Compact form, version 3 (all JSON primitives):
- *   { v: 3, s: scope, d: day, h?: loadedDay, n?: projectCount, r?: 1, t: { [tenderId]: entry },
+ *   { v: 3, s: scope, d: day, h?: loadedDay, n: projectCount, r?: 1, t: { [tenderId]: entry },
  *     b?: builderNames, m?: tenderNames }
  * where entry is the age in days since last listed (d - lastListedDay), or, when a snapshot is
  * kept, [age, due, status, type, nameIndex, builderIndex] with due in days after d (negative
@@ -184,7 +184,7 @@ export function writeTriggerState(state: TriggerState): IDataObject {
 	}
 	const written: IDataObject = { v: STATE_VERSION, s: state.scope, d: state.day };
 	if (state.loadedDay !== undefined) written.h = state.loadedDay;
-	if (state.projectCount !== undefined) written.n = state.projectCount;
+	written.n = state.projectCount;
 	if (state.reminders === true) written.r = 1;
 	written.t = tenders;
 	if (builders.values.length > 0) written.b = builders.values;
@@ -220,7 +220,7 @@ export function readTriggerState(stored: IDataObject): ReadStateResult {
 	if (loadedDay !== undefined && !isWholeNumber(loadedDay)) {
 		return { kind: 'unreadable', reason: 'its load day is not a number' };
 	}
-	if (projectCount !== undefined && !isWholeNumber(projectCount)) {
+	if (!isWholeNumber(projectCount)) {
 		return { kind: 'unreadable', reason: 'its project count is not a number' };
 	}
 	if (reminders !== undefined && reminders !== 1) {
@@ -233,7 +233,7 @@ export function readTriggerState(stored: IDataObject): ReadStateResult {
 		scope,
 		day,
 		loadedDay: loadedDay as number | undefined,
-		projectCount: projectCount as number | undefined,
+		projectCount,
 	};
 	if (reminders === 1) return readReminders(header, tenders as IDataObject);
 	if (!isTextList(builders)) {
