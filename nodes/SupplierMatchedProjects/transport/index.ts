@@ -249,7 +249,6 @@ interface PageCall {
 	context: SupplierContext;
 	node: INode;
 	credentials: ICredentialDataDecryptedObject;
-	baseUrl: string;
 	failedRequest: Omit<FailedRequest, 'attempts'>;
 	options: IHttpRequestOptions;
 	budgetKey: string;
@@ -267,8 +266,9 @@ interface Tries {
 	retriedUnauthorised: boolean;
 }
 
-/** One attempt: what came of it, and the copy of the credentials it was sent with. */
+/** One attempt: its number, what came of it, and the copy of the credentials it was sent with. */
 interface Attempt {
+	number: number;
 	outcome: Outcome;
 	credentials: ICredentialDataDecryptedObject;
 }
@@ -300,7 +300,7 @@ export async function requestResultsPage(
 	const tries: Tries = { attempts: 0, waitedOut: 0, retriedUnauthorised: false };
 	for (;;) {
 		const attempt = await sendAttempt(call, tries);
-		const verdict = judged(call, attempt, tries.attempts);
+		const verdict = judged(call, attempt);
 		if ('page' in verdict) return verdict.page;
 		if (!(await triesAgain(call, tries, attempt, verdict.retry))) throw verdict.failure();
 	}
@@ -328,7 +328,6 @@ async function pageCall(
 		context,
 		node,
 		credentials,
-		baseUrl: settings.baseUrl,
 		failedRequest: { companyId, clientId: settings.clientId, baseUrl: settings.baseUrl },
 		options: requestOptions(node, credentials, settings, companyId, page, policy),
 		budgetKey: credentialKey(settings),
@@ -377,13 +376,14 @@ async function sendAttempt(call: PageCall, tries: Tries): Promise<Attempt> {
 	tries.attempts++;
 	// A copy per attempt: the token used for it is remembered against this object.
 	const credentials = { ...call.credentials };
-	return { outcome: await send(call.context, credentials, call.options), credentials };
+	const outcome = await send(call.context, credentials, call.options);
+	return { number: tries.attempts, outcome, credentials };
 }
 
 /** What one attempt's outcome means: a page, or a failure and what another attempt could change. */
-function judged(call: PageCall, attempt: Attempt, attempts: number): Verdict {
+function judged(call: PageCall, attempt: Attempt): Verdict {
 	const { outcome } = attempt;
-	if ('answer' in outcome) return judgedAnswer(call, outcome.answer, attempt.credentials, attempts);
+	if ('answer' in outcome) return judgedAnswer(call, attempt, outcome.answer);
 	if ('token' in outcome) {
 		const { token } = outcome;
 		return {
@@ -397,7 +397,7 @@ function judged(call: PageCall, attempt: Attempt, attempts: number): Verdict {
 		const { network } = outcome;
 		return {
 			retry: network.retryable ? { kind: 'wait' } : { kind: 'never' },
-			failure: () => networkError(call, network, attempts),
+			failure: () => networkError(call, network, attempt.number),
 		};
 	}
 	return {
@@ -407,12 +407,7 @@ function judged(call: PageCall, attempt: Attempt, attempts: number): Verdict {
 }
 
 /** An HTTP answer: a page, or an error status with the API's own words. */
-function judgedAnswer(
-	call: PageCall,
-	answer: IN8nHttpFullResponse,
-	credentials: ICredentialDataDecryptedObject,
-	attempts: number,
-): Verdict {
+function judgedAnswer(call: PageCall, attempt: Attempt, answer: IN8nHttpFullResponse): Verdict {
 	const { statusCode, body, headers } = answer;
 	if (statusCode >= 200 && statusCode < 300) {
 		if (isResultsPage(body)) return { page: body };
@@ -421,7 +416,7 @@ function judgedAnswer(
 			failure: () =>
 				apiError(
 					call.node,
-					`The address ${call.baseUrl} answered, but not with a page of matched projects`,
+					`The address ${call.failedRequest.baseUrl} answered, but not with a page of matched projects`,
 					"Check the credential's Base URL: it is the resource API's address, without /api/supplier/v1.",
 					{ httpCode: statusCode },
 				),
@@ -433,18 +428,14 @@ function judgedAnswer(
 	else if (statusCode === 429 && retryAfterMs !== undefined && retryAfterMs > 0) {
 		retry = { kind: 'apiSaidWhen', retryAfterMs };
 	} else if (isRetryableStatus(statusCode)) retry = { kind: 'wait', retryAfterMs };
-	return { retry, failure: () => statusError(call, answer, credentials, attempts) };
+	return { retry, failure: () => statusError(call, attempt, answer) };
 }
 
-/** `credentials` are the attempt's own: the token it was sent with is blanked out too. */
-function statusError(
-	call: PageCall,
-	answer: IN8nHttpFullResponse,
-	credentials: ICredentialDataDecryptedObject,
-	attempts: number,
-): NodeApiError {
-	const said = spokenPart(answer.body, credentials);
-	const failure = describeApiFailure(answer.statusCode, said, { ...call.failedRequest, attempts });
+/** With the attempt's own credentials, so the token it was sent with is blanked out too. */
+function statusError(call: PageCall, attempt: Attempt, answer: IN8nHttpFullResponse): NodeApiError {
+	const said = spokenPart(answer.body, attempt.credentials);
+	const failedRequest = { ...call.failedRequest, attempts: attempt.number };
+	const failure = describeApiFailure(answer.statusCode, said, failedRequest);
 	return new NodeApiError(
 		call.node,
 		{ code: errorCodeOf(said) ?? null, message: failure.message } as JsonObject,
@@ -457,14 +448,15 @@ function statusError(
 }
 
 function networkError(call: PageCall, network: NetworkFailure, attempts: number): NodeApiError {
+	const { baseUrl } = call.failedRequest;
 	const { requestTimeoutMs } = call.policy;
 	const timeout =
 		requestTimeoutMs < 1000 ? `${requestTimeoutMs} ms` : `${Math.round(requestTimeoutMs / 1000)} s`;
 	return apiError(
 		call.node,
 		network.kind === 'timeout'
-			? `The API at ${call.baseUrl} did not answer within ${timeout}${attempts > 1 ? ` (${attempts} attempts)` : ''}`
-			: `Could not reach the API at ${call.baseUrl}: ${network.summary}`,
+			? `The API at ${baseUrl} did not answer within ${timeout}${attempts > 1 ? ` (${attempts} attempts)` : ''}`
+			: `Could not reach the API at ${baseUrl}: ${network.summary}`,
 		network.kind === 'cancelled'
 			? 'The execution was stopped.'
 			: "Check the credential's Base URL and that n8n can reach it, through a proxy if your network needs one. If the service is slow or down, run the workflow again later.",
