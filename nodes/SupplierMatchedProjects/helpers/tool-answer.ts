@@ -1,0 +1,316 @@
+import type { Party, Project, Tender } from '../api/types';
+import { withoutBudgetRule, type ProjectFilters } from './filters';
+import { LIST_SEPARATOR, type FlatValue } from './items';
+
+/**
+ * What the node answers when it runs as an AI tool: one object a model can read at once, saying
+ * what it holds and what it left out, with each project cut to the fields a model asks about.
+ * Pure functions: the operation fetches, these shape.
+ */
+
+/** compact: the fields below; fields: the ones the user picked; raw: the API's projects. */
+export type AnswerMode = 'compact' | 'fields' | 'raw';
+export const ANSWER_MODES: readonly AnswerMode[] = ['compact', 'fields', 'raw'];
+
+export const PROJECT_ANSWER_FIELDS = [
+	'projectId',
+	'projectName',
+	'address',
+	'category',
+	'budget',
+	'status',
+	'url',
+	'consultants',
+	'tenderingSubcontractors',
+] as const;
+
+/** Fields of each tender, listed under the project's `tenders`. */
+export const TENDER_ANSWER_FIELDS = [
+	'tenderId',
+	'tenderName',
+	'tenderType',
+	'tenderStatus',
+	'builder',
+	'builderWebsite',
+	'tenderOpenAt',
+	'quotesDueAt',
+	'daysLeft',
+	'matchedKeywords',
+] as const;
+
+export type ProjectAnswerField = (typeof PROJECT_ANSWER_FIELDS)[number];
+export type TenderAnswerField = (typeof TENDER_ANSWER_FIELDS)[number];
+export type AnswerField = ProjectAnswerField | TenderAnswerField;
+
+/** What a salesperson asks a model about; consultants and subcontractors stay a choice away. */
+export const COMPACT_FIELDS: readonly AnswerField[] = [
+	'projectId',
+	'projectName',
+	'address',
+	'category',
+	'budget',
+	'status',
+	'url',
+	'tenderName',
+	'builder',
+	'quotesDueAt',
+	'daysLeft',
+	'tenderStatus',
+	'matchedKeywords',
+];
+
+/** The most projects one call returns: one page of the API. */
+export const MAX_TOOL_LIMIT = 100;
+
+export type AnswerTender = Partial<Record<TenderAnswerField, FlatValue>>;
+export type AnswerProject = Partial<Record<ProjectAnswerField, FlatValue>> & {
+	tenders?: AnswerTender[];
+};
+
+export interface ToolAnswer {
+	/** Plain sentences: how many, in which order, whether more match and how to get them. */
+	summary: string;
+	returned: number;
+	/** null: not known without reading pages the call did not read. */
+	moreMatch: boolean | null;
+	filtersApplied: string[];
+	projects: Array<AnswerProject | Project>;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+	return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function listOf<T>(value: T[] | null | undefined): T[] {
+	return Array.isArray(value) ? value : [];
+}
+
+function text(value: unknown): FlatValue {
+	return typeof value === 'string' || typeof value === 'number' ? value : null;
+}
+
+function dollars(amount: number): string {
+	return `$${Math.round(amount).toLocaleString('en-US')}`;
+}
+
+/** A budget band in words: "$500,000 to $1,000,000", "$5,000,000 or more" or "not set". */
+export function budgetText(budget: unknown): string {
+	if (!isObject(budget) || typeof budget.low !== 'number' || !Number.isFinite(budget.low)) {
+		return 'not set';
+	}
+	if (typeof budget.high !== 'number' || !Number.isFinite(budget.high)) {
+		return `${dollars(budget.low)} or more`;
+	}
+	return `${dollars(budget.low)} to ${dollars(budget.high)}`;
+}
+
+function dayNumber(date: string): number | undefined {
+	const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(date);
+	if (match === null) return undefined;
+	return Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3])) / 86_400_000;
+}
+
+/** Whole days from `today` to a YYYY-MM-DD date (negative when past), or null without a date. */
+export function daysLeft(today: string, date: unknown): number | null {
+	if (typeof date !== 'string') return null;
+	const from = dayNumber(today);
+	const to = dayNumber(date);
+	return from === undefined || to === undefined ? null : to - from;
+}
+
+function partyNames(parties: Party[] | null | undefined): string {
+	return listOf(parties)
+		.map((party) => (isObject(party) && typeof party.name === 'string' ? party.name : ''))
+		.filter((name) => name !== '')
+		.join(LIST_SEPARATOR);
+}
+
+function projectValue(project: Project, field: ProjectAnswerField): FlatValue {
+	switch (field) {
+		case 'budget':
+			return budgetText(project.budget);
+		case 'consultants':
+			return partyNames(project.consultants);
+		case 'tenderingSubcontractors':
+			return partyNames(project.tenderingSubcontractors);
+		default:
+			return text(project[field]);
+	}
+}
+
+function tenderValue(tender: Tender, field: TenderAnswerField, today: string): FlatValue {
+	const builder = isObject(tender.builder) ? tender.builder : undefined;
+	switch (field) {
+		case 'tenderId':
+			return text(tender.id);
+		case 'tenderName':
+			return text(tender.name);
+		case 'tenderType':
+			return text(tender.type);
+		case 'tenderStatus':
+			return text(tender.status);
+		case 'builder':
+			return text(builder?.name);
+		case 'builderWebsite':
+			return text(builder?.website);
+		case 'tenderOpenAt':
+			return text(tender.tenderOpenAt);
+		case 'quotesDueAt':
+			return text(tender.quotesDueAt);
+		case 'daysLeft':
+			return daysLeft(today, tender.quotesDueAt);
+		case 'matchedKeywords':
+			return listOf(tender.matchedKeywords)
+				.filter((keyword) => typeof keyword === 'string')
+				.join(LIST_SEPARATOR);
+	}
+}
+
+/**
+ * One project with only the chosen fields, in the list's order whatever the choice's order; its
+ * tenders' chosen fields go under `tenders`, which is left out when no tender field is chosen.
+ */
+export function answerProject(
+	project: Project,
+	fields: readonly AnswerField[],
+	today: string,
+): AnswerProject {
+	const chosen = new Set<string>(fields);
+	const answer: AnswerProject = {};
+	for (const field of PROJECT_ANSWER_FIELDS) {
+		if (chosen.has(field)) answer[field] = projectValue(project, field);
+	}
+	const tenderFields = TENDER_ANSWER_FIELDS.filter((field) => chosen.has(field));
+	if (tenderFields.length > 0) {
+		answer.tenders = listOf(project.tenders)
+			.filter(isObject)
+			.map((tender) => {
+				const row: AnswerTender = {};
+				for (const field of tenderFields) row[field] = tenderValue(tender, field, today);
+				return row;
+			});
+	}
+	return answer;
+}
+
+// ---- what the answer says ----
+
+function either(values: readonly string[]): string {
+	return values.join(' or ');
+}
+
+/** The filters in effect, one phrase each, as a model can repeat them to its user. */
+export function describeFilters(filters: ProjectFilters, today: string): string[] {
+	const phrases: string[] = [];
+	if (filters.projectIds?.length) phrases.push(`project ID is ${either(filters.projectIds)}`);
+	if (filters.locations?.length) phrases.push(`address contains ${either(filters.locations)}`);
+	if (filters.categories?.length) phrases.push(`category is ${either(filters.categories)}`);
+	if (filters.builders?.length) phrases.push(`builder name contains ${either(filters.builders)}`);
+	if (filters.matchedKeywords?.length) {
+		phrases.push(`tender matched keyword ${either(filters.matchedKeywords)}`);
+	}
+	if (filters.budgetAtLeast !== undefined) {
+		phrases.push(`budget reaches ${dollars(filters.budgetAtLeast)}`);
+	}
+	if (filters.budgetAtMost !== undefined) {
+		phrases.push(`budget starts at or below ${dollars(filters.budgetAtMost)}`);
+	}
+	const withoutBudget = withoutBudgetRule(filters);
+	if (withoutBudget !== undefined) {
+		phrases.push(
+			withoutBudget === 'keep'
+				? 'projects without a budget kept'
+				: 'projects without a budget left out',
+		);
+	}
+	if (filters.quotesDueWithinDays !== undefined) {
+		phrases.push(`quotes due within ${filters.quotesDueWithinDays} days of ${today}`);
+	}
+	if (filters.tenderTypes?.length) phrases.push(`tender type is ${either(filters.tenderTypes)}`);
+	if (filters.projectStatuses?.length) {
+		phrases.push(`project status is ${either(filters.projectStatuses)}`);
+	}
+	return phrases;
+}
+
+export interface AnswerFacts {
+	returned: number;
+	moreMatch: boolean | null;
+	/** The limit the call used (at most MAX_TOOL_LIMIT). */
+	limit: number;
+	/** The limit asked for, when it was more than one call returns. */
+	cappedFrom?: number;
+	filtersApplied: string[];
+}
+
+function projectsWord(count: number): string {
+	return count === 1 ? '1 matched project' : `${count} matched projects`;
+}
+
+/** The answer's sentences: what it holds, what it does not, and what to ask for next. */
+export function summaryOf(facts: AnswerFacts): string {
+	const { returned, moreMatch, limit, filtersApplied } = facts;
+	const sentences: string[] = [];
+	const filtered = filtersApplied.length > 0;
+	if (returned === 0) {
+		sentences.push(
+			filtered
+				? `No matched project with open tenders passes the filters applied: ${filtersApplied.join('; ')}. Remove or widen a filter to see more.`
+				: "No project matches the supplier's keywords right now. The API lists only currently open tenders, and the keywords are set on the supplier account, not in this tool.",
+		);
+		return sentences.join(' ');
+	}
+	sentences.push(
+		`${projectsWord(returned)} with open tenders, earliest quotes due first${filtered ? `; filters applied: ${filtersApplied.join('; ')}` : ''}.`,
+	);
+	if (facts.cappedFrom !== undefined) {
+		sentences.push(
+			`The limit of ${facts.cappedFrom} was lowered to ${limit}, the most one call returns.`,
+		);
+	}
+	if (moreMatch === false) {
+		sentences.push('No other project matches.');
+	} else {
+		const next =
+			limit < MAX_TOOL_LIMIT
+				? `call again with a higher limit (up to ${MAX_TOOL_LIMIT}) or narrow the search with a filter`
+				: 'narrow the search with a filter';
+		sentences.push(
+			moreMatch === true
+				? `More projects match: to see them, ${next}.`
+				: `More may match in results not read yet: to find out, ${next}.`,
+		);
+	}
+	return sentences.join(' ');
+}
+
+/** The answer object: its facts, then the projects. */
+export function toolAnswerOf(
+	facts: AnswerFacts,
+	projects: Array<AnswerProject | Project>,
+): ToolAnswer {
+	return {
+		summary: summaryOf(facts),
+		returned: facts.returned,
+		moreMatch: facts.moreMatch,
+		filtersApplied: facts.filtersApplied,
+		projects,
+	};
+}
+
+// ---- filters a model fills in ----
+
+/**
+ * The model's filters with every value it left empty removed: a `$fromAI` field the model does not
+ * fill gets its default, '' or 0, and that must filter nothing (a budget of at least $0 would
+ * still drop projects without a budget, and 0 days would keep only tenders due today).
+ */
+export function withoutUnsetValues<T>(raw: Record<string, T>): Record<string, T> {
+	const set: Record<string, T> = {};
+	for (const [key, value] of Object.entries(raw)) {
+		if (value === undefined || value === null || value === 0) continue;
+		if (typeof value === 'string' && value.trim() === '') continue;
+		set[key] = value;
+	}
+	return set;
+}
