@@ -50,6 +50,8 @@ const COMPACT_TENDER_FIELDS = [
 ];
 
 let env: AiEnvironment;
+/** The agent test's tool call and the tool message its model received, compared with MCP's answer. */
+let agentToolCall: { args: Record<string, unknown>; message: string } | undefined;
 /** Printed after the last test, so a CI log shows the sizes and requests measured. */
 const figures: string[] = [];
 
@@ -157,6 +159,9 @@ describe('an AI Agent with the node as its tool and a scripted OpenAI-compatible
 			expected.slice(0, limit).map((project) => project.projectId),
 		);
 		expect(answer.summary).toContain(category);
+
+		expect(resultsRequests()).toHaveLength(1);
+		agentToolCall = { args: { category, limit }, message: toolMessage };
 
 		const first = expected[0];
 		expect(response.body).toEqual({
@@ -289,6 +294,15 @@ describe('an MCP Server Trigger with the node as a tool, driven by the MCP TypeS
 		figures.push(
 			`  MCP category "${category}" (${expected.length} of ${env.account.projects} match), limit 5: ${text.length} characters; ${requests.length} page request(s)`,
 		);
+	});
+
+	test("answers the agent's arguments with exactly the tool message the agent's model received", async () => {
+		expect(agentToolCall).toBeDefined();
+		const { args, message } = agentToolCall ?? { args: {}, message: '' };
+
+		const { text } = await call(args);
+
+		expect(text).toBe(message);
 	});
 
 	test('project IDs fetch the records the model picked', async () => {
