@@ -173,6 +173,40 @@ describe('an AI Agent with the node as its tool and a scripted OpenAI-compatible
 	});
 });
 
+describe('the AI Agent example (examples/ai-agent-tender-assistant.json)', () => {
+	test('answers a chat message through its agent and its Matched Projects tool', async () => {
+		const soonest = openProjects()[0];
+		env.model.script((request) => {
+			const toolOutput = request.input.find((item) => item.type === 'function_call_output');
+			if (toolOutput === undefined) {
+				return [functionCall(request.tools?.[0]?.name ?? 'no tool offered', { limit: 1 })];
+			}
+			const answer = parseAnswer(String(toolOutput.output));
+			return [assistantMessage(`Soonest: ${answer.projects[0].projectId}. ${answer.summary}`)];
+		});
+		env.model.requests.length = 0;
+
+		const response = await env.chatWithExample('Which tender closes first?', 'example-session');
+
+		expect(response.status).toBe(200);
+		const [firstTurn, secondTurn] = env.model.requests.map((request) => request.body);
+		expect(env.model.requests).toHaveLength(2);
+		expect(firstTurn.tools?.map((tool) => [tool.name, tool.description])).toEqual([
+			[TOOL_NAME, TOOL_DESCRIPTION],
+		]);
+		expect(firstTurn.input).toEqual(
+			expect.arrayContaining([
+				expect.objectContaining({ role: 'user', content: 'Which tender closes first?' }),
+			]),
+		);
+		const toolMessage = secondTurn.input.find((item) => item.type === 'function_call_output');
+		const answer = parseAnswer(String(toolMessage?.output));
+		expect(answer.projects.map((project) => project.projectId)).toEqual([soonest.projectId]);
+		expect(answer.moreMatch).toBe(true);
+		expect(response.body).toEqual({ output: `Soonest: ${soonest.projectId}. ${answer.summary}` });
+	});
+});
+
 describe('an MCP Server Trigger with the node as a tool, driven by the MCP TypeScript SDK client', () => {
 	let mcp: Awaited<ReturnType<AiEnvironment['connectMcp']>>;
 

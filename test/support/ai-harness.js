@@ -21,7 +21,7 @@ const { SANDBOX_FIXTURES } = require('../../sandbox');
 const { N8nClient, generatePassword } = require('../../scripts/n8n/client');
 const { buildAndPack, installIntoN8n } = require('../../scripts/n8n/package');
 const { ensureRuntime, prepareN8n, startN8n, importIntoN8n } = require('../../scripts/n8n/runtime');
-const { credentialsFor } = require('../../scripts/n8n/examples');
+const { credentialsFor, EXAMPLES_DIR } = require('../../scripts/n8n/examples');
 const { cleanupStack } = require('../../scripts/e2e/support');
 const { startAgentAccountSandbox, AGENT_ACCOUNT } = require('./agent-account');
 const { startScriptedModel } = require('./scripted-model');
@@ -36,6 +36,27 @@ const AI_WORKFLOWS = Object.freeze({
 });
 
 const OPENAI_CREDENTIAL = Object.freeze({ id: 'smpAiScriptedModel', name: 'Scripted model' });
+
+/** The AI Agent example, and the OpenAI credential it names (pointed here at the scripted model). */
+const AGENT_EXAMPLE = Object.freeze({
+	file: 'ai-agent-tender-assistant.json',
+	id: 'smpExampleTenderAssistant',
+	credential: { id: 'smpExampleOpenAi', name: 'OpenAI account' },
+});
+
+/**
+ * The AI Agent example as published for an embedded chat: its Chat Trigger answers only in the
+ * editor until made public, and the editor's chat is not reachable over HTTP. Nothing else changes.
+ * @returns {{ workflow: { id: string, nodes: { type: string, webhookId?: string, parameters: Record<string, unknown> }[] }, chatPath: string }}
+ */
+function agentExample() {
+	const workflow = JSON.parse(fs.readFileSync(path.join(EXAMPLES_DIR, AGENT_EXAMPLE.file), 'utf8'));
+	const trigger = workflow.nodes.find(
+		(/** @type {{ type: string }} */ node) => node.type === '@n8n/n8n-nodes-langchain.chatTrigger',
+	);
+	trigger.parameters = { ...trigger.parameters, public: true, mode: 'webhook' };
+	return { workflow, chatPath: `${trigger.webhookId}/chat` };
+}
 
 /**
  * @typedef {object} McpSession
@@ -56,6 +77,9 @@ const OPENAI_CREDENTIAL = Object.freeze({ id: 'smpAiScriptedModel', name: 'Scrip
  * @property {(path?: string) => Promise<McpSession>} connectMcp an MCP session with an MCP Server
  *   Trigger (default: the compact tool's), as an assistant opens one
  * @property {(question: string) => Promise<{ status: number, body: unknown, ms: number }>} askAgent
+ *   asks the suite's agent (webhook trigger) and returns the webhook's answer
+ * @property {(message: string, sessionId: string) => Promise<{ status: number, body: unknown }>} chatWithExample
+ *   sends a chat message to the AI Agent example's Chat Trigger, as n8n's chat widget does
  * @property {() => Promise<void>} stop
  */
 
@@ -106,16 +130,20 @@ async function startAiE2e(logger) {
 		});
 		const credentials = [
 			supplierCredential,
-			{
-				...OPENAI_CREDENTIAL,
+			...[OPENAI_CREDENTIAL, AGENT_EXAMPLE.credential].map((credential) => ({
+				...credential,
 				type: 'openAiApi',
 				data: { apiKey: 'sk-scripted-model', url: model.baseUrl },
-			},
+			})),
 		];
-		const workflows = fs
-			.readdirSync(AI_WORKFLOW_DIR)
-			.filter((name) => name.endsWith('.json'))
-			.map((name) => JSON.parse(fs.readFileSync(path.join(AI_WORKFLOW_DIR, name), 'utf8')));
+		const example = agentExample();
+		const workflows = [
+			...fs
+				.readdirSync(AI_WORKFLOW_DIR)
+				.filter((name) => name.endsWith('.json'))
+				.map((name) => JSON.parse(fs.readFileSync(path.join(AI_WORKFLOW_DIR, name), 'utf8'))),
+			example.workflow,
+		];
 		await importIntoN8n(prepared, { credentials, workflows });
 
 		logger.log('starting n8n');
@@ -130,7 +158,9 @@ async function startAiE2e(logger) {
 			firstName: 'AI',
 			lastName: 'Owner',
 		});
-		for (const workflow of Object.values(AI_WORKFLOWS)) await client.activateWorkflow(workflow.id);
+		for (const workflow of [...Object.values(AI_WORKFLOWS), AGENT_EXAMPLE]) {
+			await client.activateWorkflow(workflow.id);
+		}
 
 		return {
 			sandbox,
@@ -143,6 +173,23 @@ async function startAiE2e(logger) {
 			connectMcp: (mcpPath = AI_WORKFLOWS.mcp.path) => connectMcp(`${n8n.baseUrl}/mcp/${mcpPath}`),
 			askAgent: (question) =>
 				client.callWebhook(`${AI_WORKFLOWS.agent.path}?${new URLSearchParams({ question })}`),
+			async chatWithExample(message, sessionId) {
+				const response = await fetch(`${n8n.baseUrl}/webhook/${example.chatPath}`, {
+					method: 'POST',
+					headers: { 'content-type': 'application/json' },
+					body: JSON.stringify({ action: 'sendMessage', sessionId, chatInput: message }),
+					signal: AbortSignal.timeout(120_000),
+				});
+				const text = await response.text();
+				/** @type {unknown} */
+				let body = text;
+				try {
+					body = JSON.parse(text);
+				} catch {
+					// Kept as text.
+				}
+				return { status: response.status, body };
+			},
 			stop: cleanups.stopAll,
 		};
 	} catch (error) {
