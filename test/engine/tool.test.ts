@@ -196,3 +196,130 @@ describe('regular use', () => {
 		expect(result.items?.map((item) => item.json)).toEqual(data);
 	});
 });
+
+describe('answers, continued', () => {
+	it('with filters met exactly on a page followed by others, says more may match, without another request', async () => {
+		tokenEndpoint();
+		const data = projects(4).map((p, index) => ({
+			...p,
+			category: index < 2 ? 'Retail' : 'Civil',
+		}));
+		const scope = api().get(RESULTS).query({ limit: 100 }).reply(200, page(data, 'next'));
+		const answer = answerOf(await call({ limit: 2, category: 'Retail' }));
+		expect(scope.isDone()).toBe(true);
+		expect(answer.returned).toBe(2);
+		expect(answer.moreMatch).toBeNull();
+		expect(answer.summary).toContain('More may match in results not read yet');
+	});
+
+	it('caps a limit above 100 at one page and says so', async () => {
+		tokenEndpoint();
+		const scope = api()
+			.get(RESULTS)
+			.query({ limit: 100 })
+			.reply(200, page(projects(100), 'next'));
+		const answer = answerOf(await call({ limit: 500 }));
+		expect(scope.isDone()).toBe(true);
+		expect(answer.returned).toBe(100);
+		expect(answer.summary).toContain(
+			'The limit of 500 was lowered to 100, the most one call returns.',
+		);
+		expect(answer.summary).toContain(
+			'More projects match: to see them, narrow the search with a filter.',
+		);
+	});
+
+	it('fetches chosen projects by ID in full when the answer is raw', async () => {
+		tokenEndpoint();
+		const data = projects(3);
+		const scope = api().get(RESULTS).query({ limit: 100 }).reply(200, page(data));
+		const answer = answerOf(await call({ projectIds: 'p3, p1' }, { answer: 'raw' }));
+		expect(scope.isDone()).toBe(true);
+		expect(answer.projects).toEqual([data[0], data[2]]);
+		expect(answer.filtersApplied).toEqual(['project ID is p3 or p1']);
+	});
+
+	it('gives only the fields chosen, tender fields under tenders', async () => {
+		tokenEndpoint();
+		api()
+			.get(RESULTS)
+			.query({ limit: 20 })
+			.reply(200, page([project({ projectName: 'Depot' })]));
+		const answer = answerOf(
+			await call(
+				{},
+				{ answer: 'fields', answerFields: ['quotesDueAt', 'projectName', 'consultants'] },
+			),
+		);
+		expect(answer.projects).toEqual([
+			{ projectName: 'Depot', consultants: 'Plan & Co', tenders: [{ quotesDueAt: '2030-02-01' }] },
+		]);
+	});
+
+	it('keeps filters the user fixed: the model narrows within them', async () => {
+		tokenEndpoint();
+		const data = [
+			project({ projectId: 'a', category: 'Retail', address: '1 A St, Perth WA 6000, Australia' }),
+			project({ projectId: 'b', category: 'Civil', address: '1 B St, Perth WA 6000, Australia' }),
+		];
+		api().get(RESULTS).query({ limit: 100 }).reply(200, page(data));
+		const answer = answerOf(
+			await call({ location: 'Perth', category: 'Civil' }, { filters: { categories: 'Retail' } }),
+		);
+		expect(answer.returned).toBe(0);
+		expect(answer.filtersApplied).toEqual([
+			'category is Retail',
+			'address contains Perth',
+			'category is Civil',
+		]);
+	});
+});
+
+describe('errors a model can act on', () => {
+	it('an API refusal: short, says who can fix it, names no company, client or secret', async () => {
+		tokenEndpoint();
+		nock(AUTH)
+			.post('/oauth2/token')
+			.reply(200, { access_token: 'token-2', token_type: 'Bearer', expires_in: 3600 });
+		const scope = api()
+			.get(RESULTS)
+			.query(true)
+			.times(2)
+			.reply(401, { code: 'Unauthorised', message: `bad token token-1 for ${CLIENT}` });
+		const result = await call({});
+		expect(scope.isDone()).toBe(true);
+		expect(result.answer).toBeUndefined();
+		expect(result.error).toBe(
+			"The API refused the request for the supplier's projects (HTTP 401).\n\nDetails: The workflow's owner must fix this in n8n (the tool's credential or Company ID); calling again will not help.",
+		);
+		for (const secret of [SECRET, CLIENT, COMPANY, 'token-1']) {
+			expect(result.error).not.toContain(secret);
+		}
+	});
+
+	it('a value the model gave: names it and asks for a corrected call, before any request', async () => {
+		const result = await call({ budgetAtLeast: -5 });
+		expect(result.error).toBe(
+			'Budget At Least filter: enter a number of dollars, 0 or more, without "$" or commas (got -5)\n\nDetails: This value came from the tool call: correct it or leave it out, then call again.',
+		);
+		const limit = await call({ limit: 0 });
+		expect(limit.error).toMatch(
+			/^Max Projects \(limit\) must be a whole number of projects from 1 to 100 \(got 0\)/,
+		);
+	});
+});
+
+describe('the node outside a tool', () => {
+	it('filters by Project IDs too', async () => {
+		tokenEndpoint();
+		const data = projects(3);
+		api().get(RESULTS).query({ limit: 100 }).reply(200, page(data));
+		const result = await runNode({
+			nodeType,
+			parameters: { ...PARAMETERS, filters: { projectIds: 'p2' } },
+			credentialsHelper: helper,
+		});
+		expect(result.error).toBeUndefined();
+		expect(result.items?.map((item) => item.json)).toEqual([data[1]]);
+	});
+});
