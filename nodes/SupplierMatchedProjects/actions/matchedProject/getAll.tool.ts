@@ -92,8 +92,10 @@ function modelFiltersOf(node: INode, raw: IDataObject, itemIndex: number): Proje
 	try {
 		return checkedFilters(node, withoutUnsetValues(raw), itemIndex);
 	} catch (error) {
-		if (error instanceof NodeOperationError) error.description = MODEL_ARGUMENT_FIX;
-		throw error;
+		// checkedFilters throws a NodeOperationError, which n8n's constructor hands back as it is.
+		const failure = new NodeOperationError(node, error as Error, { itemIndex });
+		failure.description = MODEL_ARGUMENT_FIX;
+		throw failure;
 	}
 }
 
