@@ -29,12 +29,12 @@ export const TENDER_ANSWER_FIELDS = [
 	'tenderId',
 	'tenderName',
 	'tenderType',
-	'tenderStatus',
 	'builder',
 	'builderWebsite',
 	'tenderOpenAt',
 	'quotesDueAt',
 	'daysLeft',
+	'tenderStatus',
 	'matchedKeywords',
 ] as const;
 
