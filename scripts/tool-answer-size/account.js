@@ -8,10 +8,11 @@
  * each project is trimmed or filled from the parties other projects got.
  */
 
-const { dayToIso, isoToDay } = require('../../sandbox/clock');
+const { isoToDay } = require('../../sandbox/clock');
 const { generateProjects, tenderWords, words } = require('../../sandbox/data');
 const { DEFAULT_COMPANIES } = require('../../sandbox/fixtures');
 const { createRandom, deriveSeed } = require('../../sandbox/random');
+const { toApiProject } = require('../../sandbox/store');
 
 /** @typedef {import('../../sandbox/types').Party} Party */
 /** @typedef {import('../../sandbox/types').Project} Project */
@@ -35,6 +36,7 @@ function exactly(own, pool, count, offset) {
 /**
  * @param {{ count?: number, seed?: number, today?: string }} [options]
  * @returns {Project[]} in the API's order: earliest quotes due first, projects without a date last
+ *   (as the sandbox's store turns its entries into API projects)
  */
 function realisticAccount({ count = 237, seed = 1, today = '2026-11-25' } = {}) {
 	const day = /** @type {number} */ (isoToDay(today));
@@ -46,42 +48,38 @@ function realisticAccount({ count = 237, seed = 1, today = '2026-11-25' } = {}) 
 	const keywords = DEFAULT_COMPANIES[0].keywords;
 	const consultants = projects.flatMap((project) => project.consultants);
 	const subcontractors = projects.flatMap((project) => project.tenderingSubcontractors);
-	/** @type {Project[]} */
-	const account = projects.map((project, index) => ({
-		projectId: project.projectId,
-		projectName: project.projectName,
-		address: project.address,
-		category: project.category,
-		budget: project.budget,
-		status: project.status,
-		consultants: exactly(project.consultants, consultants, 2, index),
-		tenders: project.tenders.slice(0, 1 + (index % 3)).map((tender) => {
+	const entries = projects.map((project, index) => {
+		const tenders = project.tenders.slice(0, 1 + (index % 3)).map((tender) => {
 			const tenderWordList = tenderWords(tender.name, tender.type);
 			const matched = keywords.filter((keyword) =>
 				words(keyword).every((word) => tenderWordList.includes(word)),
 			);
 			return {
-				id: tender.id,
-				name: tender.name,
-				type: tender.type,
-				builder: tender.builder,
-				tenderOpenAt: tender.openDay === null ? null : dayToIso(tender.openDay),
 				// The API lists only open tenders, due from today on.
-				quotesDueAt: tender.dueDay === null ? null : dayToIso(Math.max(day, tender.dueDay)),
-				status: 'Open',
+				tender: {
+					...tender,
+					dueDay: tender.dueDay === null ? null : Math.max(day, tender.dueDay),
+					status: /** @type {const} */ ('Open'),
+				},
 				matchedKeywords: matched.length > 0 ? matched : [keywords[index % keywords.length]],
 			};
-		}),
-		tenderingSubcontractors: exactly(project.tenderingSubcontractors, subcontractors, 2, index),
-		url: project.url,
-	}));
-	const earliest = (/** @type {Project} */ project) =>
-		project.tenders.reduce(
-			(min, tender) =>
-				tender.quotesDueAt !== null && tender.quotesDueAt < min ? tender.quotesDueAt : min,
-			'9999-12-31',
+		});
+		const dueDays = tenders.flatMap(({ tender }) =>
+			tender.dueDay === null ? [] : [tender.dueDay],
 		);
-	return account.sort((a, b) => earliest(a).localeCompare(earliest(b)));
+		return {
+			dueKey: dueDays.length > 0 ? Math.min(...dueDays) : Infinity,
+			projectId: project.projectId,
+			project: {
+				...project,
+				consultants: exactly(project.consultants, consultants, 2, index),
+				tenderingSubcontractors: exactly(project.tenderingSubcontractors, subcontractors, 2, index),
+			},
+			tenders,
+		};
+	});
+	entries.sort((a, b) => a.dueKey - b.dueKey || a.projectId.localeCompare(b.projectId));
+	return entries.map(toApiProject);
 }
 
 module.exports = { realisticAccount };

@@ -5,23 +5,16 @@
  * parameters) and calls the tool the way an agent or the MCP Server Trigger does. What it records
  * is what a model would receive.
  */
-import { ExecutionLifecycleHooks, WorkflowExecute } from 'n8n-core';
 import type {
 	IExecuteFunctions,
 	INodeExecutionData,
 	INodeParameters,
 	INodeType,
 	IRun,
-	IRunExecutionData,
 } from 'n8n-workflow';
-import { createRunExecutionData, NodeConnectionTypes, Workflow } from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
 
-import {
-	createAdditionalData,
-	createNodeTypes,
-	createTestNode,
-	type TestCredentialsHelper,
-} from './engine';
+import { createTestNode, runWorkflow, type TestCredentialsHelper } from './engine';
 
 /**
  * The `<name>Tool` type n8n makes of a `usableAsTool` node, as packages/cli's convertNodeToAiTool
@@ -148,42 +141,14 @@ export async function callAsTool(options: {
 			[NodeConnectionTypes.AiTool]: [[{ node: AGENT, type: NodeConnectionTypes.AiTool, index: 0 }]],
 		},
 	};
-	const workflow = new Workflow({
-		id: 'test-workflow',
+	const run = await runWorkflow({
 		nodes: [agentNode, toolNode],
 		connections,
-		active: false,
-		nodeTypes: createNodeTypes([agent, toolType]),
-		settings: options.timezone ? { timezone: options.timezone } : {},
+		nodeTypes: [agent, toolType],
+		credentialsHelper: options.credentialsHelper,
+		start: agentNode,
+		timezone: options.timezone,
 	});
-	const hooks = new ExecutionLifecycleHooks('manual', 'test-execution', {
-		id: 'test-workflow',
-		name: 'Test workflow',
-		active: false,
-		activeVersionId: null,
-		isArchived: false,
-		nodes: [agentNode, toolNode],
-		connections,
-		createdAt: new Date(),
-		updatedAt: new Date(),
-	});
-	let finish: (run: IRun) => void = () => undefined;
-	const finished = new Promise<IRun>((resolve) => {
-		finish = resolve;
-	});
-	hooks.addHandler('workflowExecuteAfter', (run) => finish(run));
-	const runExecutionData: IRunExecutionData = createRunExecutionData({
-		executionData: {
-			nodeExecutionStack: [{ node: agentNode, data: { main: [[{ json: {} }]] }, source: null }],
-		},
-	});
-	const execution = new WorkflowExecute(
-		createAdditionalData(options.credentialsHelper, hooks),
-		'manual',
-		runExecutionData,
-	);
-	await execution.processRunExecutionData(workflow);
-	const run = await finished;
 	const task = run.data.resultData.runData[AGENT]?.[0];
 	const result = task?.data?.main?.[0]?.[0]?.json;
 	if (result === undefined) {
