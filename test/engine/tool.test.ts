@@ -309,6 +309,15 @@ describe('errors a model can act on', () => {
 	});
 });
 
+describe('a tool set up wrongly', () => {
+	it('Selected Fields without a field: says what to choose, before any request', async () => {
+		const result = await call({}, { answer: 'fields', answerFields: [] });
+		expect(result.error).toBe(
+			'Answer is Selected Fields but no field is chosen: open the tool and choose Fields, or set Answer to Compact',
+		);
+	});
+});
+
 describe('the node outside a tool', () => {
 	it('filters by Project IDs too', async () => {
 		tokenEndpoint();

@@ -54,6 +54,17 @@ function checkedAnswer(node: INode, answer: unknown, itemIndex: number): AnswerM
 	return answer as AnswerMode;
 }
 
+function checkedFields(node: INode, fields: unknown, itemIndex: number): AnswerField[] {
+	if (!Array.isArray(fields) || fields.length === 0) {
+		throw new NodeOperationError(
+			node,
+			'Answer is Selected Fields but no field is chosen: open the tool and choose Fields, or set Answer to Compact',
+			{ itemIndex },
+		);
+	}
+	return fields as AnswerField[];
+}
+
 /**
  * The first `limit` projects that pass both filter sets, and whether more match: known when a page
  * read held more, or when the last page said it was the last; unknown (null) when the limit was met
@@ -117,7 +128,7 @@ export async function answerAsTool(
 	);
 	const fields =
 		answer === 'fields'
-			? (this.getNodeParameter('answerFields', itemIndex, []) as AnswerField[])
+			? checkedFields(node, this.getNodeParameter('answerFields', itemIndex, []), itemIndex)
 			: COMPACT_FIELDS;
 	const fixedFilters = checkedFilters(
 		node,
