@@ -666,4 +666,4 @@ function createStore({
 
 /** @typedef {ReturnType<typeof createStore>} Store */
 
-module.exports = { createStore };
+module.exports = { createStore, toApiProject };

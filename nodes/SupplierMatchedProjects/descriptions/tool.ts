@@ -115,7 +115,7 @@ export function toolProperties(showForOperation: Record<string, string[]>): INod
 					name: 'Full API Projects',
 					value: 'raw',
 					description:
-						'Every field the API sends, consultants and subcontractors included: about 4 times the size of Compact',
+						'Every field the API sends, consultants and subcontractors included: about twice the size of Compact',
 				},
 			],
 			default: 'compact',

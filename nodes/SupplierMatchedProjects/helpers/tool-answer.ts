@@ -29,12 +29,12 @@ export const TENDER_ANSWER_FIELDS = [
 	'tenderId',
 	'tenderName',
 	'tenderType',
-	'tenderStatus',
 	'builder',
 	'builderWebsite',
 	'tenderOpenAt',
 	'quotesDueAt',
 	'daysLeft',
+	'tenderStatus',
 	'matchedKeywords',
 ] as const;
 
@@ -314,3 +314,50 @@ export function withoutUnsetValues<T>(raw: Record<string, T>): Record<string, T>
 	}
 	return set;
 }
+
+// ---- failures a model can act on ----
+
+export interface ToolFailure {
+	/** The cause, in a sentence. */
+	message: string;
+	/** Who can fix it and how; whether calling again helps. */
+	description: string;
+}
+
+const OWNER_FIXES =
+	"The workflow's owner must fix this in n8n (the tool's credential or Company ID); calling again will not help.";
+
+/**
+ * An API failure as a model can act on it: whether calling again can help, in two sentences. The
+ * user-facing error names the company, the client and what the API said; none of that helps a
+ * model, and an assistant outside n8n should not read it.
+ */
+export function toolFailureOf(status: number | undefined): ToolFailure {
+	if (status === 429) {
+		return {
+			message: "The API's rate limit for this credential is reached (HTTP 429).",
+			description:
+				'Wait a few minutes before calling again; ask for more projects per call rather than making more calls.',
+		};
+	}
+	if (status === 404) {
+		return {
+			message: "No Supplier Matched-Projects API answered at the credential's Base URL (HTTP 404).",
+			description: OWNER_FIXES,
+		};
+	}
+	if (status !== undefined && status >= 400 && status < 500) {
+		return {
+			message: `The API refused the request for the supplier's projects (HTTP ${status}).`,
+			description: OWNER_FIXES,
+		};
+	}
+	return {
+		message: `The API failed or could not be reached${status === undefined ? '' : ` (HTTP ${status})`}.`,
+		description: 'This is usually temporary: call again in a few minutes.',
+	};
+}
+
+/** What the model is told when a value it gave cannot be applied. */
+export const MODEL_ARGUMENT_FIX =
+	'This value came from the tool call: correct it or leave it out, then call again.';

@@ -1,5 +1,5 @@
 import type { IDataObject, IExecuteFunctions, INode } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import type { Project } from '../../api/types';
 import { DEFAULT_TOOL_LIMIT } from '../../descriptions/tool';
@@ -11,7 +11,9 @@ import {
 	MAX_TOOL_LIMIT,
 	answerProject,
 	describeFilters,
+	MODEL_ARGUMENT_FIX,
 	toolAnswerOf,
+	toolFailureOf,
 	withoutUnsetValues,
 	type AnswerField,
 	type AnswerMode,
@@ -35,7 +37,7 @@ function checkedLimit(node: INode, limit: unknown, itemIndex: number): number {
 		throw new NodeOperationError(
 			node,
 			`Max Projects (limit) must be a whole number of projects from 1 to ${MAX_TOOL_LIMIT} (got ${JSON.stringify(limit)})`,
-			{ itemIndex, description: 'Call again with a limit such as 20, or leave it out.' },
+			{ itemIndex, description: MODEL_ARGUMENT_FIX },
 		);
 	}
 	return limit;
@@ -50,6 +52,17 @@ function checkedAnswer(node: INode, answer: unknown, itemIndex: number): AnswerM
 		);
 	}
 	return answer as AnswerMode;
+}
+
+function checkedFields(node: INode, fields: unknown, itemIndex: number): AnswerField[] {
+	if (!Array.isArray(fields) || fields.length === 0) {
+		throw new NodeOperationError(
+			node,
+			'Answer is Selected Fields but no field is chosen: open the tool and choose Fields, or set Answer to Compact',
+			{ itemIndex },
+		);
+	}
+	return fields as AnswerField[];
 }
 
 /**
@@ -85,6 +98,18 @@ async function matchingProjects(
 	return { projects: kept, moreMatch: filtered ? null : true };
 }
 
+/** The filters the model set; a value it cannot have meant is its to correct, so it is told so. */
+function modelFiltersOf(node: INode, raw: IDataObject, itemIndex: number): ProjectFilters {
+	try {
+		return checkedFilters(node, withoutUnsetValues(raw), itemIndex);
+	} catch (error) {
+		// checkedFilters throws a NodeOperationError, which n8n's constructor hands back as it is.
+		const failure = new NodeOperationError(node, error as Error, { itemIndex });
+		failure.description = MODEL_ARGUMENT_FIX;
+		throw failure;
+	}
+}
+
 export async function answerAsTool(
 	this: IExecuteFunctions,
 	{ itemIndex, today, companyId }: { itemIndex: number; today: string; companyId: string },
@@ -103,16 +128,16 @@ export async function answerAsTool(
 	);
 	const fields =
 		answer === 'fields'
-			? (this.getNodeParameter('answerFields', itemIndex, []) as AnswerField[])
+			? checkedFields(node, this.getNodeParameter('answerFields', itemIndex, []), itemIndex)
 			: COMPACT_FIELDS;
 	const fixedFilters = checkedFilters(
 		node,
 		this.getNodeParameter('filters', itemIndex, {}) as IDataObject,
 		itemIndex,
 	);
-	const modelFilters = checkedFilters(
+	const modelFilters = modelFiltersOf(
 		node,
-		withoutUnsetValues(this.getNodeParameter('modelFilters', itemIndex, {}) as IDataObject),
+		this.getNodeParameter('modelFilters', itemIndex, {}) as IDataObject,
 		itemIndex,
 	);
 
@@ -120,7 +145,15 @@ export async function answerAsTool(
 	const { projects, moreMatch } = await inCredentialTurn(
 		this,
 		async () => await matchingProjects(fetchPage, limit, [fixedFilters, modelFilters], today),
-	);
+	).catch((error: unknown) => {
+		if (!(error instanceof NodeApiError)) throw error;
+		const status = Number(error.httpCode);
+		const failure = toolFailureOf(Number.isInteger(status) && status > 0 ? status : undefined);
+		throw new NodeOperationError(node, failure.message, {
+			itemIndex,
+			description: failure.description,
+		});
+	});
 	const answered = toolAnswerOf(
 		{
 			returned: projects.length,
