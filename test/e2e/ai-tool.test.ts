@@ -42,10 +42,10 @@ const COMPACT_PROJECT_FIELDS = [
 ];
 const COMPACT_TENDER_FIELDS = [
 	'tenderName',
-	'tenderStatus',
 	'builder',
 	'quotesDueAt',
 	'daysLeft',
+	'tenderStatus',
 	'matchedKeywords',
 ];
 
@@ -326,7 +326,7 @@ describe('an MCP Server Trigger with the node as a tool, driven by the MCP TypeS
 		expect(answer.moreMatch).toBe(expected.length > 5);
 		expect(answer.summary).toContain(category);
 		figures.push(
-			`  MCP category "${category}" (${expected.length} of ${env.account.projects} match), limit 5: ${text.length} characters; ${requests.length} page request(s)`,
+			`  MCP category "${category}" (${expected.length} of ${env.account.projects} match), limit 5: ${text.length} characters; page requests: ${JSON.stringify(requests.map((entry) => entry.query))}`,
 		);
 	});
 
@@ -376,7 +376,10 @@ describe('an MCP Server Trigger with the node as a tool, driven by the MCP TypeS
 		const { result, text, requests } = await call({});
 
 		expect(result.isError).toBe(true);
-		expect(text).toMatch(/600 s|10 minutes/);
+		// The cause, and what the model (or its user) can do about it.
+		expect(text).toMatch(/rate limit/i);
+		expect(text).toMatch(/wait/i);
+		expect(text.length).toBeLessThan(400);
 		expect(text).not.toContain(env.sandbox.fixtures.client.clientSecret);
 		expect(requests.map((entry) => entry.status)).toEqual([429]);
 		figures.push(`  MCP API refusal (429, Retry-After 600): ${text.length} characters: ${text}`);
