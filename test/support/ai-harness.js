@@ -3,9 +3,10 @@
 
 /**
  * The real-n8n AI suite's world (issue 19): the packed package in a real n8n of its own, with
- * the workflows of test/e2e/ai-workflows/ published: an MCP Server Trigger with the package's
- * node as its tools, and an AI Agent whose OpenAI Chat Model talks to a scripted model this
- * process owns. The API is a sandbox holding an account shaped like a real one (agent-account.js).
+ * the workflows of test/e2e/ai-workflows/ and the AI Agent example published: MCP Server Triggers
+ * with the package's node as their tool, and AI Agents whose OpenAI Chat Model talks to a scripted
+ * model this process owns. The API is a sandbox holding an account shaped like a real one
+ * (agent-account.js).
  * The .ts test cannot use Node APIs (community-node lint), so the process and file work is here.
  */
 
