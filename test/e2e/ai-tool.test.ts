@@ -70,7 +70,7 @@ function parseAnswer(text: string): ToolAnswer {
 	return items[0];
 }
 
-/** A category that some but not all of the account's projects have, and the projects with it. */
+/** The account's most common category (held by some projects, not all) and its projects. */
 function someCategory(): { category: string; projects: Project[] } {
 	const projects = openProjects();
 	const counts = new Map<string, number>();
@@ -153,7 +153,7 @@ describe('an AI Agent with the node as its tool and a scripted OpenAI-compatible
 		const toolMessage = String(toolMessages[0].output);
 		const answer = parseAnswer(toolMessage);
 		expect(answer.returned).toBe(limit);
-		expect(answer.moreMatch).not.toBe(false);
+		expect(answer.moreMatch).toBe(true);
 		expect(answer.filtersApplied).toEqual([`category is ${category}`]);
 		expect(answer.projects.map((project) => project.projectId)).toEqual(
 			expected.slice(0, limit).map((project) => project.projectId),
