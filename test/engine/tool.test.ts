@@ -297,6 +297,19 @@ describe('errors a model can act on', () => {
 		}
 	});
 
+	it('paging the API broke: a temporary failure, call again later', async () => {
+		tokenEndpoint();
+		const scope = api()
+			.get(RESULTS)
+			.query({ limit: 100 })
+			.reply(200, { data: projects(1), _metadata: { hasNextPage: true, nextCursor: null } });
+		const result = await call({ location: 'Nowhere' });
+		expect(scope.isDone()).toBe(true);
+		expect(result.error).toBe(
+			'The API failed or could not be reached.\n\nDetails: This is usually temporary: call again in a few minutes.',
+		);
+	});
+
 	it('a value the model gave: names it and asks for a corrected call, before any request', async () => {
 		const result = await call({ budgetAtLeast: -5 });
 		expect(result.error).toBe(

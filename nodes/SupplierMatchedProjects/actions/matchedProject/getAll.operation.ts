@@ -17,7 +17,7 @@ import { checkedCompanyId, checkedFilters, checkedOutput } from '../parameters';
 import { answerAsTool, runsAsTool } from './getAll.tool';
 
 const showForGetMany = { show: { resource: ['matchedProject'], operation: ['getAll'] } };
-/** What the tool copy replaces with its own Limit and Answer (see descriptions/tool.ts). */
+/** Parameters the tool copy replaces with its own Max Projects and Answer (descriptions/tool.ts). */
 const showForGetManyOutsideTool = { show: { ...showForGetMany.show, '@tool': [false] } };
 
 export const description: INodeProperties[] = [

@@ -4,7 +4,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { Project } from '../../api/types';
 import { DEFAULT_TOOL_LIMIT } from '../../descriptions/tool';
 import { filterProjects, hasFilters, type ProjectFilters } from '../../helpers/filters';
-import { walkPages, type FetchPage } from '../../helpers/paging';
+import { PagingError, walkPages, type FetchPage } from '../../helpers/paging';
 import {
 	ANSWER_MODES,
 	COMPACT_FIELDS,
@@ -146,8 +146,9 @@ export async function answerAsTool(
 		this,
 		async () => await matchingProjects(fetchPage, limit, [fixedFilters, modelFilters], today),
 	).catch((error: unknown) => {
-		if (!(error instanceof NodeApiError)) throw error;
-		const status = Number(error.httpCode);
+		// Paging the service broke is, for a model, one more temporary failure of the API.
+		if (!(error instanceof NodeApiError || error instanceof PagingError)) throw error;
+		const status = error instanceof NodeApiError ? Number(error.httpCode) : NaN;
 		const failure = toolFailureOf(Number.isInteger(status) && status > 0 ? status : undefined);
 		throw new NodeOperationError(node, failure.message, {
 			itemIndex,
