@@ -107,7 +107,13 @@ async function startAiE2e(logger) {
 	const cleanups = cleanupStack(logger);
 	try {
 		const runtime = await ensureRuntime(logger);
-		const tarball = process.env.SMP_E2E_TARBALL || (await buildAndPack(logger));
+		let tarball = process.env.SMP_E2E_TARBALL;
+		if (!tarball) {
+			// Run outside `npm run test:e2e` (which packs once for every file): pack, and remove it after.
+			const packed = await buildAndPack(logger);
+			cleanups.push(async () => fs.rmSync(path.dirname(packed), { recursive: true, force: true }));
+			tarball = packed;
+		}
 
 		const sandbox = await startAgentAccountSandbox();
 		cleanups.push(() => sandbox.stop());
