@@ -1,7 +1,7 @@
 /**
- * The e2e suite: the packed package inside a real n8n (`npm run test:e2e`). One n8n serves the
- * whole suite, so tests run in band and in file order; the global setup installs n8n (cached)
- * and builds the tarball before any test timer starts.
+ * The e2e suite: the packed package inside a real n8n (`npm run test:e2e`). Each test file starts
+ * one n8n for its tests, which run in band and in file order; the global setup installs n8n
+ * (cached) and builds the tarball before any test timer starts.
  * @type {import('jest').Config}
  */
 module.exports = {

@@ -283,12 +283,19 @@ function budget(random) {
 }
 
 /**
+ * @typedef {object} PartyCounts fixed numbers of parties on every project (default: random)
+ * @property {number} [consultants]
+ * @property {number} [subcontractors]
+ */
+
+/**
  * Fields of a new project, tenders excluded.
  * @param {Random} random
  * @param {number} sequence
+ * @param {PartyCounts} [partyCounts]
  * @returns {StoredProject}
  */
-function generateProject(random, sequence) {
+function generateProject(random, sequence, partyCounts = {}) {
 	const building = random.pick(BUILDINGS);
 	const place = random.pick(PLACES);
 	const projectId = projectIdFor(sequence);
@@ -299,8 +306,16 @@ function generateProject(random, sequence) {
 		category: building.category,
 		budget: budget(random),
 		status: random.chance(0.1) ? 'Closed' : 'Active',
-		consultants: random.chance(0.3) ? [] : random.sample(CONSULTANTS, random.int(1, 3)),
-		tenderingSubcontractors: random.sample(SUBCONTRACTORS, random.int(0, 5)),
+		consultants:
+			partyCounts.consultants !== undefined
+				? random.sample(CONSULTANTS, partyCounts.consultants)
+				: random.chance(0.3)
+					? []
+					: random.sample(CONSULTANTS, random.int(1, 3)),
+		tenderingSubcontractors: random.sample(
+			SUBCONTRACTORS,
+			partyCounts.subcontractors ?? random.int(0, 5),
+		),
 		url: projectUrl(projectId),
 		tenders: [],
 	};
@@ -328,15 +343,15 @@ function dueDateAndStatus(random, today, windowDays) {
 /**
  * Generates the seeded data set: `count` projects, each with 1 to 5 tenders from 1 to 3 builders.
  * @param {Random} random
- * @param {{ count: number, today: number, windowDays: number }} options
+ * @param {{ count: number, today: number, windowDays: number, partyCounts?: PartyCounts }} options
  * @returns {{ projects: StoredProject[], tenderCount: number }}
  */
-function generateProjects(random, { count, today, windowDays }) {
+function generateProjects(random, { count, today, windowDays, partyCounts }) {
 	/** @type {StoredProject[]} */
 	const projects = [];
 	let tenderCount = 0;
 	for (let sequence = 1; sequence <= count; sequence++) {
-		const project = generateProject(random, sequence);
+		const project = generateProject(random, sequence, partyCounts);
 		const builders = random.sample(BUILDERS, random.int(1, 3));
 		const names = random.sample(TRADE_PACKAGES, random.int(1, 5));
 		for (const name of names) {

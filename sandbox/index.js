@@ -35,6 +35,8 @@ const { createSandboxCertificate, tlsVersionOf } = require('./tls');
  * @property {'127.0.0.1' | '::1' | 'localhost'} [host] loopback only
  * @property {number} [seed] same seed (and same `now`) = same data
  * @property {number} [projects] how many projects to generate (default 60)
+ * @property {import('./data').PartyCounts} [partyCounts] exactly this many consultants and
+ *   tendering subcontractors on every project, generated or opened later (default: 0 to 3 and 0 to 5)
  * @property {number} [tokenTtlSeconds] default 3600, as the spec says
  * @property {RateLimit | false} [rateLimit] default 100 requests per 300 s per client id; false turns it off
  * @property {number} [cacheSeconds] how long a repeated company+cursor+limit is answered from cache (default 5; 0 = off)
@@ -175,6 +177,15 @@ async function startSandbox(options = {}) {
 		86_400 * 365,
 	);
 	const windowDays = wholeNumber(options.windowDays ?? 60, 'windowDays', 0, 3650);
+	/** @param {'consultants' | 'subcontractors'} kind */
+	const partyCount = (kind) => {
+		const value = options.partyCounts?.[kind];
+		return value === undefined ? undefined : wholeNumber(value, `partyCounts.${kind}`, 0, 8);
+	};
+	const partyCounts = {
+		consultants: partyCount('consultants'),
+		subcontractors: partyCount('subcontractors'),
+	};
 	const cacheSeconds = options.cacheSeconds ?? 5;
 	if (typeof cacheSeconds !== 'number' || !(cacheSeconds >= 0)) {
 		throw new Error(
@@ -202,6 +213,7 @@ async function startSandbox(options = {}) {
 		windowDays,
 		companies,
 		defaultCompanyId: SANDBOX_FIXTURES.companyId,
+		partyCounts,
 	});
 	store.warm();
 	const auth = createAuth({ clients, clock, tokenTtlSeconds });

@@ -241,6 +241,7 @@ function toApiProject(entry) {
  * @param {SandboxClock} options.clock
  * @param {number} options.projectCount
  * @param {number} options.windowDays
+ * @param {import('./data').PartyCounts} [options.partyCounts] parties on every project, generated or opened
  * @param {readonly SandboxCompany[]} options.companies
  * @param {string} options.defaultCompanyId used by openTender when no companyId is given
  */
@@ -252,11 +253,13 @@ function createStore({
 	windowDays,
 	companies,
 	defaultCompanyId,
+	partyCounts,
 }) {
 	const generated = generateProjects(dataRandom, {
 		count: projectCount,
 		today: clock.today(),
 		windowDays,
+		partyCounts,
 	});
 	/** @type {Map<string, StoredProject>} */
 	const projects = new Map(generated.projects.map((project) => [project.projectId, project]));
@@ -490,7 +493,7 @@ function createStore({
 		}
 		const project =
 			options.projectId === undefined
-				? generateProject(controlRandom, ++lastProjectSequence)
+				? generateProject(controlRandom, ++lastProjectSequence, partyCounts)
 				: projectOf(options.projectId);
 		if (options.projectId === undefined) projects.set(project.projectId, project);
 		/** @type {StoredTender} */
@@ -663,4 +666,4 @@ function createStore({
 
 /** @typedef {ReturnType<typeof createStore>} Store */
 
-module.exports = { createStore };
+module.exports = { createStore, toApiProject };

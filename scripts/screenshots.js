@@ -131,6 +131,9 @@ async function main() {
 			client: SANDBOX_FIXTURES.client,
 			smtp: { host: '127.0.0.1', port: 25 },
 		});
+		// The AI Agent example's model credential, so its canvas shows no missing-credential warning.
+		const openAi = { id: 'smpExampleOpenAi', name: 'OpenAI account', type: 'openAiApi' };
+		credentials.push({ ...openAi, data: { apiKey: 'sk-screenshots-only' } });
 		await importIntoN8n(prepared, { credentials, workflows });
 
 		const n8n = await startN8n(prepared, { removeFolderIfOrphaned: folder });
@@ -213,6 +216,15 @@ async function main() {
 			.waitFor({ state: 'visible', timeout: 60000 });
 		await page.waitForTimeout(1500);
 		await shoot('example-workflow.png');
+
+		// The node as an AI Agent's tool: the example's canvas, then the tool's own parameters.
+		const tenderAssistant = 'smpExampleTenderAssistant';
+		await page.goto(`${n8n.baseUrl}/workflow/${tenderAssistant}`);
+		await page.locator('[data-test-id="canvas-node"]').first().waitFor({ timeout: 60000 });
+		await page.waitForTimeout(1500);
+		await shoot('agent-workflow.png');
+		await openExampleNode(tenderAssistant, 'Matched Projects');
+		await shoot('agent-tool-parameters.png');
 	} finally {
 		for (const stop of stops.reverse()) {
 			try {

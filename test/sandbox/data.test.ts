@@ -130,6 +130,27 @@ describe('sandbox data', () => {
 		});
 	});
 
+	it('puts exactly the asked number of consultants and subcontractors on every project, and refuses a bad count', async () => {
+		const harness = await openHarness({
+			projects: 40,
+			partyCounts: { consultants: 2, subcontractors: 2 },
+		});
+		try {
+			harness.sandbox.openTender();
+			const projects = everything(harness);
+			expect(projects.length).toBeGreaterThan(1);
+			for (const project of projects) {
+				expect(project.consultants).toHaveLength(2);
+				expect(project.tenderingSubcontractors).toHaveLength(2);
+			}
+		} finally {
+			await harness.sandbox.stop();
+		}
+		await expect(openHarness({ partyCounts: { subcontractors: 1.5 } })).rejects.toThrow(
+			'startSandbox: partyCounts.subcontractors must be a whole number from 0 to 8 (got 1.5)',
+		);
+	});
+
 	// Speed is the benchmark's business (machines here are noisy); this proves the largest size works.
 	it('serves 100,000 projects: pages walk in order and a change shows on the next page', async () => {
 		const harness = await openHarness({ projects: 100_000, cacheSeconds: 0, rateLimit: false });

@@ -6,6 +6,7 @@
 import { ExecuteContext, ExecutionLifecycleHooks, RoutingNode, WorkflowExecute } from 'n8n-core';
 import type {
 	ExecutionError,
+	IConnections,
 	ICredentialDataDecryptedObject,
 	ICredentials,
 	ICredentialsDecrypted,
@@ -301,12 +302,43 @@ export function createTestNode(
 /** Runs one node as the start of a workflow, fed with `items`, and waits for the execution to end. */
 export async function runNode(options: RunNodeOptions): Promise<NodeRun> {
 	const node = createTestNode(options.nodeType, options.parameters, options);
+	const run = await runWorkflow({
+		nodes: [node],
+		nodeTypes: [options.nodeType],
+		credentialsHelper: options.credentialsHelper,
+		start: node,
+		items: options.items,
+		mode: options.mode,
+		timezone: options.timezone,
+	});
+	const taskData = run.data.resultData.runData[node.name]?.[0];
+	return {
+		items: taskData?.data?.main?.[0] ?? undefined,
+		error: taskData?.error ?? run.data.resultData.error,
+		run,
+	};
+}
+
+/** Runs a workflow from its `start` node, fed with `items`, and waits for the execution to end. */
+export async function runWorkflow(options: {
+	nodes: INode[];
+	connections?: IConnections;
+	nodeTypes: INodeType[];
+	credentialsHelper: TestCredentialsHelper;
+	start: INode;
+	/** The items the start node receives; one empty item by default. */
+	items?: INodeExecutionData[];
+	mode?: WorkflowExecuteMode;
+	timezone?: string;
+}): Promise<IRun> {
+	const { nodes } = options;
+	const connections = options.connections ?? {};
 	const workflow = new Workflow({
 		id: 'test-workflow',
-		nodes: [node],
-		connections: {},
+		nodes,
+		connections,
 		active: false,
-		nodeTypes: createNodeTypes([options.nodeType]),
+		nodeTypes: createNodeTypes(options.nodeTypes),
 		settings: options.timezone ? { timezone: options.timezone } : {},
 	});
 	const mode = options.mode ?? 'manual';
@@ -316,8 +348,8 @@ export async function runNode(options: RunNodeOptions): Promise<NodeRun> {
 		active: false,
 		activeVersionId: null,
 		isArchived: false,
-		nodes: [node],
-		connections: {},
+		nodes,
+		connections,
 		createdAt: new Date(),
 		updatedAt: new Date(),
 	});
@@ -331,7 +363,7 @@ export async function runNode(options: RunNodeOptions): Promise<NodeRun> {
 		executionData: {
 			nodeExecutionStack: [
 				{
-					node,
+					node: options.start,
 					data: { main: [options.items ?? [{ json: {} }]] },
 					source: null,
 				},
@@ -340,13 +372,7 @@ export async function runNode(options: RunNodeOptions): Promise<NodeRun> {
 	});
 	const execution = new WorkflowExecute(additionalData, mode, runExecutionData);
 	await execution.processRunExecutionData(workflow);
-	const run = await finished;
-	const taskData = run.data.resultData.runData[node.name]?.[0];
-	return {
-		items: taskData?.data?.main?.[0] ?? undefined,
-		error: taskData?.error ?? run.data.resultData.error,
-		run,
-	};
+	return await finished;
 }
 
 const noOpNodeType: INodeType = {

@@ -415,6 +415,26 @@ describe('parseFilters, new filters', () => {
 	});
 });
 
+describe('project IDs', () => {
+	it('keeps the projects with those exact IDs, in the order the API listed them', () => {
+		const filters = parseFilters({ projectIds: ' p3 , p1 ' });
+		expect(filters).toEqual({ projectIds: ['p3', 'p1'] });
+		expect(hasFilters(filters)).toBe(true);
+		const projects = ['p1', 'p2', 'p3', 'P1'].map((projectId) => project({ projectId }));
+		expect(filterProjects(projects, filters, today).map((kept) => kept.projectId)).toEqual([
+			'p1',
+			'p3',
+		]);
+	});
+
+	it('treats a blank list as no filter and refuses an empty entry', () => {
+		expect(parseFilters({ projectIds: ' ' })).toEqual({});
+		expect(() => parseFilters({ projectIds: 'p1,,p2' })).toThrow(
+			'Project IDs filter: "p1,,p2" has an empty entry; remove the extra comma or enter project IDs between the commas',
+		);
+	});
+});
+
 describe('scopeOf (the trigger baseline fingerprint)', () => {
 	it('changes with each filter', () => {
 		const variants: ProjectFilters[] = [

@@ -15,6 +15,8 @@ export type WithoutBudget = 'keep' | 'drop';
 export const WITHOUT_BUDGET: readonly WithoutBudget[] = ['keep', 'drop'];
 
 export interface ProjectFilters {
+	/** Keep the projects with these IDs (exact). */
+	projectIds?: string[];
 	/** Keep tenders of these types. */
 	tenderTypes?: TenderType[];
 	/** Keep projects with these statuses. */
@@ -63,6 +65,7 @@ export function withoutBudgetRule(filters: ProjectFilters): WithoutBudget | unde
 
 export function hasFilters(filters: ProjectFilters): boolean {
 	return (
+		(filters.projectIds?.length ?? 0) > 0 ||
 		(filters.tenderTypes?.length ?? 0) > 0 ||
 		(filters.projectStatuses?.length ?? 0) > 0 ||
 		filters.quotesDueWithinDays !== undefined ||
@@ -97,6 +100,7 @@ function containsAny(text: unknown, words: readonly string[]): boolean {
 
 /** The filters with every word folded once, for one pass over many projects. */
 function matcherOf(filters: ProjectFilters, today: string) {
+	const projectIds = new Set(listOf(filters.projectIds));
 	const keywords = new Set(listOf(filters.matchedKeywords).map(categoryKey));
 	const categories = new Set(listOf(filters.categories).map(categoryKey));
 	const locations = listOf(filters.locations).map(folded);
@@ -108,6 +112,7 @@ function matcherOf(filters: ProjectFilters, today: string) {
 	const budget = withoutBudgetRule(filters) !== undefined;
 
 	const projectPasses = (project: Project): boolean => {
+		if (projectIds.size > 0 && !projectIds.has(project.projectId)) return false;
 		if (filters.projectStatuses?.length && !filters.projectStatuses.includes(project.status)) {
 			return false;
 		}
@@ -223,6 +228,8 @@ function wordList(value: unknown, label: string, what: string): string[] | undef
 export function parseFilters(raw: Record<string, unknown> | undefined): ProjectFilters {
 	const filters: ProjectFilters = {};
 	if (raw === undefined) return filters;
+	const projectIds = wordList(raw.projectIds, 'Project IDs', 'project IDs');
+	if (projectIds) filters.projectIds = projectIds;
 	const tenderTypes = allowedValues(raw.tenderTypes, TENDER_TYPES, 'Tender Type');
 	if (tenderTypes) filters.tenderTypes = tenderTypes;
 	const projectStatuses = allowedValues(raw.projectStatuses, PROJECT_STATUSES, 'Project Status');

@@ -52,6 +52,8 @@ const SCOPE_KEYS: {
 	categories: (filters) => sortedKeys(filters.categories),
 	locations: (filters) => sortedKeys(filters.locations, folded),
 	builders: (filters) => sortedKeys(filters.builders, folded),
+	// IDs are matched exactly, so only order and repeats are alike.
+	projectIds: (filters) => sortedKeys(filters.projectIds, (id) => id),
 };
 
 /** A short fingerprint of what the walk selects: equivalent filters give the same one. */

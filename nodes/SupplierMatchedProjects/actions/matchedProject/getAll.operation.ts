@@ -6,18 +6,23 @@ import {
 	filtersProperty,
 	outputProperty,
 	simplifyProperty,
+	withProjectIdsFilter,
 } from '../../descriptions';
+import { toolProperties } from '../../descriptions/tool';
 import { filterProjects, hasFilters } from '../../helpers/filters';
 import { shapeItems, type OutputMode } from '../../helpers/items';
 import { MAX_PAGE_SIZE, walkPages, type FetchPage } from '../../helpers/paging';
 import { inCredentialTurn, requestResultsPage } from '../../transport';
 import { checkedCompanyId, checkedFilters, checkedOutput } from '../../shared/parameters';
+import { answerAsTool, runsAsTool } from './getAll.tool';
 
 const showForGetMany = { show: { resource: ['matchedProject'], operation: ['getAll'] } };
+/** Parameters the tool copy replaces with its own Max Projects and Answer (descriptions/tool.ts). */
+const showForGetManyOutsideTool = { show: { ...showForGetMany.show, '@tool': [false] } };
 
 export const description: INodeProperties[] = [
-	...updateDisplayOptions(showForGetMany, [
-		companyIdProperty,
+	...updateDisplayOptions(showForGetMany, [companyIdProperty]),
+	...updateDisplayOptions(showForGetManyOutsideTool, [
 		{
 			displayName: 'Return All',
 			name: 'returnAll',
@@ -26,7 +31,7 @@ export const description: INodeProperties[] = [
 			description: 'Whether to return all results or only up to a given limit',
 		},
 	]),
-	...updateDisplayOptions({ show: { ...showForGetMany.show, returnAll: [false] } }, [
+	...updateDisplayOptions({ show: { ...showForGetManyOutsideTool.show, returnAll: [false] } }, [
 		{
 			displayName: 'Limit',
 			name: 'limit',
@@ -36,7 +41,9 @@ export const description: INodeProperties[] = [
 			description: 'Max number of results to return',
 		},
 	]),
-	...updateDisplayOptions(showForGetMany, [outputProperty, simplifyProperty, filtersProperty]),
+	...updateDisplayOptions(showForGetManyOutsideTool, [outputProperty, simplifyProperty]),
+	...updateDisplayOptions(showForGetMany, [withProjectIdsFilter(filtersProperty)]),
+	...toolProperties(showForGetMany.show),
 ];
 
 /**
@@ -54,6 +61,7 @@ export async function execute(
 		this.getNodeParameter('companyId', itemIndex) as string,
 		itemIndex,
 	);
+	if (runsAsTool(node)) return [await answerAsTool.call(this, { itemIndex, today, companyId })];
 	const returnAll = this.getNodeParameter('returnAll', itemIndex, false) as boolean;
 	const limit = returnAll ? Infinity : (this.getNodeParameter('limit', itemIndex, 50) as number);
 	if (!returnAll && (!Number.isInteger(limit) || limit < 1)) {

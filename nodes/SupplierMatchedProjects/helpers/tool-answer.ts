@@ -1,0 +1,351 @@
+import type { Party, Project, Tender } from '../api/types';
+import { isoDateToDay } from './dates';
+import { withoutBudgetRule, type ProjectFilters } from './filters';
+import { LIST_SEPARATOR, type FlatValue } from './items';
+import { isObject, listOf } from './values';
+
+/**
+ * What the node answers when it runs as an AI tool: one object a model can read at once, saying
+ * what it holds and what it left out, with each project cut to the fields a model asks about.
+ * Pure functions: the operation fetches, these shape.
+ */
+
+/** compact: the fields below; fields: the ones the user picked; raw: the API's projects. */
+export type AnswerMode = 'compact' | 'fields' | 'raw';
+export const ANSWER_MODES: readonly AnswerMode[] = ['compact', 'fields', 'raw'];
+
+export const PROJECT_ANSWER_FIELDS = [
+	'projectId',
+	'projectName',
+	'address',
+	'category',
+	'budget',
+	'status',
+	'url',
+	'consultants',
+	'tenderingSubcontractors',
+] as const;
+
+/** Fields of each tender, listed under the project's `tenders`. */
+export const TENDER_ANSWER_FIELDS = [
+	'tenderId',
+	'tenderName',
+	'tenderType',
+	'builder',
+	'builderWebsite',
+	'tenderOpenAt',
+	'quotesDueAt',
+	'daysLeft',
+	'tenderStatus',
+	'matchedKeywords',
+] as const;
+
+export type ProjectAnswerField = (typeof PROJECT_ANSWER_FIELDS)[number];
+export type TenderAnswerField = (typeof TENDER_ANSWER_FIELDS)[number];
+export type AnswerField = ProjectAnswerField | TenderAnswerField;
+
+/** What a salesperson asks a model about; consultants and subcontractors stay a choice away. */
+export const COMPACT_FIELDS: readonly AnswerField[] = [
+	'projectId',
+	'projectName',
+	'address',
+	'category',
+	'budget',
+	'status',
+	'url',
+	'tenderName',
+	'builder',
+	'quotesDueAt',
+	'daysLeft',
+	'tenderStatus',
+	'matchedKeywords',
+];
+
+/** The most projects one call returns: one page of the API. */
+export const MAX_TOOL_LIMIT = 100;
+
+export type AnswerTender = Partial<Record<TenderAnswerField, FlatValue>>;
+export type AnswerProject = Partial<Record<ProjectAnswerField, FlatValue>> & {
+	tenders?: AnswerTender[];
+};
+
+export interface ToolAnswer {
+	/** Plain sentences: how many, in which order, whether more match and how to get them. */
+	summary: string;
+	returned: number;
+	/** null: not known without reading pages the call did not read. */
+	moreMatch: boolean | null;
+	filtersApplied: string[];
+	projects: Array<AnswerProject | Project>;
+}
+
+function text(value: unknown): FlatValue {
+	return typeof value === 'string' || typeof value === 'number' ? value : null;
+}
+
+function dollars(amount: number): string {
+	return `$${Math.round(amount).toLocaleString('en-US')}`;
+}
+
+/** A budget band in words: "$500,000 to $1,000,000", "$5,000,000 or more" or "not set". */
+export function budgetText(budget: unknown): string {
+	if (!isObject(budget) || typeof budget.low !== 'number' || !Number.isFinite(budget.low)) {
+		return 'not set';
+	}
+	if (typeof budget.high !== 'number' || !Number.isFinite(budget.high)) {
+		return `${dollars(budget.low)} or more`;
+	}
+	return `${dollars(budget.low)} to ${dollars(budget.high)}`;
+}
+
+/** Whole days from `today` to a YYYY-MM-DD date (negative when past), or null without a date. */
+export function daysLeft(today: string, date: unknown): number | null {
+	if (typeof date !== 'string') return null;
+	const from = isoDateToDay(today);
+	const to = isoDateToDay(date);
+	return from === undefined || to === undefined ? null : to - from;
+}
+
+function partyNames(parties: Party[] | null | undefined): string {
+	return listOf(parties)
+		.map((party) => (isObject(party) && typeof party.name === 'string' ? party.name : ''))
+		.filter((name) => name !== '')
+		.join(LIST_SEPARATOR);
+}
+
+function projectValue(project: Project, field: ProjectAnswerField): FlatValue {
+	switch (field) {
+		case 'budget':
+			return budgetText(project.budget);
+		case 'consultants':
+			return partyNames(project.consultants);
+		case 'tenderingSubcontractors':
+			return partyNames(project.tenderingSubcontractors);
+		default:
+			return text(project[field]);
+	}
+}
+
+function tenderValue(tender: Tender, field: TenderAnswerField, today: string): FlatValue {
+	const builder = isObject(tender.builder) ? tender.builder : undefined;
+	switch (field) {
+		case 'tenderId':
+			return text(tender.id);
+		case 'tenderName':
+			return text(tender.name);
+		case 'tenderType':
+			return text(tender.type);
+		case 'tenderStatus':
+			return text(tender.status);
+		case 'builder':
+			return text(builder?.name);
+		case 'builderWebsite':
+			return text(builder?.website);
+		case 'tenderOpenAt':
+			return text(tender.tenderOpenAt);
+		case 'quotesDueAt':
+			return text(tender.quotesDueAt);
+		case 'daysLeft':
+			return daysLeft(today, tender.quotesDueAt);
+		case 'matchedKeywords':
+			return listOf(tender.matchedKeywords)
+				.filter((keyword) => typeof keyword === 'string')
+				.join(LIST_SEPARATOR);
+	}
+}
+
+/**
+ * One project with only the chosen fields, in the list's order whatever the choice's order; its
+ * tenders' chosen fields go under `tenders`, which is left out when no tender field is chosen.
+ */
+export function answerProject(
+	project: Project,
+	fields: readonly AnswerField[],
+	today: string,
+): AnswerProject {
+	const chosen = new Set<string>(fields);
+	const answer: AnswerProject = {};
+	for (const field of PROJECT_ANSWER_FIELDS) {
+		if (chosen.has(field)) answer[field] = projectValue(project, field);
+	}
+	const tenderFields = TENDER_ANSWER_FIELDS.filter((field) => chosen.has(field));
+	if (tenderFields.length > 0) {
+		answer.tenders = listOf(project.tenders)
+			.filter(isObject)
+			.map((tender) => {
+				const row: AnswerTender = {};
+				for (const field of tenderFields) row[field] = tenderValue(tender, field, today);
+				return row;
+			});
+	}
+	return answer;
+}
+
+// ---- what the answer says ----
+
+function either(values: readonly string[]): string {
+	return values.join(' or ');
+}
+
+/** The filters in effect, one phrase each, as a model can repeat them to its user. */
+export function describeFilters(filters: ProjectFilters, today: string): string[] {
+	const phrases: string[] = [];
+	if (filters.projectIds?.length) phrases.push(`project ID is ${either(filters.projectIds)}`);
+	if (filters.locations?.length) phrases.push(`address contains ${either(filters.locations)}`);
+	if (filters.categories?.length) phrases.push(`category is ${either(filters.categories)}`);
+	if (filters.builders?.length) phrases.push(`builder name contains ${either(filters.builders)}`);
+	if (filters.matchedKeywords?.length) {
+		phrases.push(`tender matched keyword ${either(filters.matchedKeywords)}`);
+	}
+	if (filters.budgetAtLeast !== undefined) {
+		phrases.push(`budget reaches ${dollars(filters.budgetAtLeast)}`);
+	}
+	if (filters.budgetAtMost !== undefined) {
+		phrases.push(`budget starts at or below ${dollars(filters.budgetAtMost)}`);
+	}
+	const withoutBudget = withoutBudgetRule(filters);
+	if (withoutBudget !== undefined) {
+		phrases.push(
+			withoutBudget === 'keep'
+				? 'projects without a budget kept'
+				: 'projects without a budget left out',
+		);
+	}
+	if (filters.quotesDueWithinDays !== undefined) {
+		phrases.push(`quotes due within ${filters.quotesDueWithinDays} days of ${today}`);
+	}
+	if (filters.tenderTypes?.length) phrases.push(`tender type is ${either(filters.tenderTypes)}`);
+	if (filters.projectStatuses?.length) {
+		phrases.push(`project status is ${either(filters.projectStatuses)}`);
+	}
+	return phrases;
+}
+
+export interface AnswerFacts {
+	returned: number;
+	moreMatch: boolean | null;
+	/** The limit the call used (at most MAX_TOOL_LIMIT). */
+	limit: number;
+	/** The limit asked for, when it was more than one call returns. */
+	cappedFrom?: number;
+	filtersApplied: string[];
+}
+
+function projectsWord(count: number): string {
+	return count === 1 ? '1 matched project' : `${count} matched projects`;
+}
+
+/** The answer's sentences: what it holds, what it does not, and what to ask for next. */
+export function summaryOf(facts: AnswerFacts): string {
+	const { returned, moreMatch, limit, filtersApplied } = facts;
+	const sentences: string[] = [];
+	const filtered = filtersApplied.length > 0;
+	if (returned === 0) {
+		sentences.push(
+			filtered
+				? `No matched project with open tenders passes the filters applied: ${filtersApplied.join('; ')}. Remove or widen a filter to see more.`
+				: "No project matches the supplier's keywords right now. The API lists only currently open tenders, and the keywords are set on the supplier account, not in this tool.",
+		);
+		return sentences.join(' ');
+	}
+	sentences.push(
+		`${projectsWord(returned)} with open tenders, earliest quotes due first${filtered ? `; filters applied: ${filtersApplied.join('; ')}` : ''}.`,
+	);
+	if (facts.cappedFrom !== undefined) {
+		sentences.push(
+			`The limit of ${facts.cappedFrom} was lowered to ${limit}, the most one call returns.`,
+		);
+	}
+	if (moreMatch === false) {
+		sentences.push('No other project matches.');
+	} else {
+		const next =
+			limit < MAX_TOOL_LIMIT
+				? `call again with a higher limit (up to ${MAX_TOOL_LIMIT}) or narrow the search with a filter`
+				: 'narrow the search with a filter';
+		sentences.push(
+			moreMatch === true
+				? `More projects match: to see them, ${next}.`
+				: `More may match in results not read yet: to find out, ${next}.`,
+		);
+	}
+	return sentences.join(' ');
+}
+
+/** The answer object: its facts, then the projects. */
+export function toolAnswerOf(
+	facts: AnswerFacts,
+	projects: Array<AnswerProject | Project>,
+): ToolAnswer {
+	return {
+		summary: summaryOf(facts),
+		returned: facts.returned,
+		moreMatch: facts.moreMatch,
+		filtersApplied: facts.filtersApplied,
+		projects,
+	};
+}
+
+// ---- filters a model fills in ----
+
+/**
+ * The model's filters with every value it left empty removed: a `$fromAI` field the model does not
+ * fill gets its default, '' or 0, and that must filter nothing (a budget of at least $0 would
+ * still drop projects without a budget, and 0 days would keep only tenders due today).
+ */
+export function withoutUnsetValues<T>(raw: Record<string, T>): Record<string, T> {
+	const set: Record<string, T> = {};
+	for (const [key, value] of Object.entries(raw)) {
+		if (value === undefined || value === null || value === 0) continue;
+		if (typeof value === 'string' && value.trim() === '') continue;
+		set[key] = value;
+	}
+	return set;
+}
+
+// ---- failures a model can act on ----
+
+export interface ToolFailure {
+	/** The cause, in a sentence. */
+	message: string;
+	/** Who can fix it and how; whether calling again helps. */
+	description: string;
+}
+
+const OWNER_FIXES =
+	"The workflow's owner must fix this in n8n (the tool's credential or Company ID); calling again will not help.";
+
+/**
+ * An API failure as a model can act on it: whether calling again can help, in two sentences. The
+ * user-facing error names the company, the client and what the API said; none of that helps a
+ * model, and an assistant outside n8n should not read it.
+ */
+export function toolFailureOf(status: number | undefined): ToolFailure {
+	if (status === 429) {
+		return {
+			message: "The API's rate limit for this credential is reached (HTTP 429).",
+			description:
+				'Wait a few minutes before calling again; ask for more projects per call rather than making more calls.',
+		};
+	}
+	if (status === 404) {
+		return {
+			message: "No Supplier Matched-Projects API answered at the credential's Base URL (HTTP 404).",
+			description: OWNER_FIXES,
+		};
+	}
+	if (status !== undefined && status >= 400 && status < 500) {
+		return {
+			message: `The API refused the request for the supplier's projects (HTTP ${status}).`,
+			description: OWNER_FIXES,
+		};
+	}
+	return {
+		message: `The API failed or could not be reached${status === undefined ? '' : ` (HTTP ${status})`}.`,
+		description: 'This is usually temporary: call again in a few minutes.',
+	};
+}
+
+/** What the model is told when a value it gave cannot be applied. */
+export const MODEL_ARGUMENT_FIX =
+	'This value came from the tool call: correct it or leave it out, then call again.';

@@ -1,0 +1,208 @@
+// @ts-check
+'use strict';
+
+/**
+ * The real-n8n AI suite's world (issue 19): the packed package in a real n8n of its own, with
+ * the workflows of test/e2e/ai-workflows/ and the AI Agent example published: MCP Server Triggers
+ * with the package's node as their tool, and AI Agents whose OpenAI Chat Model talks to a scripted
+ * model this process owns. The API is a sandbox holding an account shaped like a real one
+ * (agent-account.js).
+ * The .ts test cannot use Node APIs (community-node lint), so the process and file work is here.
+ */
+
+const fs = require('node:fs');
+const path = require('node:path');
+
+const { Client } = require('@modelcontextprotocol/sdk/client/index.js');
+const {
+	StreamableHTTPClientTransport,
+} = require('@modelcontextprotocol/sdk/client/streamableHttp.js');
+
+const { SANDBOX_FIXTURES } = require('../../sandbox');
+const { N8nClient, generatePassword } = require('../../scripts/n8n/client');
+const { buildAndPack, installIntoN8n } = require('../../scripts/n8n/package');
+const { ensureRuntime, prepareN8n, startN8n, importIntoN8n } = require('../../scripts/n8n/runtime');
+const { credentialsFor, EXAMPLES_DIR } = require('../../scripts/n8n/examples');
+const { cleanupStack } = require('../../scripts/e2e/support');
+const { startAgentAccountSandbox, AGENT_ACCOUNT } = require('./agent-account');
+const { startScriptedModel } = require('./scripted-model');
+
+const AI_WORKFLOW_DIR = path.resolve(__dirname, '..', 'e2e', 'ai-workflows');
+
+const AI_WORKFLOWS = Object.freeze({
+	mcp: { id: 'smpAiMcpServer', path: 'smp-projects' },
+	// The same tool answering the API's full projects, to compare sizes in one run.
+	mcpRaw: { id: 'smpAiMcpRawProjects', path: 'smp-projects-raw' },
+	agent: { id: 'smpAiAgent', path: 'smp-ai-agent' },
+});
+
+const OPENAI_CREDENTIAL = Object.freeze({ id: 'smpAiScriptedModel', name: 'Scripted model' });
+
+/** The AI Agent example, and the OpenAI credential it names (pointed here at the scripted model). */
+const AGENT_EXAMPLE = Object.freeze({
+	file: 'ai-agent-tender-assistant.json',
+	id: 'smpExampleTenderAssistant',
+	credential: { id: 'smpExampleOpenAi', name: 'OpenAI account' },
+});
+
+/**
+ * The AI Agent example as published for an embedded chat: its Chat Trigger answers only in the
+ * editor until made public, and the editor's chat is not reachable over HTTP. Nothing else changes.
+ * @returns {{ workflow: { id: string, nodes: { type: string, webhookId?: string, parameters: Record<string, unknown> }[] }, chatPath: string }}
+ */
+function agentExample() {
+	const workflow = JSON.parse(fs.readFileSync(path.join(EXAMPLES_DIR, AGENT_EXAMPLE.file), 'utf8'));
+	const trigger = workflow.nodes.find(
+		(/** @type {{ type: string }} */ node) => node.type === '@n8n/n8n-nodes-langchain.chatTrigger',
+	);
+	trigger.parameters = { ...trigger.parameters, public: true, mode: 'webhook' };
+	return { workflow, chatPath: `${trigger.webhookId}/chat` };
+}
+
+/**
+ * @typedef {object} McpSession
+ * @property {() => Promise<{ name: string, description?: string, inputSchema: Record<string, any> }[]>} listTools
+ * @property {(name: string, args?: Record<string, unknown>) => Promise<{ content: { type: string, text?: string }[], isError?: boolean }>} callTool
+ * @property {() => Promise<void>} close
+ */
+
+/**
+ * @typedef {object} AiEnvironment
+ * @property {import('../../sandbox').Sandbox} sandbox
+ * @property {import('./scripted-model').ScriptedModel} model
+ * @property {import('../../scripts/n8n/runtime').N8nInstance} n8n
+ * @property {N8nClient} client
+ * @property {string} n8nVersion
+ * @property {typeof AI_WORKFLOWS} workflows
+ * @property {typeof AGENT_ACCOUNT} account
+ * @property {(path?: string) => Promise<McpSession>} connectMcp an MCP session with an MCP Server
+ *   Trigger (default: the compact tool's), as an assistant opens one
+ * @property {(question: string) => Promise<{ status: number, body: unknown, ms: number }>} askAgent
+ *   asks the suite's agent (webhook trigger) and returns the webhook's answer
+ * @property {(message: string, sessionId: string) => Promise<{ status: number, body: unknown }>} chatWithExample
+ *   sends a chat message to the AI Agent example's Chat Trigger, as n8n's chat widget does
+ * @property {() => Promise<void>} stop
+ */
+
+/**
+ * @param {string} url
+ * @returns {Promise<McpSession>}
+ */
+async function connectMcp(url) {
+	const client = new Client({ name: 'smp-e2e', version: '1.0.0' });
+	await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+	return {
+		listTools: async () => (await client.listTools()).tools,
+		callTool: async (name, args = {}) =>
+			/** @type {any} */ (await client.callTool({ name, arguments: args })),
+		close: () => client.close(),
+	};
+}
+
+/**
+ * @param {{ log: (line: string) => void }} logger
+ * @returns {Promise<AiEnvironment>}
+ */
+async function startAiE2e(logger) {
+	const cleanups = cleanupStack(logger);
+	try {
+		const runtime = await ensureRuntime(logger);
+		let tarball = process.env.SMP_E2E_TARBALL;
+		if (!tarball) {
+			// Run outside `npm run test:e2e` (which packs once for every file): pack, and remove it after.
+			const packed = await buildAndPack(logger);
+			cleanups.push(async () => fs.rmSync(path.dirname(packed), { recursive: true, force: true }));
+			tarball = packed;
+		}
+
+		const sandbox = await startAgentAccountSandbox();
+		cleanups.push(() => sandbox.stop());
+		const model = await startScriptedModel();
+		cleanups.push(() => model.stop());
+
+		const prepared = await prepareN8n({ runtime, logLevel: 'debug' });
+		const keep = process.env.SMP_E2E_KEEP === '1';
+		cleanups.push(async () => {
+			if (keep) logger.log(`kept n8n's user folder: ${prepared.userFolder}`);
+			else fs.rmSync(prepared.userFolder, { recursive: true, force: true });
+		});
+		logger.log(`installing ${path.basename(tarball)} into ${prepared.n8nFolder}/nodes`);
+		await installIntoN8n(prepared.userFolder, tarball);
+
+		const [supplierCredential] = credentialsFor({
+			authUrl: sandbox.url,
+			baseUrl: sandbox.url,
+			client: SANDBOX_FIXTURES.client,
+			smtp: { host: '127.0.0.1', port: 25 },
+		});
+		const credentials = [
+			supplierCredential,
+			...[OPENAI_CREDENTIAL, AGENT_EXAMPLE.credential].map((credential) => ({
+				...credential,
+				type: 'openAiApi',
+				data: { apiKey: 'sk-scripted-model', url: model.baseUrl },
+			})),
+		];
+		const example = agentExample();
+		const workflows = [
+			...fs
+				.readdirSync(AI_WORKFLOW_DIR)
+				.filter((name) => name.endsWith('.json'))
+				.map((name) => JSON.parse(fs.readFileSync(path.join(AI_WORKFLOW_DIR, name), 'utf8'))),
+			example.workflow,
+		];
+		await importIntoN8n(prepared, { credentials, workflows });
+
+		logger.log('starting n8n');
+		const n8n = await startN8n(prepared, {
+			removeFolderIfOrphaned: keep ? undefined : prepared.userFolder,
+		});
+		cleanups.push(() => n8n.stop());
+		const client = new N8nClient(n8n.baseUrl, runtime);
+		await client.setupOwner({
+			email: 'ai-e2e-owner@example.com',
+			password: generatePassword(),
+			firstName: 'AI',
+			lastName: 'Owner',
+		});
+		for (const workflow of [...Object.values(AI_WORKFLOWS), AGENT_EXAMPLE]) {
+			await client.activateWorkflow(workflow.id);
+		}
+
+		return {
+			sandbox,
+			model,
+			n8n,
+			client,
+			n8nVersion: runtime.n8nVersion,
+			workflows: AI_WORKFLOWS,
+			account: AGENT_ACCOUNT,
+			connectMcp: (mcpPath = AI_WORKFLOWS.mcp.path) => connectMcp(`${n8n.baseUrl}/mcp/${mcpPath}`),
+			askAgent: (question) =>
+				client.callWebhook(`${AI_WORKFLOWS.agent.path}?${new URLSearchParams({ question })}`),
+			async chatWithExample(message, sessionId) {
+				const response = await fetch(`${n8n.baseUrl}/webhook/${example.chatPath}`, {
+					method: 'POST',
+					headers: { 'content-type': 'application/json' },
+					body: JSON.stringify({ action: 'sendMessage', sessionId, chatInput: message }),
+					signal: AbortSignal.timeout(120_000),
+				});
+				const text = await response.text();
+				/** @type {unknown} */
+				let body = text;
+				try {
+					body = JSON.parse(text);
+				} catch {
+					// Kept as text.
+				}
+				return { status: response.status, body };
+			},
+			stop: cleanups.stopAll,
+		};
+	} catch (error) {
+		await cleanups.stopAll();
+		throw error;
+	}
+}
+
+module.exports = { startAiE2e };
