@@ -19,6 +19,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 
+const { envNumber } = require('../../sandbox/env');
 const { installRuntime, assertSingleN8nTree, requireTypeScript, REPO_ROOT } = require('./runtime');
 const {
 	DEFAULT_PAGE_SIZE,
@@ -80,21 +81,6 @@ const benchStart = performance.now();
 function progress(line) {
 	const seconds = ((performance.now() - benchStart) / 1000).toFixed(0).padStart(4);
 	process.stderr.write(`[bench ${seconds} s] ${line}\n`);
-}
-
-/**
- * @param {string} name
- * @param {number} fallback
- * @returns {number}
- */
-function envCount(name, fallback) {
-	const raw = process.env[name];
-	if (raw === undefined || raw === '') return fallback;
-	const value = Number(raw);
-	if (!Number.isInteger(value) || value < 1 || value > 50) {
-		throw new Error(`${name} must be a whole number from 1 to 50 (got ${JSON.stringify(raw)})`);
-	}
-	return value;
 }
 
 /**
@@ -551,7 +537,7 @@ async function networkOnly(outputFile) {
 }
 
 async function main() {
-	const repetitions = envCount('BENCH_REPETITIONS', 3);
+	const repetitions = envNumber('BENCH_REPETITIONS', 3, 1, 50);
 	const outputFile = path.resolve(
 		process.env.BENCH_OUTPUT ?? path.join(REPO_ROOT, '.bench-results', 'bench-results.json'),
 	);
