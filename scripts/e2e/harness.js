@@ -78,8 +78,11 @@ async function startE2e(logger) {
 		const runtime = await ensureRuntime(logger);
 		const tarball = process.env.SMP_E2E_TARBALL || (await buildAndPack(logger));
 
-		// More projects than one page of 100 holds, so a complete walk needs several pages.
-		const sandbox = await startSandbox({ port: 0, projects: 400 });
+		// More projects than one page of 100 holds, so a complete walk needs several pages. The
+		// sandbox's day starts at noon, so no due date passes midnight (leaving the listing) while
+		// the suite runs, whenever it starts.
+		const today = new Date().toISOString().slice(0, 10);
+		const sandbox = await startSandbox({ port: 0, projects: 400, now: `${today}T12:00:00.000Z` });
 		cleanups.push(() => sandbox.stop());
 		const tokenRecorder = await startTokenRecorder(sandbox.url);
 		cleanups.push(() => tokenRecorder.stop());
