@@ -21,20 +21,17 @@ const path = require('node:path');
 
 const { envNumber } = require('../../sandbox/env');
 const { installRuntime, assertSingleN8nTree, requireTypeScript, REPO_ROOT } = require('./runtime');
+const { median } = require('simple-statistics');
 const {
 	DEFAULT_PAGE_SIZE,
 	MAX_PAGE_SIZE,
-	median,
 	pagesFor,
-	perSecond,
-	ratio,
 	requestFloor,
 	tokenFloor,
-} = require('./stats');
-const { fixed, textTable } = require('./report');
+} = require('./floors');
+const { fixed, renderSections } = require('./tables');
 const { countRequests, startBenchSandbox } = require('./sandbox');
-const { measureNetwork, networkSections } = require('./network');
-const { tokenRequest } = require('./token-form');
+const { measureNetwork, networkSections, probeLine } = require('./network');
 const { judge, renderTables } = require('./results');
 
 /** @typedef {import('./sandbox').BenchSandbox} BenchSandbox */
@@ -44,7 +41,7 @@ const { judge, renderTables } = require('./results');
 /** @typedef {import('./items-worker').ItemsResult} ItemsResult */
 /** @typedef {import('./items-worker').ItemsJob} ItemsJob */
 /** @typedef {import('./trigger').TriggerMeasurement} TriggerMeasurement */
-/** @typedef {import('./stats').Verdict} Verdict */
+/** @typedef {import('./results').Verdict} Verdict */
 /** @typedef {import('n8n-workflow').IVersionedNodeType} IVersionedNodeType */
 /** @typedef {import('n8n-workflow').ICredentialType} ICredentialType */
 /** @typedef {import('../../nodes/SupplierMatchedProjects/api/types').Project} Project */
@@ -323,9 +320,7 @@ async function measureWallTime(sandboxOf, clients, n8nBase, repetitions) {
 			return {
 				requests,
 				medianMs,
-				ownFloorMs: requests * LATENCY_MS,
-				ratioToOwnFloor: ratio(medianMs, requests * LATENCY_MS),
-				ratioToFloor: ratio(medianMs, floorMs),
+				ratioToFloor: medianMs / floorMs,
 				runsMs: runs[key],
 			};
 		};
@@ -375,37 +370,6 @@ function measureItemsInChild(job) {
 }
 
 /**
- * Every page of the company as the API sends it, for the parse floor and the shaping-only timing.
- * @param {Target} target
- * @returns {Promise<string[]>}
- */
-async function fetchBodies(target) {
-	const token = await fetch(`${target.url}/oauth2/token`, {
-		...tokenRequest(target),
-	}).then(async (response) => /** @type {{ access_token: string }} */ (await response.json()));
-	/** @type {string[]} */
-	const bodies = [];
-	/** @type {string | null} */
-	let cursor = null;
-	do {
-		const url = new URL(
-			`${target.url}/api/supplier/v1/companies/${target.companyId}/speci-finder/results`,
-		);
-		url.searchParams.set('limit', String(MAX_PAGE_SIZE));
-		if (cursor !== null) url.searchParams.set('cursor', cursor);
-		const text = await fetch(url, {
-			headers: {
-				authorization: `Bearer ${token.access_token}`,
-				'x-service-client-id': target.client.clientId,
-			},
-		}).then(async (response) => await response.text());
-		bodies.push(text);
-		cursor = /** @type {ResultsPage} */ (JSON.parse(text))._metadata.nextCursor;
-	} while (cursor !== null);
-	return bodies;
-}
-
-/**
  * @param {BenchSandbox} bench
  * @param {number} repetitions
  */
@@ -444,24 +408,21 @@ async function measureItems(bench, repetitions) {
 			plainCpuMs: cpuOf(result.plain),
 			beyondPlainCpuMs: beyond(result.ours, result.plain),
 			modeCpuMs,
-			itemsPerCpuSecond: perSecond(items, oursCpuMs),
-			itemsPerModeCpuSecond: modeCpuMs > 0 ? perSecond(items, modeCpuMs) : null,
-			coldCpuMs: result.cold.cpuMs,
-			oursWallMs: median(result.ours.map((walk) => walk.wallMs)),
+			itemsPerCpuSecond: (items * 1000) / oursCpuMs,
+			itemsPerModeCpuSecond: modeCpuMs > 0 ? (items * 1000) / modeCpuMs : null,
 			peakRssBytes: result.maxRssBytes,
 			rssGrowthBytes: result.maxRssBytes - result.cold.rssBeforeBytes,
 			peakHeapGrowthBytes: median(
 				result.ours.map((walk) => walk.peakHeapBytes - walk.heapBeforeBytes),
 			),
-			plainPeakHeapGrowthBytes: median(
-				result.plain.map((walk) => walk.peakHeapBytes - walk.heapBeforeBytes),
-			),
-			runs: result,
 		});
 	}
 
 	progress('  JSON.parse of the pages and item shaping alone, in this process');
-	const bodies = await fetchBodies(target);
+	const clients = /** @type {Clients} */ (require('./clients'));
+	const { bodies } = await clients
+		.plainClient(target, { name: 'pages', pageSize: MAX_PAGE_SIZE, keepBodies: true })
+		.walk();
 	/** @type {number[]} */
 	const parseRuns = [];
 	/** @type {Project[]} */
@@ -485,7 +446,7 @@ async function measureItems(bench, repetitions) {
 			...mode,
 			items,
 			cpuMs,
-			itemsPerCpuSecond: cpuMs >= 0.5 ? perSecond(items, cpuMs) : null,
+			itemsPerCpuSecond: cpuMs >= 0.5 ? (items * 1000) / cpuMs : null,
 		};
 	});
 	return {
@@ -528,10 +489,8 @@ async function networkOnly(outputFile) {
 		values.map((value) => fixed(value, 1)).join(' ');
 	const text = [
 		`n8n-core ${runtime.versions['n8n-core']}; Node ${process.version}, ${os.cpus().length} CPUs, load average ${loads(loadAtStart)} at start, ${loads(os.loadavg())} at end`,
-		...network.notes.map((note) => `- ${note}`),
-		...networkSections(network).map(
-			(section) => `\n${section.title}\n${textTable(section.headers, section.rows)}`,
-		),
+		probeLine(network),
+		renderSections(networkSections(network)),
 	].join('\n');
 	process.stdout.write(`${text}\n\nResults: ${file}\n`);
 }
@@ -630,16 +589,6 @@ async function main() {
 			settings: {
 				repetitions,
 				latencyMs: LATENCY_MS,
-				notes: [
-					'Sandbox rate limit off (startSandbox rateLimit: false): 10,000 projects at the default page size take 400 requests, four times what the API allows a credential in 5 minutes.',
-					"Our node's own rate budget (100 requests per 5 minutes per credential, per process) is emptied before each measured walk, as if each ran in a 5-minute window of its own.",
-					"Timed walks are answered from the sandbox's response cache (filled by an untimed walk): every request still reaches the sandbox and is counted, but its page building does not count against the clients.",
-					"Our node and the recipe run in this process on n8n-core and n8n-workflow from the real n8n install's tree (one copy of each); the recipe's OAuth2 token is saved into its credential as n8n's credentials helper does.",
-					'CPU and memory of items: one child process per output mode (the sandbox stays in the parent); CPU is user + system time of that process, peak RSS its getrusage high-water mark, heap growth the highest heapUsed sampled every 2 ms above the heap after a full GC.',
-					'Wall time: "timers alone" is as many 50 ms timers in a row as the walk has pages; "bare round trips" as many fetch requests in a row for the first page of one project (about 1.3 KB): the latency plus what one HTTP request costs on this machine before any page of real size.',
-					'Not timed (—): walks of more than 200 pages (the plain client at 25 per page for 10,000 projects: 400 pages, at least 20 s), and cold walks above 1,000 projects (a cold walk adds one token request to a warm one).',
-					...network.notes,
-				],
 			},
 			requests,
 			tokens,
@@ -654,9 +603,9 @@ async function main() {
 		fs.writeFileSync(outputFile, `${JSON.stringify(results, null, '\t')}\n`);
 		const tables = renderTables(results);
 		const markdownFile = `${outputFile.replace(/\.json$/, '')}.md`;
-		fs.writeFileSync(markdownFile, `${tables.markdown}\n`);
+		fs.writeFileSync(markdownFile, `${tables}\n`);
 		process.stdout.write(
-			`${tables.text}\n\nResults: ${outputFile} (tables as Markdown: ${markdownFile})\n`,
+			`${tables}\n\nResults: ${outputFile} (tables as Markdown: ${markdownFile})\n`,
 		);
 	} finally {
 		for (const bench of sandboxes.values()) await bench.sandbox.stop();
@@ -664,14 +613,14 @@ async function main() {
 }
 
 /**
- * @typedef {{ requests: number, medianMs: number, ownFloorMs: number, ratioToOwnFloor: number, ratioToFloor: number, runsMs: number[] }} WallCell
+ * @typedef {{ requests: number, medianMs: number, ratioToFloor: number, runsMs: number[] }} WallCell
  * @typedef {Awaited<ReturnType<typeof measureItems>>} ItemsSection
  * @typedef {object} Results
  * @property {string} generatedAt
  * @property {string} finishedAt
  * @property {{ node: string, platform: string, cpus: number, cpuModel: string, loadAverageAtStart: number[], loadAverageAtEnd: number[] }} machine
  * @property {Record<string, string | number>} versions
- * @property {{ repetitions: number, latencyMs: number, notes: string[] }} settings
+ * @property {{ repetitions: number, latencyMs: number }} settings
  * @property {Awaited<ReturnType<typeof measureRequests>>} requests
  * @property {Awaited<ReturnType<typeof measureTokens>>} tokens
  * @property {Array<{ projects: number, pages: number, floorMs: number, timers: WallCell, roundTrips: WallCell, clients: Record<string, WallCell | undefined> }>} wallTime
