@@ -76,7 +76,7 @@ function resultsUrl(target) {
 }
 
 /**
- * @param {import('./engine').SingleNodeRun} run
+ * @param {import('../../test/support/engine').NodeRun} run
  * @param {string} who
  * @returns {INodeExecutionData[]}
  */

@@ -249,7 +249,13 @@ export function createAdditionalData(
 }
 
 export interface RunNodeOptions {
-	nodeType: INodeType;
+	nodeType: INodeType | IVersionedNodeType;
+	/**
+	 * The node as a workflow stores it, for any node type: its type name (n8n-core grants
+	 * n8n-nodes-base's nodes credential access only under "n8n-nodes-base.<name>"), version and
+	 * credentials. By default what createTestNode makes of an INodeType.
+	 */
+	stored?: Pick<INode, 'type' | 'typeVersion' | 'credentials'>;
 	parameters: INodeParameters;
 	credentialsHelper: TestCredentialsHelper;
 	/** The items the node receives; one empty item by default. */
@@ -300,13 +306,29 @@ export function createTestNode(
 
 /** Runs one node as the start of a workflow, fed with `items`, and waits for the execution to end. */
 export async function runNode(options: RunNodeOptions): Promise<NodeRun> {
-	const node = createTestNode(options.nodeType, options.parameters, options);
+	const { nodeType, stored } = options;
+	const node: INode = stored
+		? {
+				id: 'node-under-test',
+				name: options.name ?? 'Node',
+				position: [0, 0],
+				...stored,
+				parameters: options.parameters,
+			}
+		: createTestNode(nodeType as INodeType, options.parameters, options);
 	const workflow = new Workflow({
 		id: 'test-workflow',
 		nodes: [node],
 		connections: {},
 		active: false,
-		nodeTypes: createNodeTypes([options.nodeType]),
+		nodeTypes: stored
+			? {
+					getByName: () => nodeType,
+					getByNameAndVersion: (_name, version) =>
+						NodeHelpers.getVersionedNodeType(nodeType, version),
+					getKnownTypes: () => ({}),
+				}
+			: createNodeTypes([nodeType as INodeType]),
 		settings: options.timezone ? { timezone: options.timezone } : {},
 	});
 	const mode = options.mode ?? 'manual';
