@@ -18,6 +18,7 @@ const { fork } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
+const { parseArgs } = require('node:util');
 
 const { envNumber } = require('../../sandbox/env');
 const { installRuntime, assertSingleN8nTree, requireTypeScript, REPO_ROOT } = require('./runtime');
@@ -482,17 +483,28 @@ async function networkOnly(outputFile) {
 		versions: runtime.versions,
 		network,
 	};
-	const file = path.join(path.dirname(outputFile), 'network-results.json');
-	fs.mkdirSync(path.dirname(file), { recursive: true });
-	fs.writeFileSync(file, `${JSON.stringify(results, null, '\t')}\n`);
 	const loads = (/** @type {number[]} */ values) =>
 		values.map((value) => fixed(value, 1)).join(' ');
-	const text = [
+	const tables = [
 		`n8n-core ${runtime.versions['n8n-core']}; Node ${process.version}, ${os.cpus().length} CPUs, load average ${loads(loadAtStart)} at start, ${loads(os.loadavg())} at end`,
 		probeLine(network),
 		renderSections(networkSections(network)),
 	].join('\n');
-	process.stdout.write(`${text}\n\nResults: ${file}\n`);
+	writeResults(path.join(path.dirname(outputFile), 'network-results.json'), results, tables);
+}
+
+/**
+ * Writes the results as JSON and the tables as Markdown beside them, and prints the tables.
+ * @param {string} file
+ * @param {object} results
+ * @param {string} tables
+ */
+function writeResults(file, results, tables) {
+	const markdownFile = file.replace(/\.json$/, '.md');
+	fs.mkdirSync(path.dirname(file), { recursive: true });
+	fs.writeFileSync(file, `${JSON.stringify(results, null, '\t')}\n`);
+	fs.writeFileSync(markdownFile, `${tables}\n`);
+	process.stdout.write(`${tables}\n\nResults: ${file} (tables as Markdown: ${markdownFile})\n`);
 }
 
 async function main() {
@@ -500,7 +512,8 @@ async function main() {
 	const outputFile = path.resolve(
 		process.env.BENCH_OUTPUT ?? path.join(REPO_ROOT, '.bench-results', 'bench-results.json'),
 	);
-	if (process.argv.includes('--network')) return networkOnly(outputFile);
+	const { values } = parseArgs({ options: { network: { type: 'boolean' } } });
+	if (values.network) return networkOnly(outputFile);
 	const startedAt = new Date();
 	const loadAtStart = os.loadavg();
 	progress('loading the real n8n install (installs it once, about five minutes, if missing)');
@@ -547,24 +560,10 @@ async function main() {
 		);
 		const items = await measureItems(sandboxOf(ITEMS_PROJECTS), repetitions);
 		progress(`trigger state over ${fixed(TRIGGER_TENDERS)} tracked tenders`);
-		const triggerRepetitions = Math.max(5, repetitions);
-		const trigger = [
-			measureTrigger({
-				event: 'newTender',
-				tracked: TRIGGER_TENDERS,
-				repetitions: triggerRepetitions,
-			}),
-			measureTrigger({
-				event: 'newOrUpdatedTender',
-				tracked: TRIGGER_TENDERS,
-				repetitions: triggerRepetitions,
-			}),
-			measureTrigger({
-				event: 'quotesDueSoon',
-				tracked: TRIGGER_TENDERS,
-				repetitions: triggerRepetitions,
-			}),
-		];
+		const trigger = /** @type {const} */ (['newTender', 'newOrUpdatedTender', 'quotesDueSoon']).map(
+			(event) =>
+				measureTrigger({ event, tracked: TRIGGER_TENDERS, repetitions: Math.max(5, repetitions) }),
+		);
 		assertSingleN8nTree();
 		progress('network: HTTPS through the latency proxy, clients in a process of their own');
 		const network = await measureNetwork({ progress });
@@ -599,14 +598,7 @@ async function main() {
 			verdicts: [],
 		};
 		results.verdicts = judge(results);
-		fs.mkdirSync(path.dirname(outputFile), { recursive: true });
-		fs.writeFileSync(outputFile, `${JSON.stringify(results, null, '\t')}\n`);
-		const tables = renderTables(results);
-		const markdownFile = `${outputFile.replace(/\.json$/, '')}.md`;
-		fs.writeFileSync(markdownFile, `${tables}\n`);
-		process.stdout.write(
-			`${tables}\n\nResults: ${outputFile} (tables as Markdown: ${markdownFile})\n`,
-		);
+		writeResults(outputFile, results, renderTables(results));
 	} finally {
 		for (const bench of sandboxes.values()) await bench.sandbox.stop();
 	}
