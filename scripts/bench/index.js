@@ -474,12 +474,7 @@ async function networkOnly(outputFile) {
 	const results = {
 		generatedAt: startedAt.toISOString(),
 		finishedAt: new Date().toISOString(),
-		machine: {
-			node: process.version,
-			cpus: os.cpus().length,
-			loadAverageAtStart: loadAtStart,
-			loadAverageAtEnd: os.loadavg(),
-		},
+		machine: machine(loadAtStart),
 		versions: runtime.versions,
 		network,
 	};
@@ -491,6 +486,21 @@ async function networkOnly(outputFile) {
 		renderSections(networkSections(network)),
 	].join('\n');
 	writeResults(path.join(path.dirname(outputFile), 'network-results.json'), results, tables);
+}
+
+/**
+ * The machine a run measured on, with its load average at the start and now.
+ * @param {number[]} loadAtStart
+ */
+function machine(loadAtStart) {
+	return {
+		node: process.version,
+		platform: `${process.platform} ${process.arch}`,
+		cpus: os.cpus().length,
+		cpuModel: os.cpus()[0]?.model ?? 'unknown',
+		loadAverageAtStart: loadAtStart,
+		loadAverageAtEnd: os.loadavg(),
+	};
 }
 
 /**
@@ -572,14 +582,7 @@ async function main() {
 		const results = {
 			generatedAt: startedAt.toISOString(),
 			finishedAt: new Date().toISOString(),
-			machine: {
-				node: process.version,
-				platform: `${process.platform} ${process.arch}`,
-				cpus: os.cpus().length,
-				cpuModel: os.cpus()[0]?.model ?? 'unknown',
-				loadAverageAtStart: loadAtStart,
-				loadAverageAtEnd: os.loadavg(),
-			},
+			machine: machine(loadAtStart),
 			versions: {
 				...runtime.versions,
 				'n8n-nodes-base': nodesBaseVersion,
