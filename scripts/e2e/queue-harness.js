@@ -149,7 +149,7 @@ async function startQueueE2e(logger) {
 			for (const instance of processes.values()) await instance.stop();
 		};
 
-		const { client, owner } = await launchN8n({
+		const { client, owner, prepared } = await launchN8n({
 			logger,
 			cleanups,
 			folder,
@@ -250,8 +250,8 @@ async function startQueueE2e(logger) {
 					{ where: 'pg_dump of the database', text: await postgres.dump() },
 					{ where: 'Redis at the end (every key and its DUMP)', text: await redis.dumpKeys() },
 					...redisSnapshots,
-					...filesIn(folder).map((file) => ({
-						where: path.relative(folder, file),
+					...filesIn(prepared.userFolder).map((file) => ({
+						where: path.relative(prepared.userFolder, file),
 						text: fs.readFileSync(file, 'latin1'),
 					})),
 				];
