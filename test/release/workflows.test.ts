@@ -1,7 +1,5 @@
 import { parse } from 'yaml';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { readWorkflow, root, validateText } from '../support/workflows';
+import { readGithubFile, readWorkflow, validateText } from '../support/workflows';
 
 describe('GitHub Actions workflows', () => {
 	it.each(['ci.yml', 'publish.yml'])('%s is a valid workflow', (name) => {
@@ -51,7 +49,7 @@ describe('GitHub Actions workflows', () => {
 	// @action-validator knows only workflow and action files, so dependabot.yml is checked for the
 	// two ecosystems the official starter keeps up to date.
 	it('Dependabot updates npm packages and GitHub Actions every week', () => {
-		const config = parse(readFileSync(join(root, '.github', 'dependabot.yml'), 'utf8'));
+		const config = parse(readGithubFile('dependabot.yml'));
 		expect(config.version).toBe(2);
 		const updates = config.updates.map(
 			(update: { 'package-ecosystem': string; directory: string; schedule: object }) => [
