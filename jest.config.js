@@ -11,7 +11,13 @@ module.exports = {
 			'ts-jest',
 			{ tsconfig: '<rootDir>/tsconfig.dev.json', diagnostics: { warnOnly: false } },
 		],
+		// The bench's table library ships as ES modules only, which jest on Node 20 cannot require.
+		'/node_modules/markdown-table/.+\\.js$': [
+			'ts-jest',
+			{ tsconfig: '<rootDir>/tsconfig.dev.json', diagnostics: false },
+		],
 	},
+	transformIgnorePatterns: ['/node_modules/(?!markdown-table/)'],
 	testTimeout: 30000,
 	// Jest's transform cache, in the clone rather than the shared temp folder.
 	cacheDirectory: '<rootDir>/node_modules/.cache/jest',

@@ -37,24 +37,6 @@ async function main() {
 		sandbox.certificate === undefined ? undefined : writeTrustFiles(sandbox.certificate);
 	const { counts } = sandbox;
 	const { client } = SANDBOX_FIXTURES;
-	process.stdout.write(
-		[
-			`Supplier Matched-Projects sandbox listening on ${sandbox.url}`,
-			`  ${counts().projects} projects, ${counts().tenders} tenders (seed ${sandbox.seed})`,
-			`  Base URL and token URL: ${sandbox.url}  (token endpoint ${sandbox.url}/oauth2/token)`,
-			`  Client ID: ${client.clientId}   Client secret: ${client.clientSecret}   Scope: ${SANDBOX_FIXTURES.scope}`,
-			`  Company ID: ${SANDBOX_FIXTURES.companyId} (also ${SANDBOX_FIXTURES.secondCompanyId})`,
-			`  Rate limit: ${rateLimitOff ? 'off' : '100 requests per 5 minutes per client'}; control routes: GET ${sandbox.url}/__sandbox`,
-			...(trust === undefined
-				? []
-				: [
-						`  TLS certificate (made for this run): ${trust.caFile}`,
-						`  Trust it in another process with NODE_EXTRA_CA_CERTS=${trust.bundleFile} (your NODE_EXTRA_CA_CERTS file, if any, plus the certificate)`,
-					]),
-			'',
-		].join('\n'),
-	);
-
 	/** @type {NodeJS.Timeout | undefined} */
 	let demoTimer;
 	if (demoEverySeconds > 0) {
@@ -88,6 +70,24 @@ async function main() {
 	};
 	process.on('SIGINT', stop);
 	process.on('SIGTERM', stop);
+	// Announced only once a signal can stop it: whoever reads this line may send one at once.
+	process.stdout.write(
+		[
+			`Supplier Matched-Projects sandbox listening on ${sandbox.url}`,
+			`  ${counts().projects} projects, ${counts().tenders} tenders (seed ${sandbox.seed})`,
+			`  Base URL and token URL: ${sandbox.url}  (token endpoint ${sandbox.url}/oauth2/token)`,
+			`  Client ID: ${client.clientId}   Client secret: ${client.clientSecret}   Scope: ${SANDBOX_FIXTURES.scope}`,
+			`  Company ID: ${SANDBOX_FIXTURES.companyId} (also ${SANDBOX_FIXTURES.secondCompanyId})`,
+			`  Rate limit: ${rateLimitOff ? 'off' : '100 requests per 5 minutes per client'}; control routes: GET ${sandbox.url}/__sandbox`,
+			...(trust === undefined
+				? []
+				: [
+						`  TLS certificate (made for this run): ${trust.caFile}`,
+						`  Trust it in another process with NODE_EXTRA_CA_CERTS=${trust.bundleFile} (your NODE_EXTRA_CA_CERTS file, if any, plus the certificate)`,
+					]),
+			'',
+		].join('\n'),
+	);
 }
 
 main().catch((/** @type {unknown} */ error) => {

@@ -16,21 +16,14 @@ const path = require('node:path');
 const { chromium } = require('playwright-core');
 
 const { startSandbox, SANDBOX_FIXTURES } = require('../sandbox');
-const { N8nClient, generatePassword } = require('./n8n/client');
 const {
 	credentialsFor,
 	loadExamples,
 	EXAMPLE_IDS,
 	EXAMPLE_CREDENTIALS,
 } = require('./n8n/examples');
-const { buildAndPack, installIntoN8n, REPO_ROOT } = require('./n8n/package');
-const {
-	ensureRuntime,
-	prepareN8n,
-	startN8n,
-	importIntoN8n,
-	makeUserFolder,
-} = require('./n8n/runtime');
+const { cleanupStack, launchN8n, throwAwayFolder } = require('./n8n/launch');
+const { REPO_ROOT } = require('./n8n/package');
 
 const OUTPUT_DIR = path.join(REPO_ROOT, 'docs', 'screenshots');
 const CHROMIUM_FLAGS = [
@@ -44,10 +37,13 @@ const CHROMIUM_FLAGS = [
 	'--disable-sync',
 ];
 
-/** @param {string} line */
-function say(line) {
-	console.log(`[screenshots] ${line}`);
-}
+const logger = {
+	/** @param {string} line */
+	log(line) {
+		console.log(`[screenshots] ${line}`);
+	},
+};
+const say = logger.log;
 
 /**
  * Opens a node's parameters panel by its id (n8n's editor routes /workflow/<id>/<nodeId> there).
@@ -105,49 +101,40 @@ async function main() {
 			`no Chromium at ${executablePath}: install Debian's "chromium" package or set CHROMIUM_PATH`,
 		);
 	}
-	const runtime = await ensureRuntime({ log: say });
-	const tarball = await buildAndPack({ log: say });
-	const folder = makeUserFolder('smp-screenshots-');
-	/** @type {(() => Promise<void>)[]} */
-	const stops = [
-		async () => fs.rmSync(folder, { recursive: true, force: true }),
-		async () => fs.rmSync(path.dirname(tarball), { recursive: true, force: true }),
-	];
+	const cleanups = cleanupStack(logger);
 	try {
+		const folder = throwAwayFolder({ cleanups, logger, prefix: 'smp-screenshots-', keep: false });
 		const sandbox = await startSandbox({ port: 0 });
-		stops.push(() => sandbox.stop());
-		const filesDir = path.join(folder, 'files');
-		fs.mkdirSync(filesDir);
-		const prepared = await prepareN8n({
-			runtime,
-			userFolder: path.join(folder, 'n8n'),
-			extraEnv: { N8N_RESTRICT_FILE_ACCESS_TO: filesDir },
+		cleanups.push(() => sandbox.stop());
+		const workflows = loadExamples({ filesDir: path.join(folder, 'files') });
+		const { n8n, owner } = await launchN8n({
+			logger,
+			cleanups,
+			folder,
+			keep: false,
+			owner: { email: 'docs@example.com', firstName: 'Docs', lastName: 'User' },
+			data: () => ({
+				credentials: [
+					...credentialsFor({
+						authUrl: sandbox.url,
+						baseUrl: sandbox.url,
+						client: SANDBOX_FIXTURES.client,
+						smtp: { host: '127.0.0.1', port: 25 },
+					}),
+					// The AI Agent example's model credential, so its canvas shows no missing-credential warning.
+					{
+						id: 'smpExampleOpenAi',
+						name: 'OpenAI account',
+						type: 'openAiApi',
+						data: { apiKey: 'sk-screenshots-only' },
+					},
+				],
+				workflows,
+			}),
 		});
-		await installIntoN8n(prepared.userFolder, tarball);
-		const workflows = loadExamples({ filesDir });
-		const credentials = credentialsFor({
-			authUrl: sandbox.url,
-			baseUrl: sandbox.url,
-			client: SANDBOX_FIXTURES.client,
-			smtp: { host: '127.0.0.1', port: 25 },
-		});
-		// The AI Agent example's model credential, so its canvas shows no missing-credential warning.
-		const openAi = { id: 'smpExampleOpenAi', name: 'OpenAI account', type: 'openAiApi' };
-		credentials.push({ ...openAi, data: { apiKey: 'sk-screenshots-only' } });
-		await importIntoN8n(prepared, { credentials, workflows });
-
-		const n8n = await startN8n(prepared, { removeFolderIfOrphaned: folder });
-		stops.push(() => n8n.stop());
-		const owner = {
-			email: 'docs@example.com',
-			password: generatePassword(),
-			firstName: 'Docs',
-			lastName: 'User',
-		};
-		await new N8nClient(n8n.baseUrl, runtime).setupOwner(owner);
 
 		const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'smp-chromium-'));
-		stops.push(async () => fs.rmSync(profile, { recursive: true, force: true }));
+		cleanups.push(async () => fs.rmSync(profile, { recursive: true, force: true }));
 		const browser = await chromium.launchPersistentContext(profile, {
 			executablePath,
 			headless: true,
@@ -156,7 +143,7 @@ async function main() {
 			deviceScaleFactor: 1,
 			colorScheme: 'light',
 		});
-		stops.push(() => browser.close());
+		cleanups.push(() => browser.close());
 		const page = browser.pages()[0] ?? (await browser.newPage());
 
 		say('logging in');
@@ -226,13 +213,7 @@ async function main() {
 		await openExampleNode(tenderAssistant, 'Matched Projects');
 		await shoot('agent-tool-parameters.png');
 	} finally {
-		for (const stop of stops.reverse()) {
-			try {
-				await stop();
-			} catch (error) {
-				say(`while stopping: ${error instanceof Error ? error.message : String(error)}`);
-			}
-		}
+		await cleanups.stopAll();
 	}
 }
 

@@ -15,7 +15,6 @@
 
 const { BenchCredentialsHelper, runSingleNode } = require('./engine');
 const { requireTypeScript } = require('./runtime');
-const { tokenRequest } = require('./token-form');
 
 const { SupplierMatchedProjects } =
 	/** @type {typeof import('../../nodes/SupplierMatchedProjects/SupplierMatchedProjects.node')} */ (
@@ -77,7 +76,7 @@ function resultsUrl(target) {
 }
 
 /**
- * @param {import('./engine').SingleNodeRun} run
+ * @param {import('../../test/support/engine').NodeRun} run
  * @param {string} who
  * @returns {INodeExecutionData[]}
  */
@@ -257,17 +256,40 @@ function recipe(target, n8nBase) {
 }
 
 /**
- * A token for a plain fetch client: the quick start's token form.
+ * The token request of the API's quick start, as every hand-written bench client sends it.
  * @param {Target} target
- * @returns {Promise<string>}
  */
-async function plainToken(target) {
-	const response = await fetch(`${target.url}/oauth2/token`, {
-		...tokenRequest(target),
-	});
-	const body = /** @type {{ access_token?: unknown }} */ (await response.json());
-	if (response.status !== 200 || typeof body.access_token !== 'string') {
-		throw new Error(`the plain client's token request failed with HTTP ${response.status}`);
+function tokenRequest(target) {
+	return {
+		method: 'POST',
+		headers: { 'content-type': 'application/x-www-form-urlencoded' },
+		body: new URLSearchParams({
+			grant_type: 'client_credentials',
+			client_id: target.client.clientId,
+			client_secret: target.client.clientSecret,
+			scope: 'speci-finder/read',
+		}).toString(),
+	};
+}
+
+/** @typedef {(url: string, init: { method?: string, headers?: Record<string, string>, body?: string }) => Promise<{ status: number, text: string }>} Send */
+
+/** @type {Send} */
+async function sendWithFetch(url, init) {
+	const response = await fetch(url, init);
+	return { status: response.status, text: await response.text() };
+}
+
+/**
+ * @param {Target} target
+ * @param {Send} send
+ * @returns {Promise<string>} an access token
+ */
+async function plainToken(target, send) {
+	const answer = await send(`${target.url}/oauth2/token`, tokenRequest(target));
+	const body = /** @type {{ access_token?: unknown }} */ (JSON.parse(answer.text));
+	if (answer.status !== 200 || typeof body.access_token !== 'string') {
+		throw new Error(`a plain client's token request failed with HTTP ${answer.status}`);
 	}
 	return body.access_token;
 }
@@ -287,12 +309,14 @@ function plainHeaders(target, accessToken) {
 
 /**
  * A plain client as the API's quick start describes it: POST the token form, then GET pages with
- * the two headers, following nextCursor. `pageSize` undefined leaves `limit` out (25 per page).
+ * the two headers, following nextCursor. `pageSize` undefined leaves `limit` out (25 per page);
+ * `send` is fetch unless given; `keepBodies` keeps every page's text for the caller.
  * @param {Target} target
- * @param {{ pageSize?: number, name: string }} options
- * @returns {Client}
+ * @param {{ name: string, pageSize?: number, send?: Send, keepBodies?: boolean }} options
+ * @returns {Omit<Client, 'walk'> & { walk: () => Promise<WalkResult & { bodies: string[] }> }}
  */
 function plainClient(target, options) {
+	const send = options.send ?? sendWithFetch;
 	/** @type {string | undefined} */
 	let accessToken;
 	return {
@@ -302,24 +326,29 @@ function plainClient(target, options) {
 		},
 		freshBudget: () => undefined,
 		walk: async () => {
-			accessToken ??= await plainToken(target);
+			accessToken ??= await plainToken(target, send);
+			const headers = plainHeaders(target, accessToken);
+			/** @type {string[]} */
+			const bodies = [];
 			let projects = 0;
 			/** @type {string | null} */
 			let cursor = null;
+			// Bounded by the company's pages: the sandbox ends the walk with hasNextPage false.
 			for (;;) {
 				const url = new URL(resultsUrl(target));
 				if (options.pageSize !== undefined) url.searchParams.set('limit', String(options.pageSize));
 				if (cursor !== null) url.searchParams.set('cursor', cursor);
-				const response = await fetch(url, { headers: plainHeaders(target, accessToken) });
-				if (response.status !== 200) {
-					throw new Error(`the plain client got HTTP ${response.status} from the results endpoint`);
+				const answer = await send(url.href, { headers });
+				if (answer.status !== 200) {
+					throw new Error(`${options.name} got HTTP ${answer.status} from the results endpoint`);
 				}
-				const page = /** @type {ResultsPage} */ (await response.json());
+				if (options.keepBodies) bodies.push(answer.text);
+				const page = /** @type {ResultsPage} */ (JSON.parse(answer.text));
 				projects += page.data.length;
 				if (!page._metadata.hasNextPage) break;
 				cursor = page._metadata.nextCursor;
 			}
-			return { projects: () => projects, items: projects };
+			return { projects: () => projects, items: projects, bodies };
 		},
 	};
 }
@@ -335,7 +364,7 @@ function roundTrips(target) {
 	let accessToken;
 	return {
 		inARow: async (count) => {
-			accessToken ??= await plainToken(target);
+			accessToken ??= await plainToken(target, sendWithFetch);
 			const url = new URL(resultsUrl(target));
 			url.searchParams.set('limit', '1');
 			const headers = plainHeaders(target, accessToken);

@@ -5,7 +5,8 @@
 /**
  * `npm run bench`: requests, tokens, wall time, CPU and memory of our node against the physical
  * floor, the HTTP Request node recipe and a plain client, side by side in one run against the
- * local sandbox. Prints the tables and writes them as JSON (and Markdown) under .bench-results/.
+ * local sandbox (requests.js, wall-time.js, items.js, trigger.js). Prints the tables and writes
+ * them as JSON (and Markdown) under .bench-results/.
  *
  * Then the network view: the same walks over HTTPS through a latency proxy (network.js).
  * `npm run bench -- --network` runs that part alone.
@@ -14,63 +15,31 @@
  * BENCH_OUTPUT the JSON file to write.
  */
 
-const { fork } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
+const { parseArgs } = require('node:util');
 
-const { installRuntime, assertSingleN8nTree, requireTypeScript, REPO_ROOT } = require('./runtime');
-const {
-	DEFAULT_PAGE_SIZE,
-	MAX_PAGE_SIZE,
-	median,
-	pagesFor,
-	perSecond,
-	ratio,
-	requestFloor,
-	tokenFloor,
-} = require('./stats');
-const { fixed, textTable } = require('./report');
-const { countRequests, startBenchSandbox } = require('./sandbox');
-const { measureNetwork, networkSections } = require('./network');
-const { tokenRequest } = require('./token-form');
+const { envNumber } = require('../../sandbox/env');
+const { measureItems } = require('./items');
+const { measureNetwork, networkSections, probeLine } = require('./network');
+const { EXECUTIONS, SIZES, measureRequests, measureTokens } = require('./requests');
 const { judge, renderTables } = require('./results');
+const { installRuntime, assertSingleN8nTree, REPO_ROOT } = require('./runtime');
+const { startBenchSandbox } = require('./sandbox');
+const { fixed, renderSections } = require('./tables');
+const { LATENCY_MS, measureWallTime } = require('./wall-time');
 
 /** @typedef {import('./sandbox').BenchSandbox} BenchSandbox */
-/** @typedef {import('./sandbox').RequestCounts} RequestCounts */
-/** @typedef {import('./clients').Client} Client */
-/** @typedef {import('./clients').Target} Target */
-/** @typedef {import('./items-worker').ItemsResult} ItemsResult */
-/** @typedef {import('./items-worker').ItemsJob} ItemsJob */
 /** @typedef {import('./trigger').TriggerMeasurement} TriggerMeasurement */
-/** @typedef {import('./stats').Verdict} Verdict */
+/** @typedef {import('./results').Verdict} Verdict */
 /** @typedef {import('n8n-workflow').IVersionedNodeType} IVersionedNodeType */
 /** @typedef {import('n8n-workflow').ICredentialType} ICredentialType */
-/** @typedef {import('../../nodes/SupplierMatchedProjects/api/types').Project} Project */
-/** @typedef {import('../../nodes/SupplierMatchedProjects/api/types').ResultsPage} ResultsPage */
 /** @typedef {typeof import('./clients')} Clients */
 /** @typedef {{ httpRequestNode: IVersionedNodeType, oauth2Credential: ICredentialType }} N8nBase */
 
-const SIZES = [100, 1_000, 10_000];
-const LATENCY_MS = 50;
-const EXECUTIONS = 50;
-const MINUTES_BETWEEN_EXECUTIONS = 5;
-const TOKEN_LIFETIME_MS = 3_600_000;
 const ITEMS_PROJECTS = 10_000;
 const TRIGGER_TENDERS = 100_000;
-/**
- * Walks longer than this are not timed: the plain client at 25 per page needs 400 pages (20 s at
- * 50 ms) for 10,000 projects, and its ratio to the floor is already clear at 1,000. A cold walk
- * differs from a warm one by one token request, which shows at the smaller sizes.
- */
-const LONGEST_TIMED_WALK = 200;
-const LARGEST_COLD_WALK = 1_000;
-const MODES = /** @type {const} */ ([
-	{ output: 'projects', simplify: false },
-	{ output: 'projects', simplify: true },
-	{ output: 'tenders', simplify: false },
-	{ output: 'tenders', simplify: true },
-]);
 
 const benchStart = performance.now();
 
@@ -80,437 +49,6 @@ const benchStart = performance.now();
 function progress(line) {
 	const seconds = ((performance.now() - benchStart) / 1000).toFixed(0).padStart(4);
 	process.stderr.write(`[bench ${seconds} s] ${line}\n`);
-}
-
-/**
- * @param {string} name
- * @param {number} fallback
- * @returns {number}
- */
-function envCount(name, fallback) {
-	const raw = process.env[name];
-	if (raw === undefined || raw === '') return fallback;
-	const value = Number(raw);
-	if (!Number.isInteger(value) || value < 1 || value > 50) {
-		throw new Error(`${name} must be a whole number from 1 to 50 (got ${JSON.stringify(raw)})`);
-	}
-	return value;
-}
-
-/**
- * @param {BenchSandbox} bench
- * @returns {Target}
- */
-function targetOf(bench) {
-	return { url: bench.sandbox.url, companyId: bench.companyId, client: bench.client };
-}
-
-/**
- * One execution against a sandbox, checked: every project delivered, and what it sent counted.
- * @param {BenchSandbox} bench
- * @param {Client} client
- * @returns {Promise<{ counts: RequestCounts, wallMs: number, items: number }>}
- */
-async function measuredWalk(bench, client) {
-	client.freshBudget();
-	bench.sandbox.resetRequests();
-	const start = performance.now();
-	const result = await client.walk();
-	const wallMs = performance.now() - start;
-	const counts = countRequests(bench.sandbox);
-	const delivered = result.projects();
-	if (delivered !== bench.projects) {
-		throw new Error(
-			`${client.name} delivered ${delivered} of ${bench.projects} projects; the bench only compares complete walks`,
-		);
-	}
-	if (counts.failed > 0 && client.name === 'ours') {
-		throw new Error(
-			`our node got ${counts.failed} failed answers from the sandbox; nothing should fail here`,
-		);
-	}
-	return { counts, wallMs, items: result.items };
-}
-
-/**
- * Runs `run` with Date.now moved forward by what it asks for; everything in this process that
- * tells time by Date.now (our token cache, n8n's OAuth2 token expiry, the sandbox clock) sees the
- * same simulated time. Timers are untouched.
- * @template T
- * @param {(advance: (ms: number) => void) => Promise<T>} run
- * @returns {Promise<T>}
- */
-async function withSimulatedTime(run) {
-	const realNow = Date.now;
-	let skew = 0;
-	Date.now = () => realNow() + skew;
-	try {
-		return await run((ms) => {
-			skew += ms;
-		});
-	} finally {
-		Date.now = realNow;
-	}
-}
-
-/**
- * @returns {{ ms: () => number }} CPU time of this process since the call
- */
-function cpuClock() {
-	const start = process.cpuUsage();
-	return {
-		ms: () => {
-			const used = process.cpuUsage(start);
-			return (used.user + used.system) / 1000;
-		},
-	};
-}
-
-/**
- * How long `count` 50 ms timers in a row take in this process right now: what the latency alone
- * costs on this machine, before any client or server work.
- * @param {number} count
- * @returns {Promise<number>}
- */
-async function timersInARow(count) {
-	const start = performance.now();
-	for (let index = 0; index < count; index++) {
-		await new Promise((resolve) => setTimeout(resolve, LATENCY_MS));
-	}
-	return performance.now() - start;
-}
-
-// ---- requests and tokens of one full walk, each client cold (new process, new credential)
-
-/**
- * @param {(projects: number) => BenchSandbox} sandboxOf
- * @param {Clients} clients
- * @param {N8nBase} n8nBase
- */
-async function measureRequests(sandboxOf, clients, n8nBase) {
-	const rows = [];
-	for (const projects of SIZES) {
-		const bench = sandboxOf(projects);
-		const target = targetOf(bench);
-		/** @type {Record<string, RequestCounts>} */
-		const counts = {};
-		for (const client of [
-			clients.ourNode(target),
-			clients.recipe(target, n8nBase),
-			clients.plainClient(target, { name: 'defaultPageSize' }),
-		]) {
-			client.forget();
-			counts[client.name] = (await measuredWalk(bench, client)).counts;
-		}
-		rows.push({
-			projects,
-			tenders: bench.tenders,
-			floor: requestFloor(projects),
-			defaultPageSizePages: pagesFor(projects, DEFAULT_PAGE_SIZE),
-			clients: counts,
-		});
-	}
-	return rows;
-}
-
-// ---- tokens over many executions on one credential
-
-/**
- * @param {BenchSandbox} bench
- * @param {Clients} clients
- * @param {N8nBase} n8nBase
- */
-async function measureTokens(bench, clients, n8nBase) {
-	const target = targetOf(bench);
-	/**
-	 * @param {Client} client
-	 * @param {(ms: number) => void} [advance]
-	 */
-	const executions = async (client, advance) => {
-		client.forget();
-		/** @type {RequestCounts} */
-		const total = { results: 0, tokens: 0, failed: 0 };
-		for (let execution = 0; execution < EXECUTIONS; execution++) {
-			if (execution > 0) advance?.(MINUTES_BETWEEN_EXECUTIONS * 60_000);
-			const { counts } = await measuredWalk(bench, client);
-			total.results += counts.results;
-			total.tokens += counts.tokens;
-			total.failed += counts.failed;
-		}
-		return total;
-	};
-	const backToBack = {
-		ours: await executions(clients.ourNode(target)),
-		recipe: await executions(clients.recipe(target, n8nBase)),
-	};
-	const spanMs = (EXECUTIONS - 1) * MINUTES_BETWEEN_EXECUTIONS * 60_000;
-	const spread = await withSimulatedTime(async (advance) => ({
-		ours: await executions(clients.ourNode(target), advance),
-		recipe: await executions(clients.recipe(target, n8nBase), advance),
-	}));
-	return {
-		executions: EXECUTIONS,
-		projectsPerExecution: bench.projects,
-		backToBack: { floor: 1, ...backToBack },
-		spread: {
-			minutesBetween: MINUTES_BETWEEN_EXECUTIONS,
-			spanMinutes: spanMs / 60_000,
-			floor: tokenFloor(spanMs, TOKEN_LIFETIME_MS),
-			...spread,
-		},
-	};
-}
-
-// ---- wall time with latency, warm and cold
-
-/**
- * @param {(projects: number) => BenchSandbox} sandboxOf
- * @param {Clients} clients
- * @param {N8nBase} n8nBase
- * @param {number} repetitions
- */
-async function measureWallTime(sandboxOf, clients, n8nBase, repetitions) {
-	const rows = [];
-	for (const projects of SIZES) {
-		const bench = sandboxOf(projects);
-		const target = targetOf(bench);
-		const pages = pagesFor(projects, MAX_PAGE_SIZE);
-		const defaultPages = pagesFor(projects, DEFAULT_PAGE_SIZE);
-		// In each round the cold run comes before the warm one: its forget() empties the process's
-		// token cache, and the warm run then uses the token the cold one fetched.
-		const lineup = [
-			{ key: 'oursCold', client: clients.ourNode(target), cold: true, pages },
-			{ key: 'ours', client: clients.ourNode(target), cold: false, pages },
-			{ key: 'recipe', client: clients.recipe(target, n8nBase), cold: false, pages },
-			{
-				key: 'plain100',
-				client: clients.plainClient(target, { name: 'plain100', pageSize: MAX_PAGE_SIZE }),
-				cold: false,
-				pages,
-			},
-			{
-				key: 'defaultPageSize',
-				client: clients.plainClient(target, { name: 'defaultPageSize' }),
-				cold: false,
-				pages: defaultPages,
-			},
-		].filter(
-			(entry) =>
-				entry.pages <= LONGEST_TIMED_WALK && (!entry.cold || projects <= LARGEST_COLD_WALK),
-		);
-		const bare = clients.roundTrips(target);
-		// Untimed walks fill the sandbox's response cache and give the warm clients their token.
-		bench.sandbox.setLatency(0);
-		for (const entry of lineup) await measuredWalk(bench, entry.client);
-		await bare.inARow(1);
-		bench.sandbox.setLatency(LATENCY_MS);
-		/** @type {Record<string, number[]>} */
-		const runs = Object.fromEntries([
-			...lineup.map((entry) => [entry.key, []]),
-			['timers', []],
-			['roundTrips', []],
-		]);
-		for (let round = 0; round < repetitions; round++) {
-			runs.timers.push(await timersInARow(pages));
-			runs.roundTrips.push(await bare.inARow(pages));
-			for (const entry of lineup) {
-				if (entry.cold) entry.client.forget();
-				const { counts, wallMs } = await measuredWalk(bench, entry.client);
-				const expectedTokens = entry.cold ? 1 : 0;
-				if (counts.results !== entry.pages || counts.tokens !== expectedTokens) {
-					throw new Error(
-						`${entry.key} sent ${counts.results} page and ${counts.tokens} token requests during a timed walk of ${projects} projects; expected ${entry.pages} and ${expectedTokens}`,
-					);
-				}
-				runs[entry.key].push(wallMs);
-			}
-		}
-		bench.sandbox.setLatency(0);
-		const floorMs = pages * LATENCY_MS;
-		/**
-		 * @param {string} key
-		 * @param {number} requests
-		 * @returns {WallCell}
-		 */
-		const cell = (key, requests) => {
-			const medianMs = median(runs[key]);
-			return {
-				requests,
-				medianMs,
-				ownFloorMs: requests * LATENCY_MS,
-				ratioToOwnFloor: ratio(medianMs, requests * LATENCY_MS),
-				ratioToFloor: ratio(medianMs, floorMs),
-				runsMs: runs[key],
-			};
-		};
-		rows.push({
-			projects,
-			pages,
-			latencyMs: LATENCY_MS,
-			floorMs,
-			timers: cell('timers', pages),
-			roundTrips: cell('roundTrips', pages),
-			clients: Object.fromEntries(
-				lineup.map((entry) => [entry.key, cell(entry.key, entry.pages + (entry.cold ? 1 : 0))]),
-			),
-		});
-	}
-	return rows;
-}
-
-// ---- CPU and memory: 10,000 projects into items, one process per output mode
-
-/**
- * @param {ItemsJob} job
- * @returns {Promise<ItemsResult>}
- */
-function measureItemsInChild(job) {
-	return new Promise((resolve, reject) => {
-		const child = fork(path.join(__dirname, 'items-worker.js'), [JSON.stringify(job)], {
-			execArgv: ['--expose-gc'],
-			stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-		});
-		/** @type {{ ok: true, result: ItemsResult } | { ok: false, error: string } | undefined} */
-		let answer;
-		child.on('message', (message) => {
-			answer = /** @type {typeof answer} */ (message);
-		});
-		child.on('error', reject);
-		child.on('exit', (code, signal) => {
-			if (answer?.ok) resolve(answer.result);
-			else
-				reject(
-					new Error(
-						`the items measurement (${job.output}${job.simplify ? ', simplified' : ''}) failed: ${answer?.ok === false ? answer.error : `exit ${signal ?? code}`}`,
-					),
-				);
-		});
-	});
-}
-
-/**
- * Every page of the company as the API sends it, for the parse floor and the shaping-only timing.
- * @param {Target} target
- * @returns {Promise<string[]>}
- */
-async function fetchBodies(target) {
-	const token = await fetch(`${target.url}/oauth2/token`, {
-		...tokenRequest(target),
-	}).then(async (response) => /** @type {{ access_token: string }} */ (await response.json()));
-	/** @type {string[]} */
-	const bodies = [];
-	/** @type {string | null} */
-	let cursor = null;
-	do {
-		const url = new URL(
-			`${target.url}/api/supplier/v1/companies/${target.companyId}/speci-finder/results`,
-		);
-		url.searchParams.set('limit', String(MAX_PAGE_SIZE));
-		if (cursor !== null) url.searchParams.set('cursor', cursor);
-		const text = await fetch(url, {
-			headers: {
-				authorization: `Bearer ${token.access_token}`,
-				'x-service-client-id': target.client.clientId,
-			},
-		}).then(async (response) => await response.text());
-		bodies.push(text);
-		cursor = /** @type {ResultsPage} */ (JSON.parse(text))._metadata.nextCursor;
-	} while (cursor !== null);
-	return bodies;
-}
-
-/**
- * @param {BenchSandbox} bench
- * @param {number} repetitions
- */
-async function measureItems(bench, repetitions) {
-	const target = targetOf(bench);
-	const { shapeItems } =
-		/** @type {typeof import('../../nodes/SupplierMatchedProjects/helpers/items')} */ (
-			requireTypeScript('nodes/SupplierMatchedProjects/helpers/items.ts')
-		);
-	const modes = [];
-	for (const mode of MODES) {
-		progress(`  ${mode.output}${mode.simplify ? ', simplified' : ''}`);
-		const result = await measureItemsInChild({
-			target,
-			output: mode.output,
-			simplify: mode.simplify,
-			projects: bench.projects,
-			repetitions,
-		});
-		const items = result.cold.items;
-		/** @param {import('./items-worker').WalkMeasurement[]} walks */
-		const cpuOf = (walks) => median(walks.map((walk) => walk.cpuMs));
-		/**
-		 * Pairwise, walk by walk under the same load: what `walks` cost beyond `baseline`.
-		 * @param {import('./items-worker').WalkMeasurement[]} walks
-		 * @param {import('./items-worker').WalkMeasurement[]} baseline
-		 */
-		const beyond = (walks, baseline) =>
-			median(walks.map((walk, index) => walk.cpuMs - baseline[index].cpuMs));
-		const oursCpuMs = cpuOf(result.ours);
-		const modeCpuMs = beyond(result.ours, result.projects);
-		modes.push({
-			...mode,
-			items,
-			oursCpuMs,
-			plainCpuMs: cpuOf(result.plain),
-			beyondPlainCpuMs: beyond(result.ours, result.plain),
-			modeCpuMs,
-			itemsPerCpuSecond: perSecond(items, oursCpuMs),
-			itemsPerModeCpuSecond: modeCpuMs > 0 ? perSecond(items, modeCpuMs) : null,
-			coldCpuMs: result.cold.cpuMs,
-			oursWallMs: median(result.ours.map((walk) => walk.wallMs)),
-			peakRssBytes: result.maxRssBytes,
-			rssGrowthBytes: result.maxRssBytes - result.cold.rssBeforeBytes,
-			peakHeapGrowthBytes: median(
-				result.ours.map((walk) => walk.peakHeapBytes - walk.heapBeforeBytes),
-			),
-			plainPeakHeapGrowthBytes: median(
-				result.plain.map((walk) => walk.peakHeapBytes - walk.heapBeforeBytes),
-			),
-			runs: result,
-		});
-	}
-
-	progress('  JSON.parse of the pages and item shaping alone, in this process');
-	const bodies = await fetchBodies(target);
-	/** @type {number[]} */
-	const parseRuns = [];
-	/** @type {Project[]} */
-	let parsed = [];
-	for (let round = -1; round < repetitions; round++) {
-		const clock = cpuClock();
-		parsed = bodies.flatMap((body) => /** @type {ResultsPage} */ (JSON.parse(body)).data);
-		if (round >= 0) parseRuns.push(clock.ms());
-	}
-	const shaping = MODES.map((mode) => {
-		/** @type {number[]} */
-		const cpuRuns = [];
-		let items = 0;
-		for (let round = -1; round < repetitions; round++) {
-			const clock = cpuClock();
-			items = shapeItems(parsed, mode).length;
-			if (round >= 0) cpuRuns.push(clock.ms());
-		}
-		const cpuMs = median(cpuRuns);
-		return {
-			...mode,
-			items,
-			cpuMs,
-			itemsPerCpuSecond: cpuMs >= 0.5 ? perSecond(items, cpuMs) : null,
-		};
-	});
-	return {
-		projects: bench.projects,
-		tenders: bench.tenders,
-		pages: bodies.length,
-		responseBytes: bodies.reduce((sum, body) => sum + Buffer.byteLength(body, 'utf8'), 0),
-		parseCpuMs: median(parseRuns),
-		modes,
-		shaping,
-	};
 }
 
 /**
@@ -526,36 +64,56 @@ async function networkOnly(outputFile) {
 	const results = {
 		generatedAt: startedAt.toISOString(),
 		finishedAt: new Date().toISOString(),
-		machine: {
-			node: process.version,
-			cpus: os.cpus().length,
-			loadAverageAtStart: loadAtStart,
-			loadAverageAtEnd: os.loadavg(),
-		},
+		machine: machine(loadAtStart),
 		versions: runtime.versions,
 		network,
 	};
-	const file = path.join(path.dirname(outputFile), 'network-results.json');
-	fs.mkdirSync(path.dirname(file), { recursive: true });
-	fs.writeFileSync(file, `${JSON.stringify(results, null, '\t')}\n`);
 	const loads = (/** @type {number[]} */ values) =>
 		values.map((value) => fixed(value, 1)).join(' ');
-	const text = [
+	const tables = [
 		`n8n-core ${runtime.versions['n8n-core']}; Node ${process.version}, ${os.cpus().length} CPUs, load average ${loads(loadAtStart)} at start, ${loads(os.loadavg())} at end`,
-		...network.notes.map((note) => `- ${note}`),
-		...networkSections(network).map(
-			(section) => `\n${section.title}\n${textTable(section.headers, section.rows)}`,
-		),
+		probeLine(network),
+		renderSections(networkSections(network)),
 	].join('\n');
-	process.stdout.write(`${text}\n\nResults: ${file}\n`);
+	writeResults(path.join(path.dirname(outputFile), 'network-results.json'), results, tables);
+}
+
+/**
+ * The machine a run measured on, with its load average at the start and now.
+ * @param {number[]} loadAtStart
+ */
+function machine(loadAtStart) {
+	return {
+		node: process.version,
+		platform: `${process.platform} ${process.arch}`,
+		cpus: os.cpus().length,
+		cpuModel: os.cpus()[0]?.model ?? 'unknown',
+		loadAverageAtStart: loadAtStart,
+		loadAverageAtEnd: os.loadavg(),
+	};
+}
+
+/**
+ * Writes the results as JSON and the tables as Markdown beside them, and prints the tables.
+ * @param {string} file
+ * @param {object} results
+ * @param {string} tables
+ */
+function writeResults(file, results, tables) {
+	const markdownFile = file.replace(/\.json$/, '.md');
+	fs.mkdirSync(path.dirname(file), { recursive: true });
+	fs.writeFileSync(file, `${JSON.stringify(results, null, '\t')}\n`);
+	fs.writeFileSync(markdownFile, `${tables}\n`);
+	process.stdout.write(`${tables}\n\nResults: ${file} (tables as Markdown: ${markdownFile})\n`);
 }
 
 async function main() {
-	const repetitions = envCount('BENCH_REPETITIONS', 3);
+	const repetitions = envNumber('BENCH_REPETITIONS', 3, 1, 50);
 	const outputFile = path.resolve(
 		process.env.BENCH_OUTPUT ?? path.join(REPO_ROOT, '.bench-results', 'bench-results.json'),
 	);
-	if (process.argv.includes('--network')) return networkOnly(outputFile);
+	const { values } = parseArgs({ options: { network: { type: 'boolean' } } });
+	if (values.network) return networkOnly(outputFile);
 	const startedAt = new Date();
 	const loadAtStart = os.loadavg();
 	progress('loading the real n8n install (installs it once, about five minutes, if missing)');
@@ -600,26 +158,12 @@ async function main() {
 		progress(
 			`CPU and memory of ${fixed(ITEMS_PROJECTS)} projects into items, one process per output mode`,
 		);
-		const items = await measureItems(sandboxOf(ITEMS_PROJECTS), repetitions);
+		const items = await measureItems(sandboxOf(ITEMS_PROJECTS), repetitions, progress);
 		progress(`trigger state over ${fixed(TRIGGER_TENDERS)} tracked tenders`);
-		const triggerRepetitions = Math.max(5, repetitions);
-		const trigger = [
-			measureTrigger({
-				event: 'newTender',
-				tracked: TRIGGER_TENDERS,
-				repetitions: triggerRepetitions,
-			}),
-			measureTrigger({
-				event: 'newOrUpdatedTender',
-				tracked: TRIGGER_TENDERS,
-				repetitions: triggerRepetitions,
-			}),
-			measureTrigger({
-				event: 'quotesDueSoon',
-				tracked: TRIGGER_TENDERS,
-				repetitions: triggerRepetitions,
-			}),
-		];
+		const trigger = /** @type {const} */ (['newTender', 'newOrUpdatedTender', 'quotesDueSoon']).map(
+			(event) =>
+				measureTrigger({ event, tracked: TRIGGER_TENDERS, repetitions: Math.max(5, repetitions) }),
+		);
 		assertSingleN8nTree();
 		progress('network: HTTPS through the latency proxy, clients in a process of their own');
 		const network = await measureNetwork({ progress });
@@ -628,14 +172,7 @@ async function main() {
 		const results = {
 			generatedAt: startedAt.toISOString(),
 			finishedAt: new Date().toISOString(),
-			machine: {
-				node: process.version,
-				platform: `${process.platform} ${process.arch}`,
-				cpus: os.cpus().length,
-				cpuModel: os.cpus()[0]?.model ?? 'unknown',
-				loadAverageAtStart: loadAtStart,
-				loadAverageAtEnd: os.loadavg(),
-			},
+			machine: machine(loadAtStart),
 			versions: {
 				...runtime.versions,
 				'n8n-nodes-base': nodesBaseVersion,
@@ -644,16 +181,6 @@ async function main() {
 			settings: {
 				repetitions,
 				latencyMs: LATENCY_MS,
-				notes: [
-					'Sandbox rate limit off (startSandbox rateLimit: false): 10,000 projects at the default page size take 400 requests, four times what the API allows a credential in 5 minutes.',
-					"Our node's own rate budget (100 requests per 5 minutes per credential, per process) is emptied before each measured walk, as if each ran in a 5-minute window of its own.",
-					"Timed walks are answered from the sandbox's response cache (filled by an untimed walk): every request still reaches the sandbox and is counted, but its page building does not count against the clients.",
-					"Our node and the recipe run in this process on n8n-core and n8n-workflow from the real n8n install's tree (one copy of each); the recipe's OAuth2 token is saved into its credential as n8n's credentials helper does.",
-					'CPU and memory of items: one child process per output mode (the sandbox stays in the parent); CPU is user + system time of that process, peak RSS its getrusage high-water mark, heap growth the highest heapUsed sampled every 2 ms above the heap after a full GC.',
-					'Wall time: "timers alone" is as many 50 ms timers in a row as the walk has pages; "bare round trips" as many fetch requests in a row for the first page of one project (about 1.3 KB): the latency plus what one HTTP request costs on this machine before any page of real size.',
-					'Not timed (—): walks of more than 200 pages (the plain client at 25 per page for 10,000 projects: 400 pages, at least 20 s), and cold walks above 1,000 projects (a cold walk adds one token request to a warm one).',
-					...network.notes,
-				],
 			},
 			requests,
 			tokens,
@@ -664,28 +191,21 @@ async function main() {
 			verdicts: [],
 		};
 		results.verdicts = judge(results);
-		fs.mkdirSync(path.dirname(outputFile), { recursive: true });
-		fs.writeFileSync(outputFile, `${JSON.stringify(results, null, '\t')}\n`);
-		const tables = renderTables(results);
-		const markdownFile = `${outputFile.replace(/\.json$/, '')}.md`;
-		fs.writeFileSync(markdownFile, `${tables.markdown}\n`);
-		process.stdout.write(
-			`${tables.text}\n\nResults: ${outputFile} (tables as Markdown: ${markdownFile})\n`,
-		);
+		writeResults(outputFile, results, renderTables(results));
 	} finally {
 		for (const bench of sandboxes.values()) await bench.sandbox.stop();
 	}
 }
 
 /**
- * @typedef {{ requests: number, medianMs: number, ownFloorMs: number, ratioToOwnFloor: number, ratioToFloor: number, runsMs: number[] }} WallCell
+ * @typedef {import('./wall-time').WallCell} WallCell
  * @typedef {Awaited<ReturnType<typeof measureItems>>} ItemsSection
  * @typedef {object} Results
  * @property {string} generatedAt
  * @property {string} finishedAt
  * @property {{ node: string, platform: string, cpus: number, cpuModel: string, loadAverageAtStart: number[], loadAverageAtEnd: number[] }} machine
  * @property {Record<string, string | number>} versions
- * @property {{ repetitions: number, latencyMs: number, notes: string[] }} settings
+ * @property {{ repetitions: number, latencyMs: number }} settings
  * @property {Awaited<ReturnType<typeof measureRequests>>} requests
  * @property {Awaited<ReturnType<typeof measureTokens>>} tokens
  * @property {Array<{ projects: number, pages: number, floorMs: number, timers: WallCell, roundTrips: WallCell, clients: Record<string, WallCell | undefined> }>} wallTime

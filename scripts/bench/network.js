@@ -14,9 +14,9 @@ const path = require('node:path');
 
 const { writeTrustFiles } = require('../../sandbox/tls');
 const { startLatencyProxy } = require('./latency-proxy');
-const { fixed } = require('./report');
+const { fixed } = require('./tables');
 const { countRequests, startBenchSandbox } = require('./sandbox');
-const { pagesFor, MAX_PAGE_SIZE } = require('./stats');
+const { pagesFor, MAX_PAGE_SIZE } = require('./floors');
 
 /** @typedef {import('./network-worker').NetworkClientKey} NetworkClientKey */
 /** @typedef {import('./network-worker').WalkAnswer} WalkAnswer */
@@ -109,7 +109,7 @@ function startWorker(caBundle) {
 
 /**
  * @param {{ progress: (line: string) => void }} options
- * @returns {Promise<{ rows: NetworkRow[], agentOptionsProbe: { requests: number, connections: number, handshakes: number }, notes: string[] }>}
+ * @returns {Promise<{ rows: NetworkRow[], agentOptionsProbe: { requests: number, connections: number, handshakes: number } }>}
  */
 async function measureNetwork({ progress }) {
 	/** @type {Array<{ bench: import('./sandbox').BenchSandbox, proxy: import('./latency-proxy').LatencyProxy, pages: number }>} */
@@ -218,12 +218,6 @@ async function measureNetwork({ progress }) {
 		return {
 			rows,
 			agentOptionsProbe,
-			notes: [
-				`n8n's request helper with agentOptions { keepAlive: true, maxSockets: 1 } in one execution: ${agentOptionsProbe.requests} requests opened ${agentOptionsProbe.connections} connections with ${agentOptionsProbe.handshakes} TLS handshakes (counted at the proxy): the options only configure the agent n8n builds for each request.`,
-				"Network: every client walks over HTTPS through a TCP proxy on loopback that holds each chunk for half the RTT in each direction and a new connection's first bytes for one RTT (the TCP handshake). The certificate is made at the start of the run and trusted through NODE_EXTRA_CA_CERTS in the clients' process, verification on.",
-				'Connections and TLS handshakes (ClientHello messages) are counted at the proxy, requests in the sandbox log; round trips = connections + handshakes × (1 for TLS 1.3, 2 for TLS 1.2) + requests. "Waited" is wall time ÷ RTT, what the walk actually took in round trips.',
-				'Warm token for every client (no token request in a timed walk); one walk per cell; the keep-alive client opens its one connection inside the walk.',
-			],
 		};
 	} finally {
 		await worker?.stop();
@@ -233,6 +227,15 @@ async function measureNetwork({ progress }) {
 			await bench.sandbox.stop();
 		}
 	}
+}
+
+/**
+ * What the agent options probe counted, in one line.
+ * @param {{ agentOptionsProbe: { requests: number, connections: number, handshakes: number } }} network
+ * @returns {string}
+ */
+function probeLine({ agentOptionsProbe: probe }) {
+	return `n8n's request helper with agentOptions { keepAlive: true, maxSockets: 1 } in one execution: ${probe.requests} requests opened ${probe.connections} connections with ${probe.handshakes} TLS handshakes (counted at the proxy). Method: docs/benchmarks.md.`;
 }
 
 /**
@@ -301,4 +304,4 @@ function networkSections(network) {
 	];
 }
 
-module.exports = { measureNetwork, networkSections, roundTrips };
+module.exports = { measureNetwork, networkSections, probeLine, roundTrips };

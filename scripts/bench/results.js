@@ -3,14 +3,14 @@
 
 /** The bench's verdicts on its targets, and its tables as text and Markdown, from the results. */
 
-const { median, verdict } = require('./stats');
-const { fixed, mebibytes, markdownTable, textTable } = require('./report');
-const { networkSections } = require('./network');
+const { median } = require('simple-statistics');
+const { fixed, mebibytes, renderSections } = require('./tables');
+const { networkSections, probeLine } = require('./network');
 
 /** @typedef {import('./index').Results} Results */
 /** @typedef {import('./index').WallCell} WallCell */
 /** @typedef {import('./sandbox').RequestCounts} RequestCounts */
-/** @typedef {import('./stats').Verdict} Verdict */
+/** @typedef {{ target: string, measured: string, met: boolean }} Verdict */
 
 const TARGETS = Object.freeze({
 	walkRatio: 1.05,
@@ -36,6 +36,24 @@ function plural(count, noun) {
 function timed(cell, key) {
 	if (cell === undefined) throw new Error(`the wall-time results have no timing for ${key}`);
 	return cell;
+}
+
+/**
+ * @param {string} target
+ * @param {number} measured
+ * @param {'<=' | '>=' | '<'} comparison
+ * @param {number} limit
+ * @param {(value: number) => string} format
+ * @returns {Verdict}
+ */
+function verdict(target, measured, comparison, limit, format) {
+	const met =
+		comparison === '<='
+			? measured <= limit
+			: comparison === '<'
+				? measured < limit
+				: measured >= limit;
+	return { target, measured: format(measured), met };
 }
 
 /**
@@ -122,10 +140,10 @@ function judge(results) {
 
 /**
  * @param {Results} results
- * @returns {{ text: string, markdown: string }}
+ * @returns {string} Markdown
  */
 function renderTables(results) {
-	/** @type {Array<{ title: string, headers: string[], rows: string[][] }>} */
+	/** @type {import('./tables').Section[]} */
 	const sections = [];
 	/** @param {RequestCounts} counts */
 	const pagesAndTokens = (counts) =>
@@ -279,24 +297,11 @@ function renderTables(results) {
 	const { machine, versions } = results;
 	const loads = (/** @type {number[]} */ values) =>
 		values.map((value) => fixed(value, 1)).join(' ');
-	const header = [
+	return [
 		`n8n-core ${versions['n8n-core']}, n8n-workflow ${versions['n8n-workflow']}, n8n-nodes-base ${versions['n8n-nodes-base']} (HTTP Request node v${versions.httpRequestNode}); Node ${machine.node}, ${machine.cpus} CPUs, load average ${loads(machine.loadAverageAtStart)} at start, ${loads(machine.loadAverageAtEnd)} at end`,
-		...results.settings.notes.map((note) => `- ${note}`),
-	];
-	return {
-		text: [
-			...header,
-			...sections.map(
-				(section) => `\n${section.title}\n${textTable(section.headers, section.rows)}`,
-			),
-		].join('\n'),
-		markdown: [
-			...header,
-			...sections.map(
-				(section) => `\n**${section.title}**\n\n${markdownTable(section.headers, section.rows)}`,
-			),
-		].join('\n'),
-	};
+		probeLine(results.network),
+		renderSections(sections),
+	].join('\n');
 }
 
-module.exports = { judge, renderTables, TARGETS };
+module.exports = { judge, renderTables, verdict, TARGETS };

@@ -13,7 +13,7 @@
 const { requireTypeScript } = require('./runtime');
 const { createRandom } = require('../../sandbox/random');
 const { BUILDERS, TRADE_PACKAGES } = require('../../sandbox/data');
-const { median } = require('./stats');
+const { median } = require('simple-statistics');
 
 const { diffPoll } =
 	/** @type {typeof import('../../nodes/SupplierMatchedProjects/trigger/diff')} */ (

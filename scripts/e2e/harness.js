@@ -14,13 +14,13 @@ const fs = require('node:fs');
 const path = require('node:path');
 
 const { startSandbox, SANDBOX_FIXTURES } = require('../../sandbox');
-const { N8nClient, generatePassword, outputItems } = require('../n8n/client');
-const { buildAndPack, installIntoN8n, packageJson } = require('../n8n/package');
-const { ensureRuntime, prepareN8n, startN8n, importIntoN8n } = require('../n8n/runtime');
+const { outputItems } = require('../n8n/client');
+const { cleanupStack, launchN8n, throwAwayFolder } = require('../n8n/launch');
+const { packageJson } = require('../n8n/package');
 const { startSmtpSink } = require('../n8n/smtp-sink');
 const { loadExamples, EXAMPLE_IDS, credentialsFor } = require('../n8n/examples');
 const { startTokenRecorder } = require('./token-recorder');
-const { cleanupStack, waitForPolls } = require('./support');
+const { waitForPolls } = require('./support');
 
 /** @typedef {import('../n8n/client').ExecutionSummary} ExecutionSummary */
 /** @typedef {import('../n8n/client').ExecutionDetail} ExecutionDetail */
@@ -36,7 +36,7 @@ const WRONG_SECRET_CREDENTIAL_ID = 'smpE2eWrongSecret';
  * @property {import('./token-recorder').TokenRecorder} tokenRecorder
  * @property {import('../n8n/smtp-sink').SmtpSink} smtp
  * @property {import('../n8n/runtime').N8nInstance} n8n
- * @property {N8nClient} client logged in as the owner
+ * @property {import('../n8n/client').N8nClient} client logged in as the owner
  * @property {string} packageName
  * @property {string} filesDir where workflows may write files
  * @property {typeof SANDBOX_FIXTURES} fixtures
@@ -75,65 +75,52 @@ function filesIn(dir) {
 async function startE2e(logger) {
 	const cleanups = cleanupStack(logger);
 	try {
-		const runtime = await ensureRuntime(logger);
-		const tarball = process.env.SMP_E2E_TARBALL || (await buildAndPack(logger));
-
-		// More projects than one page of 100 holds, so a complete walk needs several pages.
-		const sandbox = await startSandbox({ port: 0, projects: 400 });
+		// More projects than one page of 100 holds, so a complete walk needs several pages. The
+		// sandbox's day starts at noon, so no due date passes midnight (leaving the listing) while
+		// the suite runs, whenever it starts.
+		const today = new Date().toISOString().slice(0, 10);
+		const sandbox = await startSandbox({ port: 0, projects: 400, now: `${today}T12:00:00.000Z` });
 		cleanups.push(() => sandbox.stop());
 		const tokenRecorder = await startTokenRecorder(sandbox.url);
 		cleanups.push(() => tokenRecorder.stop());
 		const smtp = await startSmtpSink();
 		cleanups.push(() => smtp.stop());
 
-		const prepared = await prepareN8n({ runtime, logLevel: 'debug' });
 		const keep = process.env.SMP_E2E_KEEP === '1';
-		cleanups.push(async () => {
-			if (keep) logger.log(`kept n8n's user folder: ${prepared.userFolder}`);
-			else fs.rmSync(prepared.userFolder, { recursive: true, force: true });
+		const folder = throwAwayFolder({ cleanups, logger, prefix: 'smp-n8n-', keep });
+		/** @type {ReturnType<typeof credentialsFor>} */
+		let credentials = [];
+		const { n8n, client, filesDir, cliLog } = await launchN8n({
+			logger,
+			cleanups,
+			folder,
+			keep,
+			logLevel: 'debug',
+			owner: { email: 'e2e-owner@example.com', firstName: 'E2E', lastName: 'Owner' },
+			data: (files) => {
+				credentials = credentialsFor({
+					authUrl: tokenRecorder.url,
+					baseUrl: sandbox.url,
+					client: SANDBOX_FIXTURES.client,
+					smtp: { host: smtp.host, port: smtp.port },
+				});
+				credentials.push({
+					...credentials[0],
+					id: WRONG_SECRET_CREDENTIAL_ID,
+					name: 'Supplier Matched Projects (wrong secret)',
+					data: { ...credentials[0].data, clientSecret: 'not-the-issued-secret' },
+				});
+				const workflows = [
+					...loadExamples({ filesDir: files }),
+					...fs
+						.readdirSync(E2E_WORKFLOW_DIR)
+						.filter((name) => name.endsWith('.json'))
+						.map((name) => JSON.parse(fs.readFileSync(path.join(E2E_WORKFLOW_DIR, name), 'utf8'))),
+				];
+				return { credentials, workflows };
+			},
 		});
-		const filesDir = path.join(prepared.userFolder, 'files');
-		fs.mkdirSync(filesDir, { recursive: true });
-		prepared.env.N8N_RESTRICT_FILE_ACCESS_TO = filesDir;
-
-		logger.log(`installing ${path.basename(tarball)} into ${prepared.n8nFolder}/nodes`);
-		await installIntoN8n(prepared.userFolder, tarball);
-
-		const credentials = credentialsFor({
-			authUrl: tokenRecorder.url,
-			baseUrl: sandbox.url,
-			client: SANDBOX_FIXTURES.client,
-			smtp: { host: smtp.host, port: smtp.port },
-		});
-		credentials.push({
-			...credentials[0],
-			id: WRONG_SECRET_CREDENTIAL_ID,
-			name: 'Supplier Matched Projects (wrong secret)',
-			data: { ...credentials[0].data, clientSecret: 'not-the-issued-secret' },
-		});
-		const workflows = [
-			...loadExamples({ filesDir }),
-			...fs
-				.readdirSync(E2E_WORKFLOW_DIR)
-				.filter((name) => name.endsWith('.json'))
-				.map((name) => JSON.parse(fs.readFileSync(path.join(E2E_WORKFLOW_DIR, name), 'utf8'))),
-		];
-		// Outside n8n's folder until imported, so the secret scan below covers only what n8n wrote.
-		const cliLog = await importIntoN8n(prepared, { credentials, workflows });
-		fs.writeFileSync(path.join(prepared.userFolder, 'n8n-cli.log'), cliLog);
-
-		logger.log('starting n8n');
-		const n8n = await startN8n(prepared, {
-			removeFolderIfOrphaned: keep ? undefined : prepared.userFolder,
-		});
-		cleanups.push(() => n8n.stop());
-		const client = new N8nClient(n8n.baseUrl, runtime);
-		await client.setupOwner({
-			email: 'e2e-owner@example.com',
-			password: generatePassword(),
-			firstName: 'E2E',
-			lastName: 'Owner',
-		});
+		fs.writeFileSync(path.join(folder, 'n8n-cli.log'), cliLog);
 
 		const secrets = () => [
 			{ label: 'client secret', value: SANDBOX_FIXTURES.client.clientSecret },
@@ -166,11 +153,11 @@ async function startE2e(logger) {
 			secretsFoundOnDisk() {
 				/** @type {string[]} */
 				const found = [];
-				for (const file of filesIn(prepared.userFolder)) {
+				for (const file of filesIn(folder)) {
 					const content = fs.readFileSync(file);
 					for (const secret of secrets()) {
 						if (content.includes(secret.value))
-							found.push(`${secret.label} in ${path.relative(prepared.userFolder, file)}`);
+							found.push(`${secret.label} in ${path.relative(folder, file)}`);
 					}
 				}
 				return found;

@@ -14,12 +14,10 @@ const fs = require('node:fs');
 const path = require('node:path');
 
 const { startSandbox } = require('../../sandbox');
-const { N8nClient, generatePassword } = require('../n8n/client');
-const { buildAndPack, installIntoN8n } = require('../n8n/package');
-const { ensureRuntime, prepareN8n, startN8n, importIntoN8n, freePort } = require('../n8n/runtime');
+const { cleanupStack, launchN8n, throwAwayFolder } = require('../n8n/launch');
+const { startN8n, freePort } = require('../n8n/runtime');
 const { startPostgres } = require('../services/postgres');
 const { startRedis } = require('../services/redis');
-const { cleanupStack } = require('./support');
 const { startTokenRecorder } = require('./token-recorder');
 const { filesIn } = require('./harness');
 const { getManyWorkflow, newTenderWorkflow } = require('./queue-workflows');
@@ -41,7 +39,7 @@ const SCENARIOS = ['getMany', 'concurrent', 'trigger', 'workerKill', 'sharedLimi
  * @property {import('./token-recorder').TokenRecorder} tokenRecorder
  * @property {import('../services/postgres').Postgres} postgres
  * @property {import('../services/redis').Redis} redis
- * @property {N8nClient} client logged in as the owner, through the main instance
+ * @property {import('../n8n/client').N8nClient} client logged in as the owner, through the main instance
  * @property {Record<string, QueueScenario>} scenarios
  * @property {() => string[]} processNames the n8n processes running now, main first
  * @property {(name: string) => import('../n8n/runtime').N8nInstance} process
@@ -72,9 +70,6 @@ function startedExecutionPattern(executionId) {
 async function startQueueE2e(logger) {
 	const cleanups = cleanupStack(logger);
 	try {
-		const runtime = await ensureRuntime(logger);
-		const tarball = process.env.SMP_E2E_TARBALL || (await buildAndPack(logger));
-
 		/** @type {Record<string, QueueScenario & { clientSecret: string }>} */
 		const scenarios = {};
 		for (const name of SCENARIOS) {
@@ -109,8 +104,56 @@ async function startQueueE2e(logger) {
 		logger.log(`${postgres.version} on ${postgres.host}:${postgres.port}`);
 		logger.log(`${redis.version} on ${redis.host}:${redis.port}`);
 
-		const prepared = await prepareN8n({
-			runtime,
+		/** @type {{ where: string, text: string }[]} */
+		const redisSnapshots = [];
+		/** @type {Map<string, import('../n8n/runtime').N8nInstance>} */
+		const processes = new Map();
+		/** Console logs of every process started, killed ones included. @type {Map<string, string>} */
+		const logFiles = new Map();
+		const keep = process.env.SMP_E2E_KEEP === '1';
+		const folder = throwAwayFolder({ cleanups, logger, prefix: 'smp-n8n-', keep });
+		/** @type {import('../n8n/launch').PreparedN8n | undefined} */
+		let preparedN8n;
+		/**
+		 * Each process on this machine needs its own task-runner broker port and log file; a
+		 * worker also gets its own health-check port, which says when it is ready.
+		 * @param {string} name
+		 */
+		const startProcess = async (name) => {
+			if (preparedN8n === undefined) throw new Error('n8n is not prepared yet');
+			const worker = name !== 'main';
+			/** @type {NodeJS.ProcessEnv} */
+			const env = {
+				N8N_RUNNERS_BROKER_PORT: String(await freePort()),
+				N8N_LOG_FILE_LOCATION: path.join(preparedN8n.n8nFolder, 'logs', `${name}.log`),
+			};
+			const healthPort = worker ? await freePort() : undefined;
+			if (healthPort) {
+				env.QUEUE_HEALTH_CHECK_ACTIVE = 'true';
+				env.QUEUE_HEALTH_CHECK_PORT = String(healthPort);
+				// The worker's server listens on every interface unless told otherwise.
+				env.N8N_WORKER_SERVER_ADDRESS = '127.0.0.1';
+			}
+			const instance = await startN8n(preparedN8n, {
+				command: worker ? 'worker' : 'start',
+				name,
+				env,
+				readyUrl: healthPort ? `http://127.0.0.1:${healthPort}/healthz/readiness` : undefined,
+				removeFolderIfOrphaned: keep ? undefined : folder,
+			});
+			processes.set(name, instance);
+			logFiles.set(name, instance.logFile);
+			return instance;
+		};
+		const stopN8n = async () => {
+			for (const instance of processes.values()) await instance.stop();
+		};
+
+		const { client, owner, prepared } = await launchN8n({
+			logger,
+			cleanups,
+			folder,
+			keep,
 			logLevel: 'debug',
 			extraEnv: {
 				DB_TYPE: 'postgresdb',
@@ -123,92 +166,40 @@ async function startQueueE2e(logger) {
 				QUEUE_BULL_REDIS_HOST: redis.host,
 				QUEUE_BULL_REDIS_PORT: String(redis.port),
 			},
-		});
-		const keep = process.env.SMP_E2E_KEEP === '1';
-		cleanups.push(async () => {
-			if (keep) logger.log(`kept n8n's user folder: ${prepared.userFolder}`);
-			else fs.rmSync(prepared.userFolder, { recursive: true, force: true });
-		});
-		logger.log(
-			`installing ${path.basename(tarball)} once into ${prepared.n8nFolder}/nodes, for every process`,
-		);
-		await installIntoN8n(prepared.userFolder, tarball);
-
-		const credentials = Object.values(scenarios).map((scenario) => ({
-			id: scenario.credentialId,
-			name: scenario.credentialId,
-			type: 'supplierMatchedProjectsApi',
-			data: {
-				authUrl: tokenRecorder.url,
-				baseUrl: sandbox.url,
-				clientId: scenario.clientId,
-				clientSecret: scenario.clientSecret,
-				scope: 'speci-finder/read',
+			owner: { email: 'queue-owner@example.com', firstName: 'Queue', lastName: 'Owner' },
+			data: () => ({
+				credentials: Object.values(scenarios).map((scenario) => ({
+					id: scenario.credentialId,
+					name: scenario.credentialId,
+					type: 'supplierMatchedProjectsApi',
+					data: {
+						authUrl: tokenRecorder.url,
+						baseUrl: sandbox.url,
+						clientId: scenario.clientId,
+						clientSecret: scenario.clientSecret,
+						scope: 'speci-finder/read',
+					},
+				})),
+				workflows: Object.values(scenarios).map((scenario) =>
+					scenario.webhookPath
+						? getManyWorkflow({
+								id: scenario.workflowId,
+								path: scenario.webhookPath,
+								credentialId: scenario.credentialId,
+							})
+						: newTenderWorkflow({ id: scenario.workflowId, credentialId: scenario.credentialId }),
+				),
+			}),
+			// One user folder with the package installed once, for every process.
+			start: async (prepared) => {
+				preparedN8n = prepared;
+				cleanups.push(stopN8n);
+				logger.log('starting the main instance and two workers');
+				const main = await startProcess('main');
+				await Promise.all([startProcess('worker-1'), startProcess('worker-2')]);
+				return main;
 			},
-		}));
-		const workflows = Object.values(scenarios).map((scenario) =>
-			scenario.webhookPath
-				? getManyWorkflow({
-						id: scenario.workflowId,
-						path: scenario.webhookPath,
-						credentialId: scenario.credentialId,
-					})
-				: newTenderWorkflow({ id: scenario.workflowId, credentialId: scenario.credentialId }),
-		);
-		await importIntoN8n(prepared, { credentials, workflows });
-
-		/** @type {{ where: string, text: string }[]} */
-		const redisSnapshots = [];
-		/** @type {Map<string, import('../n8n/runtime').N8nInstance>} */
-		const processes = new Map();
-		/** Console logs of every process started, killed ones included. @type {Map<string, string>} */
-		const logFiles = new Map();
-		/**
-		 * Each process on this machine needs its own task-runner broker port and log file; a
-		 * worker also gets its own health-check port, which says when it is ready.
-		 * @param {string} name
-		 */
-		const startProcess = async (name) => {
-			const worker = name !== 'main';
-			/** @type {NodeJS.ProcessEnv} */
-			const env = {
-				N8N_RUNNERS_BROKER_PORT: String(await freePort()),
-				N8N_LOG_FILE_LOCATION: path.join(prepared.n8nFolder, 'logs', `${name}.log`),
-			};
-			const healthPort = worker ? await freePort() : undefined;
-			if (healthPort) {
-				env.QUEUE_HEALTH_CHECK_ACTIVE = 'true';
-				env.QUEUE_HEALTH_CHECK_PORT = String(healthPort);
-				// The worker's server listens on every interface unless told otherwise.
-				env.N8N_WORKER_SERVER_ADDRESS = '127.0.0.1';
-			}
-			const instance = await startN8n(prepared, {
-				command: worker ? 'worker' : 'start',
-				name,
-				env,
-				readyUrl: healthPort ? `http://127.0.0.1:${healthPort}/healthz/readiness` : undefined,
-				removeFolderIfOrphaned: keep ? undefined : prepared.userFolder,
-			});
-			processes.set(name, instance);
-			logFiles.set(name, instance.logFile);
-			return instance;
-		};
-		const stopN8n = async () => {
-			for (const instance of processes.values()) await instance.stop();
-		};
-		cleanups.push(stopN8n);
-		logger.log('starting the main instance and two workers');
-		const main = await startProcess('main');
-		await Promise.all([startProcess('worker-1'), startProcess('worker-2')]);
-
-		const client = new N8nClient(main.baseUrl, runtime);
-		const owner = {
-			email: 'queue-owner@example.com',
-			password: generatePassword(),
-			firstName: 'Queue',
-			lastName: 'Owner',
-		};
-		await client.setupOwner(owner);
+		});
 
 		/** @param {string} name */
 		const instanceOf = (name) => {

@@ -6,7 +6,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 
-const { onShutdown } = require('../n8n/processes');
+const { cleanupStack } = require('../n8n/launch');
 const { delay } = require('../n8n/runtime');
 
 const stderrLogger = {
@@ -64,29 +64,6 @@ async function waitForPolls(sandbox, options) {
 		}
 		await delay(500);
 	}
-}
-
-/**
- * What a harness started, stopped in reverse order by `stopAll`: after the last test, when
- * starting fails half-way, and when the run is stopped from outside (Ctrl-C, a CI timeout).
- * @param {{ log: (line: string) => void }} logger
- * @returns {{ push: (cleanup: () => Promise<void>) => void, stopAll: () => Promise<void> }}
- */
-function cleanupStack(logger) {
-	/** @type {(() => Promise<void>)[]} */
-	const cleanups = [];
-	const stopAll = async () => {
-		for (const cleanup of cleanups.reverse()) {
-			try {
-				await cleanup();
-			} catch (error) {
-				logger.log(`cleanup failed: ${error instanceof Error ? error.message : String(error)}`);
-			}
-		}
-		cleanups.length = 0;
-	};
-	onShutdown(stopAll);
-	return { push: (cleanup) => cleanups.push(cleanup), stopAll };
 }
 
 module.exports = { stderrLogger, readSpreadsheetRows, waitForPolls, cleanupStack };

@@ -43,6 +43,11 @@ const path = require('node:path');
  * @property {{ message?: string, description?: string, node?: { name?: string } } | undefined} error the execution's error, if any
  */
 
+/** n8n lists 20 executions by default and at most 100 per page. */
+const EXECUTIONS_PAGE = 100;
+/** Statuses n8n lists apart from the finished executions, at the top of every page. */
+const CURRENT_STATUSES = new Set(['new', 'running']);
+
 /** A password that satisfies n8n's rules (8+ characters, a digit, an uppercase letter). */
 function generatePassword() {
 	return `Demo-${crypto.randomBytes(9).toString('base64url')}-7`;
@@ -249,15 +254,33 @@ class N8nClient {
 	}
 
 	/**
+	 * Every execution, page by page: n8n 2.41 hands out a `nextCursor`; n8n 2.40 has none and
+	 * pages by `lastId` (executions with a lower id). Running executions come with every page of
+	 * 2.40, so a repeated id is skipped.
 	 * @param {string} [workflowId]
 	 * @returns {Promise<ExecutionSummary[]>} newest first
 	 */
 	async listExecutions(workflowId) {
-		// n8n lists 20 by default and at most 100 per page.
-		const query = new URLSearchParams({ limit: '100' });
-		if (workflowId) query.set('filter', JSON.stringify({ workflowId }));
-		const page = await this.rest('GET', `/executions?${query}`);
-		return page.results;
+		/** @type {Map<string, ExecutionSummary>} */
+		const listed = new Map();
+		/** @type {Record<string, string>} */
+		let position = {};
+		for (;;) {
+			const query = new URLSearchParams({ limit: String(EXECUTIONS_PAGE), ...position });
+			if (workflowId) query.set('filter', JSON.stringify({ workflowId }));
+			/** @type {{ results: ExecutionSummary[], nextCursor?: string | null }} */
+			const page = await this.rest('GET', `/executions?${query}`);
+			const completed = page.results.filter((execution) => !CURRENT_STATUSES.has(execution.status));
+			for (const execution of page.results) {
+				if (!listed.has(execution.id)) listed.set(execution.id, execution);
+			}
+			if (typeof page.nextCursor === 'string') position = { cursor: page.nextCursor };
+			else if (page.nextCursor === undefined && completed.length === EXECUTIONS_PAGE) {
+				position = {
+					lastId: String(Math.min(...completed.map((execution) => Number(execution.id)))),
+				};
+			} else return [...listed.values()];
+		}
 	}
 
 	/**
@@ -268,11 +291,10 @@ class N8nClient {
 	 * @returns {Promise<ExecutionSummary[]>} the finished ones, newest first
 	 */
 	async waitForExecutions(workflowId, count, timeoutMs) {
-		if (count > 100) throw new Error('listExecutions reads one page of at most 100 executions');
 		const deadline = Date.now() + timeoutMs;
 		for (;;) {
 			const finished = (await this.listExecutions(workflowId)).filter(
-				(execution) => execution.stoppedAt !== null && execution.status !== 'running',
+				(execution) => execution.stoppedAt !== null && !CURRENT_STATUSES.has(execution.status),
 			);
 			if (finished.length >= count || Date.now() > deadline) return finished;
 			await new Promise((resolve) => setTimeout(resolve, 500));

@@ -14,6 +14,7 @@ const { spawn } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
+const { parseArgs } = require('node:util');
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const OUTPUT = path.join(__dirname, 'last-figures.json');
@@ -23,21 +24,22 @@ const OUTPUT = path.join(__dirname, 'last-figures.json');
  * @returns {{ polls?: string, walks?: string }}
  */
 function parseArguments(args) {
-	/** @type {{ polls?: string, walks?: string }} */
-	const options = {};
-	for (let index = 0; index < args.length; index++) {
-		const flag = args[index];
-		const value = args[index + 1];
-		if ((flag === '--polls' || flag === '--walks') && value !== undefined && /^\d+$/.test(value)) {
-			options[flag === '--polls' ? 'polls' : 'walks'] = value;
-			index++;
-			continue;
-		}
-		throw new Error(
-			`unknown argument ${JSON.stringify(flag)}: use --polls N and --walks N (whole numbers), or nothing for the full soak`,
-		);
+	const usage = 'use --polls N and --walks N (whole numbers), or nothing for the full soak';
+	/** @type {{ values: { polls?: string, walks?: string } }} */
+	let parsed;
+	try {
+		parsed = parseArgs({
+			args,
+			options: { polls: { type: 'string' }, walks: { type: 'string' } },
+			strict: true,
+		});
+	} catch (error) {
+		throw new Error(`${error instanceof Error ? error.message : String(error)}: ${usage}`);
 	}
-	return options;
+	for (const [name, value] of Object.entries(parsed.values)) {
+		if (!/^\d+$/.test(value ?? '')) throw new Error(`--${name} ${JSON.stringify(value)}: ${usage}`);
+	}
+	return parsed.values;
 }
 
 async function main() {

@@ -192,9 +192,10 @@ describe('the packed package inside a real n8n', () => {
 			const [execution] = await env.waitForExecutions(workflowId, 1, 2 * ONE_POLL_MS);
 			expect(execution?.status).toBe('success');
 			const detail = await env.executionDetail(execution.id);
-			// n8n's time zone here is the machine's (GENERIC_TIMEZONE); days are counted in it.
+			// n8n's time zone here is the machine's (GENERIC_TIMEZONE); days are counted in it, on the
+			// day the execution started, which a run crossing midnight could tell from today.
 			const timeZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
-			const today = new Date().toLocaleDateString('sv-SE', { timeZone });
+			const today = new Date(execution.startedAt ?? '').toLocaleDateString('sv-SE', { timeZone });
 			const daysLeft = Math.round(
 				(Date.parse(`${redated.quotesDueAt}T12:00:00Z`) - Date.parse(`${today}T12:00:00Z`)) /
 					86_400_000,

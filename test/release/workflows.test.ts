@@ -1,5 +1,5 @@
 import { parse } from 'yaml';
-import { readWorkflow, validateText } from '../support/workflows';
+import { readGithubFile, readWorkflow, validateText } from '../support/workflows';
 
 describe('GitHub Actions workflows', () => {
 	it.each(['ci.yml', 'publish.yml'])('%s is a valid workflow', (name) => {
@@ -44,5 +44,23 @@ describe('GitHub Actions workflows', () => {
 		const check = runs.indexOf('node scripts/release/check-repository.js "$GITHUB_REPOSITORY"');
 		expect(check).toBeGreaterThan(-1);
 		expect(check).toBeLessThan(runs.indexOf('npm ci'));
+	});
+
+	// @action-validator knows only workflow and action files, so dependabot.yml is checked for the
+	// two ecosystems the official starter keeps up to date.
+	it('Dependabot updates npm packages and GitHub Actions every week', () => {
+		const config = parse(readGithubFile('dependabot.yml'));
+		expect(config.version).toBe(2);
+		const updates = config.updates.map(
+			(update: { 'package-ecosystem': string; directory: string; schedule: object }) => [
+				update['package-ecosystem'],
+				update.directory,
+				update.schedule,
+			],
+		);
+		expect(updates).toEqual([
+			['npm', '/', { interval: 'weekly' }],
+			['github-actions', '/', { interval: 'weekly' }],
+		]);
 	});
 });

@@ -58,7 +58,8 @@ test('main and two workers at 3x the limit: every execution completes or stops w
 	const spacingMs = WINDOW_MS / perProcess;
 
 	const credential = { authUrl: api.url, baseUrl: api.url, ...api.fixtures.client };
-	const processes = PROCESSES.map((name) => loadN8nProcess(name, credential));
+	const processes = [];
+	for (const name of PROCESSES) processes.push(await loadN8nProcess(name, credential));
 	// Each process starts an execution every `spacingMs`, the processes a little apart.
 	const runs: Array<Promise<NodeRun>> = [];
 	for (const [index, process] of processes.entries()) {

@@ -250,7 +250,13 @@ export function createAdditionalData(
 }
 
 export interface RunNodeOptions {
-	nodeType: INodeType;
+	nodeType: INodeType | IVersionedNodeType;
+	/**
+	 * The node as a workflow stores it, for any node type: its type name (n8n-core grants
+	 * n8n-nodes-base's nodes credential access only under "n8n-nodes-base.<name>"), version and
+	 * credentials. By default what createTestNode makes of an INodeType.
+	 */
+	stored?: Pick<INode, 'type' | 'typeVersion' | 'credentials'>;
 	parameters: INodeParameters;
 	credentialsHelper: TestCredentialsHelper;
 	/** The items the node receives; one empty item by default. */
@@ -301,10 +307,27 @@ export function createTestNode(
 
 /** Runs one node as the start of a workflow, fed with `items`, and waits for the execution to end. */
 export async function runNode(options: RunNodeOptions): Promise<NodeRun> {
-	const node = createTestNode(options.nodeType, options.parameters, options);
+	const { nodeType, stored } = options;
+	const node: INode = stored
+		? {
+				id: 'node-under-test',
+				name: options.name ?? 'Node',
+				position: [0, 0],
+				...stored,
+				parameters: options.parameters,
+			}
+		: createTestNode(nodeType as INodeType, options.parameters, options);
 	const run = await runWorkflow({
 		nodes: [node],
-		nodeTypes: [options.nodeType],
+		// A stored node may carry another package's type name: any name resolves to this type.
+		nodeTypes: stored
+			? {
+					getByName: () => nodeType,
+					getByNameAndVersion: (_name, version) =>
+						NodeHelpers.getVersionedNodeType(nodeType, version),
+					getKnownTypes: () => ({}),
+				}
+			: createNodeTypes([nodeType as INodeType]),
 		credentialsHelper: options.credentialsHelper,
 		start: node,
 		items: options.items,
@@ -323,7 +346,8 @@ export async function runNode(options: RunNodeOptions): Promise<NodeRun> {
 export async function runWorkflow(options: {
 	nodes: INode[];
 	connections?: IConnections;
-	nodeTypes: INodeType[];
+	/** The node types of the workflow, or n8n's registry of them. */
+	nodeTypes: INodeType[] | INodeTypes;
 	credentialsHelper: TestCredentialsHelper;
 	start: INode;
 	/** The items the start node receives; one empty item by default. */
@@ -338,7 +362,9 @@ export async function runWorkflow(options: {
 		nodes,
 		connections,
 		active: false,
-		nodeTypes: createNodeTypes(options.nodeTypes),
+		nodeTypes: Array.isArray(options.nodeTypes)
+			? createNodeTypes(options.nodeTypes)
+			: options.nodeTypes,
 		settings: options.timezone ? { timezone: options.timezone } : {},
 	});
 	const mode = options.mode ?? 'manual';

@@ -14,9 +14,14 @@ function validateWorkflow(file) {
 	return { status: run.status, output: `${run.stdout}${run.stderr}` };
 }
 
+/** @param {string} name a file under .github/, e.g. "dependabot.yml" */
+function readGithubFile(name) {
+	return fs.readFileSync(join(root, '.github', name), 'utf8');
+}
+
 /** @param {string} name */
 function readWorkflow(name) {
-	return fs.readFileSync(join(root, '.github', 'workflows', name), 'utf8');
+	return readGithubFile(join('workflows', name));
 }
 
 /** Validates text written to a temporary file that is removed afterwards. @param {string} text */
@@ -31,4 +36,4 @@ function validateText(text) {
 	}
 }
 
-module.exports = { root, validateWorkflow, readWorkflow, validateText };
+module.exports = { root, validateWorkflow, readGithubFile, readWorkflow, validateText };

@@ -1,15 +1,12 @@
-import { markdownTable, textTable } from '../../scripts/bench/report';
 import {
 	DEFAULT_PAGE_SIZE,
 	MAX_PAGE_SIZE,
-	median,
 	pagesFor,
-	perSecond,
-	ratio,
 	requestFloor,
 	tokenFloor,
-	verdict,
-} from '../../scripts/bench/stats';
+} from '../../scripts/bench/floors';
+import { verdict } from '../../scripts/bench/results';
+import { renderSections } from '../../scripts/bench/tables';
 
 describe('bench arithmetic', () => {
 	describe('pagesFor', () => {
@@ -54,31 +51,6 @@ describe('bench arithmetic', () => {
 		});
 	});
 
-	describe('median', () => {
-		it('takes the middle value, or the mean of the two middle ones', () => {
-			expect(median([3, 1, 2])).toBe(2);
-			expect(median([4, 1, 3, 2])).toBe(2.5);
-			expect(median([7])).toBe(7);
-		});
-
-		it('leaves its input in order', () => {
-			const values = [3, 1, 2];
-			median(values);
-			expect(values).toEqual([3, 1, 2]);
-		});
-
-		it('has nothing to say about no values', () => {
-			expect(() => median([])).toThrow('no values');
-		});
-	});
-
-	it('divides by the floor and counts per second', () => {
-		expect(ratio(5_250, 5_000)).toBeCloseTo(1.05, 10);
-		expect(() => ratio(1, 0)).toThrow('the floor must be positive');
-		expect(perSecond(30_000, 300)).toBe(100_000);
-		expect(() => perSecond(1, 0)).toThrow('the time must be positive');
-	});
-
 	describe('verdict', () => {
 		const format = (value: number) => `${value} ms`;
 
@@ -103,24 +75,26 @@ describe('bench arithmetic', () => {
 	});
 
 	describe('tables', () => {
-		it('lines up columns and right-aligns numbers', () => {
-			const table = textTable(
-				['name', 'count'],
-				[
-					['ours', '1'],
-					['recipe', '1,000'],
-				],
-			);
-			expect(table.split('\n')).toEqual([
-				'name    count',
-				'------  -----',
-				'ours        1',
-				'recipe  1,000',
+		it('right-aligns columns of numbers and escapes pipes in cells', () => {
+			const table = renderSections([
+				{
+					title: 'Requests',
+					headers: ['client', 'count'],
+					rows: [
+						['ours', '1'],
+						['recipe | OAuth2', '1,000'],
+					],
+				},
 			]);
-		});
-
-		it('escapes pipes in Markdown cells', () => {
-			expect(markdownTable(['a'], [['x | y']])).toBe('| a |\n| --- |\n| x \\| y |');
+			expect(table.split('\n')).toEqual([
+				'',
+				'**Requests**',
+				'',
+				'| client           | count |',
+				'| :--------------- | ----: |',
+				'| ours             |     1 |',
+				'| recipe \\| OAuth2 | 1,000 |',
+			]);
 		});
 	});
 });

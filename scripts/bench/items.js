@@ -1,0 +1,164 @@
+// @ts-check
+'use strict';
+
+/**
+ * CPU and memory of turning 10,000 projects into items through the engine, one child process per
+ * output mode (items-worker.js), and in this process JSON.parse of the pages and the shaping alone.
+ */
+
+const { fork } = require('node:child_process');
+const path = require('node:path');
+const { median } = require('simple-statistics');
+
+const { MAX_PAGE_SIZE } = require('./floors');
+const { targetOf } = require('./requests');
+const { requireTypeScript } = require('./runtime');
+
+/** @typedef {import('./sandbox').BenchSandbox} BenchSandbox */
+/** @typedef {import('./items-worker').ItemsResult} ItemsResult */
+/** @typedef {import('./items-worker').ItemsJob} ItemsJob */
+/** @typedef {typeof import('./clients')} Clients */
+/** @typedef {import('../../nodes/SupplierMatchedProjects/api/types').Project} Project */
+/** @typedef {import('../../nodes/SupplierMatchedProjects/api/types').ResultsPage} ResultsPage */
+
+const MODES = /** @type {const} */ ([
+	{ output: 'projects', simplify: false },
+	{ output: 'projects', simplify: true },
+	{ output: 'tenders', simplify: false },
+	{ output: 'tenders', simplify: true },
+]);
+
+/**
+ * @returns {{ ms: () => number }} CPU time of this process since the call
+ */
+function cpuClock() {
+	const start = process.cpuUsage();
+	return {
+		ms: () => {
+			const used = process.cpuUsage(start);
+			return (used.user + used.system) / 1000;
+		},
+	};
+}
+
+/**
+ * @param {ItemsJob} job
+ * @returns {Promise<ItemsResult>}
+ */
+function measureItemsInChild(job) {
+	return new Promise((resolve, reject) => {
+		const child = fork(path.join(__dirname, 'items-worker.js'), [JSON.stringify(job)], {
+			execArgv: ['--expose-gc'],
+			stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+		});
+		/** @type {{ ok: true, result: ItemsResult } | { ok: false, error: string } | undefined} */
+		let answer;
+		child.on('message', (message) => {
+			answer = /** @type {typeof answer} */ (message);
+		});
+		child.on('error', reject);
+		child.on('exit', (code, signal) => {
+			if (answer?.ok) resolve(answer.result);
+			else
+				reject(
+					new Error(
+						`the items measurement (${job.output}${job.simplify ? ', simplified' : ''}) failed: ${answer?.ok === false ? answer.error : `exit ${signal ?? code}`}`,
+					),
+				);
+		});
+	});
+}
+
+/**
+ * @param {BenchSandbox} bench
+ * @param {number} repetitions
+ * @param {(line: string) => void} progress
+ */
+async function measureItems(bench, repetitions, progress) {
+	const target = targetOf(bench);
+	const { shapeItems } =
+		/** @type {typeof import('../../nodes/SupplierMatchedProjects/helpers/items')} */ (
+			requireTypeScript('nodes/SupplierMatchedProjects/helpers/items.ts')
+		);
+	const modes = [];
+	for (const mode of MODES) {
+		progress(`  ${mode.output}${mode.simplify ? ', simplified' : ''}`);
+		const result = await measureItemsInChild({
+			target,
+			output: mode.output,
+			simplify: mode.simplify,
+			projects: bench.projects,
+			repetitions,
+		});
+		const items = result.cold.items;
+		/** @param {import('./items-worker').WalkMeasurement[]} walks */
+		const cpuOf = (walks) => median(walks.map((walk) => walk.cpuMs));
+		/**
+		 * Pairwise, walk by walk under the same load: what `walks` cost beyond `baseline`.
+		 * @param {import('./items-worker').WalkMeasurement[]} walks
+		 * @param {import('./items-worker').WalkMeasurement[]} baseline
+		 */
+		const beyond = (walks, baseline) =>
+			median(walks.map((walk, index) => walk.cpuMs - baseline[index].cpuMs));
+		const oursCpuMs = cpuOf(result.ours);
+		const modeCpuMs = beyond(result.ours, result.projects);
+		modes.push({
+			...mode,
+			items,
+			oursCpuMs,
+			plainCpuMs: cpuOf(result.plain),
+			beyondPlainCpuMs: beyond(result.ours, result.plain),
+			modeCpuMs,
+			itemsPerCpuSecond: (items * 1000) / oursCpuMs,
+			itemsPerModeCpuSecond: modeCpuMs > 0 ? (items * 1000) / modeCpuMs : null,
+			peakRssBytes: result.maxRssBytes,
+			rssGrowthBytes: result.maxRssBytes - result.cold.rssBeforeBytes,
+			peakHeapGrowthBytes: median(
+				result.ours.map((walk) => walk.peakHeapBytes - walk.heapBeforeBytes),
+			),
+		});
+	}
+
+	progress('  JSON.parse of the pages and item shaping alone, in this process');
+	const clients = /** @type {Clients} */ (require('./clients'));
+	const { bodies } = await clients
+		.plainClient(target, { name: 'pages', pageSize: MAX_PAGE_SIZE, keepBodies: true })
+		.walk();
+	/** @type {number[]} */
+	const parseRuns = [];
+	/** @type {Project[]} */
+	let parsed = [];
+	for (let round = -1; round < repetitions; round++) {
+		const clock = cpuClock();
+		parsed = bodies.flatMap((body) => /** @type {ResultsPage} */ (JSON.parse(body)).data);
+		if (round >= 0) parseRuns.push(clock.ms());
+	}
+	const shaping = MODES.map((mode) => {
+		/** @type {number[]} */
+		const cpuRuns = [];
+		let items = 0;
+		for (let round = -1; round < repetitions; round++) {
+			const clock = cpuClock();
+			items = shapeItems(parsed, mode).length;
+			if (round >= 0) cpuRuns.push(clock.ms());
+		}
+		const cpuMs = median(cpuRuns);
+		return {
+			...mode,
+			items,
+			cpuMs,
+			itemsPerCpuSecond: cpuMs >= 0.5 ? (items * 1000) / cpuMs : null,
+		};
+	});
+	return {
+		projects: bench.projects,
+		tenders: bench.tenders,
+		pages: bodies.length,
+		responseBytes: bodies.reduce((sum, body) => sum + Buffer.byteLength(body, 'utf8'), 0),
+		parseCpuMs: median(parseRuns),
+		modes,
+		shaping,
+	};
+}
+
+module.exports = { measureItems };

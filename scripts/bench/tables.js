@@ -1,0 +1,53 @@
+// @ts-check
+'use strict';
+
+/**
+ * The bench's numbers as text, and its tables as Markdown (markdown-table), which read as plain
+ * columns in a terminal and paste into docs/benchmarks.md as they are.
+ */
+
+const { markdownTable } = require('markdown-table');
+
+/**
+ * @param {number} value
+ * @param {number} [digits]
+ * @returns {string}
+ */
+function fixed(value, digits = 0) {
+	return value.toLocaleString('en-US', {
+		minimumFractionDigits: digits,
+		maximumFractionDigits: digits,
+	});
+}
+
+/**
+ * @param {number} bytes
+ * @returns {string}
+ */
+function mebibytes(bytes) {
+	return `${fixed(bytes / 1024 / 1024, 1)} MiB`;
+}
+
+/** @typedef {{ title: string, headers: string[], rows: string[][] }} Section */
+
+/**
+ * @param {Section[]} sections
+ * @returns {string} each section's title in bold, then its table; columns of numbers right-aligned,
+ *   pipes in cells escaped
+ */
+function renderSections(sections) {
+	const isNumber = (/** @type {string} */ cell) => /^[-+]?[\d,.]+( ?[%×a-zA-Z/]+)?$|^—$/.test(cell);
+	return sections
+		.map(({ title, headers, rows }) => {
+			const align = headers.map((_, column) =>
+				rows.every((row) => isNumber(row[column] ?? '')) ? 'r' : 'l',
+			);
+			const escaped = [headers, ...rows].map((row) =>
+				row.map((cell) => cell.replace(/\|/g, '\\|')),
+			);
+			return `\n**${title}**\n\n${markdownTable(escaped, { align })}`;
+		})
+		.join('\n');
+}
+
+module.exports = { fixed, mebibytes, renderSections };
