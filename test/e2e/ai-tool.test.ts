@@ -6,11 +6,7 @@ import {
 import { stderrLogger } from '../../scripts/e2e/support';
 import { startAiE2e, type AiEnvironment } from '../support/ai-harness';
 import { assistantMessage, functionCall } from '../support/scripted-model';
-import {
-	expectCompactKeys,
-	MODEL_FILLED_KEYS,
-	parseToolAnswer,
-} from '../support/tool-answer';
+import { expectCompactKeys, MODEL_FILLED_KEYS, parseToolAnswer } from '../support/tool-answer';
 
 /**
  * Issue 19 in a real n8n (the version SMP_N8N_VERSION picks): the package's node as a tool of an
