@@ -213,7 +213,7 @@ describe('answers, continued', () => {
 
 	it('gives only the fields chosen, tender fields under tenders', async () => {
 		tokenEndpoint();
-		api()
+		const scope = api()
 			.get(RESULTS)
 			.query({ limit: 20 })
 			.reply(200, page([project({ projectName: 'Depot' })]));
@@ -223,6 +223,7 @@ describe('answers, continued', () => {
 				{ answer: 'fields', answerFields: ['quotesDueAt', 'projectName', 'consultants'] },
 			),
 		);
+		expect(scope.isDone()).toBe(true);
 		expect(answer.projects).toEqual([
 			{ projectName: 'Depot', consultants: 'Plan & Co', tenders: [{ quotesDueAt: '2030-02-01' }] },
 		]);
@@ -234,10 +235,11 @@ describe('answers, continued', () => {
 			project({ projectId: 'a', category: 'Retail', address: '1 A St, Perth WA 6000, Australia' }),
 			project({ projectId: 'b', category: 'Civil', address: '1 B St, Perth WA 6000, Australia' }),
 		];
-		api().get(RESULTS).query({ limit: 100 }).reply(200, page(data));
+		const scope = api().get(RESULTS).query({ limit: 100 }).reply(200, page(data));
 		const answer = answerOf(
 			await call({ location: 'Perth', category: 'Civil' }, { filters: { categories: 'Retail' } }),
 		);
+		expect(scope.isDone()).toBe(true);
 		expect(answer.returned).toBe(0);
 		expect(answer.filtersApplied).toEqual([
 			'category is Retail',
@@ -307,12 +309,13 @@ describe('the node outside a tool', () => {
 	it('filters by Project IDs too', async () => {
 		tokenEndpoint();
 		const data = projects(3);
-		api().get(RESULTS).query({ limit: 100 }).reply(200, page(data));
+		const scope = api().get(RESULTS).query({ limit: 100 }).reply(200, page(data));
 		const result = await runNode({
 			nodeType,
 			parameters: { ...PARAMETERS, filters: { projectIds: 'p2' } },
 			credentialsHelper: helper,
 		});
+		expect(scope.isDone()).toBe(true);
 		expect(result.error).toBeUndefined();
 		expect(result.items?.map((item) => item.json)).toEqual([data[1]]);
 	});
