@@ -118,11 +118,8 @@ function mergeById(defaults, extra, key) {
 	return [...merged.values()];
 }
 
-/**
- * @param {SandboxCompany[]} companies
- * @param {SandboxClient[]} clients
- */
-function checkRegistrations(companies, clients) {
+/** @param {SandboxCompany[]} companies */
+function checkCompanies(companies) {
 	for (const company of companies) {
 		if (
 			typeof company.companyId !== 'string' ||
@@ -134,6 +131,13 @@ function checkRegistrations(companies, clients) {
 			);
 		}
 	}
+}
+
+/**
+ * @param {SandboxClient[]} clients
+ * @param {SandboxCompany[]} companies
+ */
+function checkClients(clients, companies) {
 	const companyIds = new Set(companies.map((company) => company.companyId));
 	for (const client of clients) {
 		if (
@@ -156,6 +160,40 @@ function checkRegistrations(companies, clients) {
 }
 
 /**
+ * The sandbox's data and clock, without a server: what startSandbox serves. Synchronous, for
+ * tests that only need the projects an account would list.
+ * @param {Pick<SandboxOptions, 'seed' | 'projects' | 'partyCounts' | 'windowDays' | 'now' | 'companies'>} [options]
+ */
+function createSandboxData(options = {}) {
+	const seed = wholeNumber(options.seed ?? 1, 'seed', 0, 2 ** 32 - 1);
+	const projectCount = wholeNumber(options.projects ?? 60, 'projects', 0, 1_000_000);
+	const windowDays = wholeNumber(options.windowDays ?? 60, 'windowDays', 0, 3650);
+	/** @param {'consultants' | 'subcontractors'} kind */
+	const partyCount = (kind) => {
+		const value = options.partyCounts?.[kind];
+		return value === undefined ? undefined : wholeNumber(value, `partyCounts.${kind}`, 0, 8);
+	};
+	const partyCounts = {
+		consultants: partyCount('consultants'),
+		subcontractors: partyCount('subcontractors'),
+	};
+	const companies = mergeById(DEFAULT_COMPANIES, options.companies, (company) => company.companyId);
+	checkCompanies(companies);
+	const clock = createClock(options.now);
+	const store = createStore({
+		dataRandom: createRandom(deriveSeed(seed, 'data')),
+		controlRandom: createRandom(deriveSeed(seed, 'control')),
+		clock,
+		projectCount,
+		windowDays,
+		companies,
+		defaultCompanyId: SANDBOX_FIXTURES.companyId,
+		partyCounts,
+	});
+	return { seed, companies, clock, store };
+}
+
+/**
  * Starts the local Supplier Matched-Projects API on a loopback port.
  * @param {SandboxOptions} [options]
  * @returns {Promise<Sandbox>}
@@ -168,24 +206,12 @@ async function startSandbox(options = {}) {
 		);
 	}
 	const port = wholeNumber(options.port ?? 0, 'port', 0, 65535);
-	const seed = wholeNumber(options.seed ?? 1, 'seed', 0, 2 ** 32 - 1);
-	const projectCount = wholeNumber(options.projects ?? 60, 'projects', 0, 1_000_000);
 	const tokenTtlSeconds = wholeNumber(
 		options.tokenTtlSeconds ?? 3600,
 		'tokenTtlSeconds',
 		1,
 		86_400 * 365,
 	);
-	const windowDays = wholeNumber(options.windowDays ?? 60, 'windowDays', 0, 3650);
-	/** @param {'consultants' | 'subcontractors'} kind */
-	const partyCount = (kind) => {
-		const value = options.partyCounts?.[kind];
-		return value === undefined ? undefined : wholeNumber(value, `partyCounts.${kind}`, 0, 8);
-	};
-	const partyCounts = {
-		consultants: partyCount('consultants'),
-		subcontractors: partyCount('subcontractors'),
-	};
 	const cacheSeconds = options.cacheSeconds ?? 5;
 	if (typeof cacheSeconds !== 'number' || !(cacheSeconds >= 0)) {
 		throw new Error(
@@ -197,24 +223,12 @@ async function startSandbox(options = {}) {
 		wholeNumber(rateLimit.requests, 'rateLimit.requests', 1, 1_000_000);
 		wholeNumber(rateLimit.windowSeconds, 'rateLimit.windowSeconds', 1, 86_400);
 	}
-	const companies = mergeById(DEFAULT_COMPANIES, options.companies, (company) => company.companyId);
 	const clients = mergeById(DEFAULT_CLIENTS, options.clients, (client) => client.clientId);
-	checkRegistrations(companies, clients);
 	const tlsVersion =
 		options.https === undefined ? undefined : tlsVersionOf(options.https.tlsVersion);
+	const { seed, companies, clock, store } = createSandboxData(options);
+	checkClients(clients, companies);
 	const certificate = options.https === undefined ? undefined : await createSandboxCertificate();
-
-	const clock = createClock(options.now);
-	const store = createStore({
-		dataRandom: createRandom(deriveSeed(seed, 'data')),
-		controlRandom: createRandom(deriveSeed(seed, 'control')),
-		clock,
-		projectCount,
-		windowDays,
-		companies,
-		defaultCompanyId: SANDBOX_FIXTURES.companyId,
-		partyCounts,
-	});
 	store.warm();
 	const auth = createAuth({ clients, clock, tokenTtlSeconds });
 	const faults = createFaults();
@@ -361,4 +375,4 @@ async function startSandbox(options = {}) {
 	return sandbox;
 }
 
-module.exports = { startSandbox, SANDBOX_FIXTURES };
+module.exports = { startSandbox, createSandboxData, SANDBOX_FIXTURES };

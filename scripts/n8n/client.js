@@ -304,13 +304,19 @@ class N8nClient {
 	/**
 	 * Calls a production webhook of an active workflow.
 	 * @param {string} pathName
-	 * @param {{ method?: string, timeoutMs?: number }} [init]
+	 * @param {{ method?: string, json?: unknown, timeoutMs?: number }} [init] `json`: sent as the
+	 *   body (method POST unless given)
 	 * @returns {Promise<{ status: number, body: unknown, ms: number }>} the body parsed when it is JSON
 	 */
 	async callWebhook(pathName, init = {}) {
 		const started = Date.now();
+		const withBody = init.json !== undefined;
 		const response = await fetch(`${this.baseUrl}/webhook/${pathName}`, {
-			method: init.method ?? 'GET',
+			method: init.method ?? (withBody ? 'POST' : 'GET'),
+			...(withBody && {
+				headers: { 'content-type': 'application/json' },
+				body: JSON.stringify(init.json),
+			}),
 			signal: AbortSignal.timeout(init.timeoutMs ?? 120000),
 		});
 		const text = await response.text();

@@ -1,53 +1,24 @@
 import type { Project } from '../../nodes/SupplierMatchedProjects/api/types';
 import {
 	DEFAULT_TOOL_LIMIT,
-	MODEL_FILTER_KEYS,
 	TOOL_DESCRIPTION,
 } from '../../nodes/SupplierMatchedProjects/descriptions/tool';
 import { stderrLogger } from '../../scripts/e2e/support';
 import { startAiE2e, type AiEnvironment } from '../support/ai-harness';
 import { assistantMessage, functionCall } from '../support/scripted-model';
+import { expectCompactKeys, MODEL_FILLED_KEYS, parseToolAnswer } from '../support/tool-answer';
 
 /**
  * Issue 19 in a real n8n (the version SMP_N8N_VERSION picks): the package's node as a tool of an
  * MCP Server Trigger, driven by the official MCP TypeScript SDK client, and as the tool of an AI
  * Agent whose OpenAI Chat Model talks to a scripted model. The API holds an account shaped like
- * a real one: 237 matched projects, each with 1-3 tenders, two consultants, two subcontractors.
+ * a real one: 237 matched projects, each with 1-3 tenders, two consultants, two subcontractors
+ * (test/support/agent-account.js; test/unit/tool-answer-size.test.ts checks that account).
  * One n8n serves every test, in this order; the API refusal comes last, since the node then
  * holds the credential back for as long as the API asked.
  */
 
-/** What the tool answers: one item (so a one-element array), as the contract of issue 19 says. */
-interface ToolAnswer {
-	summary: string;
-	returned: number;
-	moreMatch: boolean | null;
-	/** One phrase per filter in effect. */
-	filtersApplied: string[];
-	projects: Array<Record<string, unknown> & { projectId: string }>;
-}
-
 const TOOL_NAME = 'Matched_Projects';
-/** What the model may fill in: the limit and every filter, none of them required. */
-const MODEL_FILLED_KEYS = ['limit', ...Object.values(MODEL_FILTER_KEYS)].sort();
-const COMPACT_PROJECT_FIELDS = [
-	'projectId',
-	'projectName',
-	'address',
-	'category',
-	'budget',
-	'status',
-	'url',
-	'tenders',
-];
-const COMPACT_TENDER_FIELDS = [
-	'tenderName',
-	'builder',
-	'quotesDueAt',
-	'daysLeft',
-	'tenderStatus',
-	'matchedKeywords',
-];
 
 let env: AiEnvironment;
 /** The agent test's tool call and the tool message its model received, compared with MCP's answer. */
@@ -62,12 +33,6 @@ function openProjects(): Project[] {
 function resultsRequests() {
 	const path = `/api/supplier/v1/companies/${env.sandbox.fixtures.companyId}/speci-finder/results`;
 	return env.sandbox.requests().filter((entry) => entry.path === path);
-}
-
-function parseAnswer(text: string): ToolAnswer {
-	const items = JSON.parse(text) as ToolAnswer[];
-	expect(items).toHaveLength(1);
-	return items[0];
 }
 
 /** The account's most common category (held by some projects, not all) and its projects. */
@@ -91,20 +56,6 @@ afterAll(async () => {
 	await env?.stop();
 }, 60_000);
 
-describe('the account the sizes are measured on', () => {
-	test('holds 237 matched projects with 1-3 open tenders, two consultants and two subcontractors each', () => {
-		const projects = openProjects();
-
-		expect(projects).toHaveLength(env.account.projects);
-		for (const project of projects) {
-			expect(project.tenders.length).toBeGreaterThanOrEqual(1);
-			expect(project.tenders.length).toBeLessThanOrEqual(3);
-			expect(project.consultants).toHaveLength(2);
-			expect(project.tenderingSubcontractors).toHaveLength(2);
-		}
-	});
-});
-
 describe('an AI Agent with the node as its tool and a scripted OpenAI-compatible model', () => {
 	test('the model calls the tool with arguments, receives the compact answer as the tool message, and the agent answers from it', async () => {
 		const { category, projects: expected } = someCategory();
@@ -115,7 +66,7 @@ describe('an AI Agent with the node as its tool and a scripted OpenAI-compatible
 				return [functionCall(request.tools?.[0]?.name ?? 'no tool offered', { category, limit })];
 			}
 			// The answer is built from the tool message, so the test sees it went round the loop.
-			const answer = parseAnswer(String(toolOutput.output));
+			const answer = parseToolAnswer(String(toolOutput.output));
 			const first = answer.projects[0];
 			return [
 				assistantMessage(
@@ -151,7 +102,7 @@ describe('an AI Agent with the node as its tool and a scripted OpenAI-compatible
 		const toolMessages = secondTurn.input.filter((item) => item.type === 'function_call_output');
 		expect(toolMessages).toHaveLength(1);
 		const toolMessage = String(toolMessages[0].output);
-		const answer = parseAnswer(toolMessage);
+		const answer = parseToolAnswer(toolMessage);
 		expect(answer.returned).toBe(limit);
 		expect(answer.moreMatch).toBe(true);
 		expect(answer.filtersApplied).toEqual([`category is ${category}`]);
@@ -181,7 +132,7 @@ describe('the AI Agent example (examples/ai-agent-tender-assistant.json)', () =>
 			if (toolOutput === undefined) {
 				return [functionCall(request.tools?.[0]?.name ?? 'no tool offered', { limit: 1 })];
 			}
-			const answer = parseAnswer(String(toolOutput.output));
+			const answer = parseToolAnswer(String(toolOutput.output));
 			return [assistantMessage(`Soonest: ${answer.projects[0].projectId}. ${answer.summary}`)];
 		});
 		env.model.requests.length = 0;
@@ -200,7 +151,7 @@ describe('the AI Agent example (examples/ai-agent-tender-assistant.json)', () =>
 			]),
 		);
 		const toolMessage = secondTurn.input.find((item) => item.type === 'function_call_output');
-		const answer = parseAnswer(String(toolMessage?.output));
+		const answer = parseToolAnswer(String(toolMessage?.output));
 		expect(answer.projects.map((project) => project.projectId)).toEqual([soonest.projectId]);
 		expect(answer.moreMatch).toBe(true);
 		expect(response.body).toEqual({ output: `Soonest: ${soonest.projectId}. ${answer.summary}` });
@@ -251,7 +202,7 @@ describe('an MCP Server Trigger with the node as a tool, driven by the MCP TypeS
 		const { result, text, requests } = await call({});
 
 		expect(result.isError).toBeFalsy();
-		const answer = parseAnswer(text);
+		const answer = parseToolAnswer(text);
 		const expected = openProjects().slice(0, DEFAULT_TOOL_LIMIT);
 		expect(answer.returned).toBe(DEFAULT_TOOL_LIMIT);
 		expect(answer.moreMatch).toBe(true);
@@ -259,12 +210,7 @@ describe('an MCP Server Trigger with the node as a tool, driven by the MCP TypeS
 		expect(answer.projects.map((project) => project.projectId)).toEqual(
 			expected.map((project) => project.projectId),
 		);
-		for (const project of answer.projects) {
-			expect(Object.keys(project)).toEqual(COMPACT_PROJECT_FIELDS);
-			for (const tender of project.tenders as Record<string, unknown>[]) {
-				expect(Object.keys(tender)).toEqual(COMPACT_TENDER_FIELDS);
-			}
-		}
+		expectCompactKeys(answer);
 		expect(answer.summary).toMatch(/more/i);
 		expect(text.length).toBeLessThanOrEqual(16_000);
 		expect(requests.map((entry) => entry.query)).toEqual([{ limit: String(DEFAULT_TOOL_LIMIT) }]);
@@ -277,7 +223,7 @@ describe('an MCP Server Trigger with the node as a tool, driven by the MCP TypeS
 		const { result, text, requests } = await call({ limit: 5 });
 
 		expect(result.isError).toBeFalsy();
-		const answer = parseAnswer(text);
+		const answer = parseToolAnswer(text);
 		expect(answer.returned).toBe(5);
 		expect(answer.moreMatch).toBe(true);
 		expect(text.length).toBeLessThanOrEqual(4_000);
@@ -288,13 +234,13 @@ describe('an MCP Server Trigger with the node as a tool, driven by the MCP TypeS
 	});
 
 	test('the compact answer costs less per project than the full API projects, side by side', async () => {
-		const compact = parseAnswer((await call({})).text);
+		const compact = parseToolAnswer((await call({})).text);
 		const rawSession = await env.connectMcp(env.workflows.mcpRaw.path);
 		try {
 			env.sandbox.resetRequests();
 			const result = await rawSession.callTool(TOOL_NAME, {});
 			const rawText = result.content[0]?.text ?? '';
-			const raw = parseAnswer(rawText);
+			const raw = parseToolAnswer(rawText);
 			const expected = openProjects().slice(0, DEFAULT_TOOL_LIMIT);
 			expect(raw.projects).toEqual(expected);
 			expect(compact.projects.map((project) => project.projectId)).toEqual(
@@ -317,7 +263,7 @@ describe('an MCP Server Trigger with the node as a tool, driven by the MCP TypeS
 		const { result, text, requests } = await call({ category, limit: 5 });
 
 		expect(result.isError).toBeFalsy();
-		const answer = parseAnswer(text);
+		const answer = parseToolAnswer(text);
 		expect(answer.projects.map((project) => project.projectId)).toEqual(
 			expected.slice(0, 5).map((project) => project.projectId),
 		);
@@ -347,7 +293,7 @@ describe('an MCP Server Trigger with the node as a tool, driven by the MCP TypeS
 		});
 
 		expect(result.isError).toBeFalsy();
-		const answer = parseAnswer(text);
+		const answer = parseToolAnswer(text);
 		expect(answer.projects.map((project) => project.projectId)).toEqual(
 			picked.map((project) => project.projectId),
 		);
@@ -359,7 +305,7 @@ describe('an MCP Server Trigger with the node as a tool, driven by the MCP TypeS
 
 		expect(result.isError).toBeFalsy();
 		expect(text).not.toBe('[]');
-		const answer = parseAnswer(text);
+		const answer = parseToolAnswer(text);
 		expect(answer.returned).toBe(0);
 		expect(answer.moreMatch).toBe(false);
 		expect(answer.projects).toEqual([]);

@@ -8,6 +8,7 @@ import { apiRateBudget } from '../../nodes/SupplierMatchedProjects/transport/bud
 import { forgetAllTokens } from '../../nodes/SupplierMatchedProjects/transport/token';
 import { runNode, TestCredentialsHelper } from '../support/engine';
 import { page, project, projects, tender } from '../support/n8n-fixtures';
+import { expectCompactKeys, MODEL_FILLED_KEYS, parseToolAnswer } from '../support/tool-answer';
 import { callAsTool } from '../support/tool-engine';
 
 const AUTH = 'https://auth.supplier.test';
@@ -50,15 +51,7 @@ async function call(args: Record<string, unknown>, parameters: INodeParameters =
 
 function answerOf(result: { answer: string | undefined; error: string | undefined }) {
 	expect(result.error).toBeUndefined();
-	const items = JSON.parse(result.answer ?? 'null') as unknown[];
-	expect(items).toHaveLength(1);
-	return items[0] as {
-		summary: string;
-		returned: number;
-		moreMatch: boolean | null;
-		filtersApplied: string[];
-		projects: Array<Record<string, unknown>>;
-	};
+	return parseToolAnswer(result.answer ?? 'null');
 }
 
 beforeAll(() => nock.disableNetConnect());
@@ -88,19 +81,7 @@ describe('the tool a model sees', () => {
 		const result = await call({});
 		expect(result.name).toBe('Matched_Projects');
 		expect(result.description).toBe(TOOL_DESCRIPTION);
-		expect(Object.keys(result.fields).sort()).toEqual(
-			[
-				'budgetAtLeast',
-				'budgetAtMost',
-				'builder',
-				'category',
-				'limit',
-				'location',
-				'matchedKeywords',
-				'projectIds',
-				'quotesDueWithinDays',
-			].sort(),
-		);
+		expect(Object.keys(result.fields).sort()).toEqual(MODEL_FILLED_KEYS);
 		for (const field of Object.values(result.fields)) {
 			expect(field.required).toBe(false);
 			expect(field.description?.length).toBeGreaterThan(30);
@@ -128,16 +109,7 @@ describe('answers', () => {
 		expect(answer.summary).toMatch(
 			/More projects match: to see them, call again with a higher limit/,
 		);
-		expect(Object.keys(answer.projects[0])).toEqual([
-			'projectId',
-			'projectName',
-			'address',
-			'category',
-			'budget',
-			'status',
-			'url',
-			'tenders',
-		]);
+		expectCompactKeys(answer);
 		expect(answer.projects[0].budget).toBe('$1,000,000 to $5,000,000');
 	});
 
@@ -241,7 +213,7 @@ describe('answers, continued', () => {
 
 	it('gives only the fields chosen, tender fields under tenders', async () => {
 		tokenEndpoint();
-		api()
+		const scope = api()
 			.get(RESULTS)
 			.query({ limit: 20 })
 			.reply(200, page([project({ projectName: 'Depot' })]));
@@ -251,6 +223,7 @@ describe('answers, continued', () => {
 				{ answer: 'fields', answerFields: ['quotesDueAt', 'projectName', 'consultants'] },
 			),
 		);
+		expect(scope.isDone()).toBe(true);
 		expect(answer.projects).toEqual([
 			{ projectName: 'Depot', consultants: 'Plan & Co', tenders: [{ quotesDueAt: '2030-02-01' }] },
 		]);
@@ -262,10 +235,11 @@ describe('answers, continued', () => {
 			project({ projectId: 'a', category: 'Retail', address: '1 A St, Perth WA 6000, Australia' }),
 			project({ projectId: 'b', category: 'Civil', address: '1 B St, Perth WA 6000, Australia' }),
 		];
-		api().get(RESULTS).query({ limit: 100 }).reply(200, page(data));
+		const scope = api().get(RESULTS).query({ limit: 100 }).reply(200, page(data));
 		const answer = answerOf(
 			await call({ location: 'Perth', category: 'Civil' }, { filters: { categories: 'Retail' } }),
 		);
+		expect(scope.isDone()).toBe(true);
 		expect(answer.returned).toBe(0);
 		expect(answer.filtersApplied).toEqual([
 			'category is Retail',
@@ -335,12 +309,13 @@ describe('the node outside a tool', () => {
 	it('filters by Project IDs too', async () => {
 		tokenEndpoint();
 		const data = projects(3);
-		api().get(RESULTS).query({ limit: 100 }).reply(200, page(data));
+		const scope = api().get(RESULTS).query({ limit: 100 }).reply(200, page(data));
 		const result = await runNode({
 			nodeType,
 			parameters: { ...PARAMETERS, filters: { projectIds: 'p2' } },
 			credentialsHelper: helper,
 		});
+		expect(scope.isDone()).toBe(true);
 		expect(result.error).toBeUndefined();
 		expect(result.items?.map((item) => item.json)).toEqual([data[1]]);
 	});

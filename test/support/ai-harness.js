@@ -6,7 +6,7 @@
  * the workflows of test/e2e/ai-workflows/ and the AI Agent example published: MCP Server Triggers
  * with the package's node as their tool, and AI Agents whose OpenAI Chat Model talks to a scripted
  * model this process owns. The API is a sandbox holding an account shaped like a real one
- * (agent-account.js).
+ * (agent-account.js). n8n itself starts as every real n8n here does (scripts/n8n/launch.js).
  * The .ts test cannot use Node APIs (community-node lint), so the process and file work is here.
  */
 
@@ -19,11 +19,8 @@ const {
 } = require('@modelcontextprotocol/sdk/client/streamableHttp.js');
 
 const { SANDBOX_FIXTURES } = require('../../sandbox');
-const { N8nClient, generatePassword } = require('../../scripts/n8n/client');
-const { buildAndPack, installIntoN8n } = require('../../scripts/n8n/package');
-const { ensureRuntime, prepareN8n, startN8n, importIntoN8n } = require('../../scripts/n8n/runtime');
 const { credentialsFor, EXAMPLES_DIR } = require('../../scripts/n8n/examples');
-const { cleanupStack } = require('../../scripts/e2e/support');
+const { cleanupStack, launchN8n, throwAwayFolder } = require('../../scripts/n8n/launch');
 const { startAgentAccountSandbox, AGENT_ACCOUNT } = require('./agent-account');
 const { startScriptedModel } = require('./scripted-model');
 
@@ -71,7 +68,7 @@ function agentExample() {
  * @property {import('../../sandbox').Sandbox} sandbox
  * @property {import('./scripted-model').ScriptedModel} model
  * @property {import('../../scripts/n8n/runtime').N8nInstance} n8n
- * @property {N8nClient} client
+ * @property {import('../../scripts/n8n/client').N8nClient} client logged in as the owner
  * @property {string} n8nVersion
  * @property {typeof AI_WORKFLOWS} workflows
  * @property {typeof AGENT_ACCOUNT} account
@@ -106,64 +103,42 @@ async function connectMcp(url) {
 async function startAiE2e(logger) {
 	const cleanups = cleanupStack(logger);
 	try {
-		const runtime = await ensureRuntime(logger);
-		let tarball = process.env.SMP_E2E_TARBALL;
-		if (!tarball) {
-			// Run outside `npm run test:e2e` (which packs once for every file): pack, and remove it after.
-			const packed = await buildAndPack(logger);
-			cleanups.push(async () => fs.rmSync(path.dirname(packed), { recursive: true, force: true }));
-			tarball = packed;
-		}
-
 		const sandbox = await startAgentAccountSandbox();
 		cleanups.push(() => sandbox.stop());
 		const model = await startScriptedModel();
 		cleanups.push(() => model.stop());
 
-		const prepared = await prepareN8n({ runtime, logLevel: 'debug' });
 		const keep = process.env.SMP_E2E_KEEP === '1';
-		cleanups.push(async () => {
-			if (keep) logger.log(`kept n8n's user folder: ${prepared.userFolder}`);
-			else fs.rmSync(prepared.userFolder, { recursive: true, force: true });
-		});
-		logger.log(`installing ${path.basename(tarball)} into ${prepared.n8nFolder}/nodes`);
-		await installIntoN8n(prepared.userFolder, tarball);
-
-		const [supplierCredential] = credentialsFor({
-			authUrl: sandbox.url,
-			baseUrl: sandbox.url,
-			client: SANDBOX_FIXTURES.client,
-			smtp: { host: '127.0.0.1', port: 25 },
-		});
-		const credentials = [
-			supplierCredential,
-			...[OPENAI_CREDENTIAL, AGENT_EXAMPLE.credential].map((credential) => ({
-				...credential,
-				type: 'openAiApi',
-				data: { apiKey: 'sk-scripted-model', url: model.baseUrl },
-			})),
-		];
+		const folder = throwAwayFolder({ cleanups, logger, prefix: 'smp-n8n-ai-', keep });
 		const example = agentExample();
-		const workflows = [
-			...fs
-				.readdirSync(AI_WORKFLOW_DIR)
-				.filter((name) => name.endsWith('.json'))
-				.map((name) => JSON.parse(fs.readFileSync(path.join(AI_WORKFLOW_DIR, name), 'utf8'))),
-			example.workflow,
-		];
-		await importIntoN8n(prepared, { credentials, workflows });
-
-		logger.log('starting n8n');
-		const n8n = await startN8n(prepared, {
-			removeFolderIfOrphaned: keep ? undefined : prepared.userFolder,
-		});
-		cleanups.push(() => n8n.stop());
-		const client = new N8nClient(n8n.baseUrl, runtime);
-		await client.setupOwner({
-			email: 'ai-e2e-owner@example.com',
-			password: generatePassword(),
-			firstName: 'AI',
-			lastName: 'Owner',
+		const { runtime, n8n, client } = await launchN8n({
+			logger,
+			cleanups,
+			folder,
+			keep,
+			logLevel: 'debug',
+			owner: { email: 'ai-e2e-owner@example.com', firstName: 'AI', lastName: 'Owner' },
+			data: () => {
+				const [supplierCredential] = credentialsFor({
+					authUrl: sandbox.url,
+					baseUrl: sandbox.url,
+					client: SANDBOX_FIXTURES.client,
+					smtp: { host: '127.0.0.1', port: 25 },
+				});
+				const openAi = [OPENAI_CREDENTIAL, AGENT_EXAMPLE.credential].map((credential) => ({
+					...credential,
+					type: 'openAiApi',
+					data: { apiKey: 'sk-scripted-model', url: model.baseUrl },
+				}));
+				const workflows = fs
+					.readdirSync(AI_WORKFLOW_DIR)
+					.filter((name) => name.endsWith('.json'))
+					.map((name) => JSON.parse(fs.readFileSync(path.join(AI_WORKFLOW_DIR, name), 'utf8')));
+				return {
+					credentials: [supplierCredential, ...openAi],
+					workflows: [...workflows, example.workflow],
+				};
+			},
 		});
 		for (const workflow of [...Object.values(AI_WORKFLOWS), AGENT_EXAMPLE]) {
 			await client.activateWorkflow(workflow.id);
@@ -180,23 +155,10 @@ async function startAiE2e(logger) {
 			connectMcp: (mcpPath = AI_WORKFLOWS.mcp.path) => connectMcp(`${n8n.baseUrl}/mcp/${mcpPath}`),
 			askAgent: (question) =>
 				client.callWebhook(`${AI_WORKFLOWS.agent.path}?${new URLSearchParams({ question })}`),
-			async chatWithExample(message, sessionId) {
-				const response = await fetch(`${n8n.baseUrl}/webhook/${example.chatPath}`, {
-					method: 'POST',
-					headers: { 'content-type': 'application/json' },
-					body: JSON.stringify({ action: 'sendMessage', sessionId, chatInput: message }),
-					signal: AbortSignal.timeout(120_000),
-				});
-				const text = await response.text();
-				/** @type {unknown} */
-				let body = text;
-				try {
-					body = JSON.parse(text);
-				} catch {
-					// Kept as text.
-				}
-				return { status: response.status, body };
-			},
+			chatWithExample: (message, sessionId) =>
+				client.callWebhook(example.chatPath, {
+					json: { action: 'sendMessage', sessionId, chatInput: message },
+				}),
 			stop: cleanups.stopAll,
 		};
 	} catch (error) {

@@ -1,34 +1,90 @@
 /**
- * The issue's size targets, measured on its 237-project account as the sandbox's generator builds
- * it (scripts/tool-answer-size/account.js). `node scripts/tool-answer-size.js` prints the figures.
+ * Issue 19's size targets, measured in-process on the account the real-n8n AI suite serves
+ * (test/support/agent-account.js: the sandbox's own generator, the same options). A model receives
+ * JSON.stringify of the array of the tool's output items' json (n8n-core's mapResult), and the
+ * tool answers one item. The figures are in the tests' names:
+ * `npx jest test/unit/tool-answer-size.test.ts` lists them; test/e2e/ai-tool.test.ts prints the
+ * ones measured in real n8n.
  */
+import type { Project } from '../../nodes/SupplierMatchedProjects/api/types';
 import { DEFAULT_TOOL_LIMIT } from '../../nodes/SupplierMatchedProjects/descriptions/tool';
-import * as helpers from '../../nodes/SupplierMatchedProjects/helpers/tool-answer';
+import {
+	answerProject,
+	COMPACT_FIELDS,
+	toolAnswerOf,
+} from '../../nodes/SupplierMatchedProjects/helpers/tool-answer';
+import {
+	AGENT_ACCOUNT,
+	agentAccountProjects,
+	startAgentAccountSandbox,
+} from '../support/agent-account';
 
-import { realisticAccount } from '../../scripts/tool-answer-size/account';
-import { measureAnswers } from '../../scripts/tool-answer-size/measure';
+const TODAY = '2026-11-25';
+const NOW = `${TODAY}T12:00:00.000Z`;
+/** The node's Limit before tool mode, which a tool used as its default. */
+const NODE_DEFAULT_LIMIT = 50;
 
-const today = '2026-11-25';
+const account: Project[] = agentAccountProjects({ now: NOW });
 
-it('the account is the one the issue measured: 237 projects, 1-3 tenders, 2 consultants, 2 subcontractors', () => {
-	const account = realisticAccount({ today });
-	expect(account).toHaveLength(237);
-	for (const project of account) {
-		expect(project.tenders.length).toBeGreaterThanOrEqual(1);
-		expect(project.tenders.length).toBeLessThanOrEqual(3);
-		expect(project.consultants).toHaveLength(2);
-		expect(project.tenderingSubcontractors).toHaveLength(2);
-	}
-});
+/** The tool's answer with the first `limit` projects, compact or as the API's projects. */
+function answerWith(limit: number, mode: 'compact' | 'raw') {
+	const projects = account.slice(0, limit);
+	const answer = toolAnswerOf(
+		// More match whenever the account holds more: the API's page then says it has a next one.
+		{ returned: projects.length, moreMatch: account.length > limit, limit, filtersApplied: [] },
+		mode === 'raw'
+			? projects
+			: projects.map((project) => answerProject(project, COMPACT_FIELDS, TODAY)),
+	);
+	return { answer, characters: JSON.stringify([answer]).length };
+}
 
-it('the default answer stays within 16,000 characters and five projects within 4,000', () => {
-	const figures = measureAnswers(helpers, realisticAccount({ today }), {
-		defaultLimit: DEFAULT_TOOL_LIMIT,
-		today,
+const characters = (count: number) => count.toLocaleString('en-US');
+const compact = answerWith(DEFAULT_TOOL_LIMIT, 'compact');
+const compactFive = answerWith(5, 'compact');
+const raw = answerWith(DEFAULT_TOOL_LIMIT, 'raw');
+const before = JSON.stringify(account.slice(0, NODE_DEFAULT_LIMIT)).length;
+const perProject = {
+	compact: Math.round(compact.characters / DEFAULT_TOOL_LIMIT),
+	raw: Math.round(raw.characters / DEFAULT_TOOL_LIMIT),
+};
+
+describe(`the tool's answer on the AI suite's account of ${AGENT_ACCOUNT.projects} projects`, () => {
+	it('is that account: 1-3 open tenders, two consultants and two subcontractors a project', () => {
+		expect(account).toHaveLength(AGENT_ACCOUNT.projects);
+		const [fewest, most] = AGENT_ACCOUNT.tendersPerProject;
+		for (const project of account) {
+			expect(project.tenders.length).toBeGreaterThanOrEqual(fewest);
+			expect(project.tenders.length).toBeLessThanOrEqual(most);
+			expect(project.consultants).toHaveLength(2);
+			expect(project.tenderingSubcontractors).toHaveLength(2);
+		}
 	});
-	expect(figures.compact.default).toBeLessThanOrEqual(16_000);
-	expect(figures.compact.five).toBeLessThanOrEqual(4_000);
-	// What n8n gave a model before: 50 raw projects, well over the target.
-	expect(figures.before.fifty).toBeGreaterThan(16_000);
-	expect(figures.perProject.compact).toBeLessThan(figures.perProject.raw);
+
+	it('is what the AI suite’s sandbox lists, built the same way', async () => {
+		const sandbox = await startAgentAccountSandbox({ now: NOW });
+		try {
+			expect(sandbox.listOpen(sandbox.fixtures.companyId)).toEqual(account);
+		} finally {
+			await sandbox.stop();
+		}
+	});
+
+	it(`by default: ${DEFAULT_TOOL_LIMIT} compact projects in ${characters(compact.characters)} characters (target ≤ 16,000; before, ${NODE_DEFAULT_LIMIT} full projects: ${characters(before)}), saying more match`, () => {
+		expect(compact.answer.returned).toBe(DEFAULT_TOOL_LIMIT);
+		expect(compact.characters).toBeLessThanOrEqual(16_000);
+		expect(compact.answer.summary).toMatch(/More projects match: to see them, call again/);
+		// What n8n gave a model before: well over the target.
+		expect(before).toBeGreaterThan(16_000);
+	});
+
+	it(`five compact projects in ${characters(compactFive.characters)} characters (target ≤ 4,000)`, () => {
+		expect(compactFive.answer.returned).toBe(5);
+		expect(compactFive.characters).toBeLessThanOrEqual(4_000);
+	});
+
+	it(`per project, ${DEFAULT_TOOL_LIMIT} projects: compact ${characters(perProject.compact)} characters, full API projects ${characters(perProject.raw)} (${Math.round((100 * compact.characters) / raw.characters)}%)`, () => {
+		expect(raw.answer.projects).toEqual(account.slice(0, DEFAULT_TOOL_LIMIT));
+		expect(perProject.compact).toBeLessThan(perProject.raw);
+	});
 });
