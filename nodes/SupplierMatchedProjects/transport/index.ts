@@ -14,7 +14,7 @@ import { getCredentialAllowedDomains, NodeApiError, NodeOperationError, sleep } 
 import type { ErrorBody, ResultsPage } from '../api/types';
 import { MAX_PAGE_SIZE } from '../helpers/paging';
 import { describeApiFailure, errorCodeOf, type FailureContext } from './api-errors';
-import { API_RATE_LIMIT, apiRateBudget } from './budget';
+import { apiRateBudget, type RateAnswer, type SpentBy } from './budget';
 import { networkFailureOf, type NetworkFailure } from './network';
 import {
 	backoffDelay,
@@ -45,9 +45,9 @@ const RESULTS_PATH = '/api/supplier/v1/companies';
  * counts every n8n process and client on the credential (queue mode's main and workers alike).
  */
 export class RateBudgetError extends NodeApiError {
-	readonly spentBy: 'process' | 'api';
+	readonly spentBy: SpentBy;
 
-	constructor(node: INode, waitMs: number, spentBy: 'process' | 'api' = 'process') {
+	constructor(node: INode, waitMs: number, spentBy: SpentBy = 'process') {
 		const seconds = Math.ceil(waitMs / 1000);
 		const counted =
 			spentBy === 'api' ? ', counted by the API across every n8n process that uses it' : '';
@@ -146,13 +146,13 @@ function credentialKey(settings: SupplierSettings): string {
 }
 
 /**
- * Requests this credential can still send in the current window: what the rate budget every
- * request of both nodes passes through has left, counted across the process.
+ * Requests this credential can still send now: what the rate budget every request of both nodes
+ * passes through has left, counted across the process, within the share it learned from the API.
  */
 export async function freeRequests(context: SupplierContext): Promise<number> {
 	const credentials = await context.getCredentials<ICredentialDataDecryptedObject>(CREDENTIAL_TYPE);
 	const settings = settingsOf(context.getNode(), credentials);
-	return API_RATE_LIMIT - apiRateBudget.used(credentialKey(settings));
+	return apiRateBudget.free(credentialKey(settings));
 }
 
 /**
@@ -231,6 +231,14 @@ async function send(
 	} catch (error) {
 		return outcomeOfFailure(error);
 	}
+}
+
+/** What the rate budget learns from an attempt: every answer but a 429 counted, a 429 not. */
+function rateAnswerOf(outcome: Outcome): RateAnswer {
+	if ('token' in outcome) return { kind: 'notSent' };
+	if (!('answer' in outcome) || outcome.answer.statusCode !== 429) return { kind: 'counted' };
+	const retryAfterMs = parseRetryAfter(outcome.answer.headers?.['retry-after'], Date.now());
+	return { kind: 'refused', retryAfterMs };
 }
 
 function apiError(
@@ -323,6 +331,7 @@ export async function requestResultsPage(
 		// A copy per attempt: the token used for it is remembered against this object.
 		const attemptCredentials = { ...credentials };
 		const outcome = await send(this, attemptCredentials, options);
+		apiRateBudget.answered(budgetKey, rateAnswerOf(outcome));
 		const mayRetry = attempts - waitedOut < policy.maxAttempts;
 
 		if ('answer' in outcome) {
@@ -343,11 +352,9 @@ export async function requestResultsPage(
 			}
 			const retryAfter = parseRetryAfter(headers?.['retry-after'], Date.now());
 			if (statusCode === 429 && retryAfter !== undefined && retryAfter > 0) {
-				// Other n8n processes on this credential spend the same limit unseen: the API's word is
-				// the only shared count, so every execution in this process holds back until then, and
-				// the budget's own deadline check turns a wait too long into the budget message.
-				apiRateBudget.refund(budgetKey);
-				apiRateBudget.spentByApiUntil(budgetKey, Date.now() + retryAfter);
+				// The budget learned from this 429 (rateAnswerOf): this process holds back past
+				// Retry-After and keeps to its share, and the budget's deadline check turns a wait too
+				// long into the budget message.
 				waitedOut++;
 				continue;
 			}

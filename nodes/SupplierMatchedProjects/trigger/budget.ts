@@ -2,7 +2,7 @@ import type { INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
 import { MAX_PAGE_SIZE } from '../helpers/paging';
-import { API_RATE_LIMIT, API_RATE_WINDOW_MS } from '../transport/budget';
+import { API_RATE_LIMIT, API_RATE_WINDOW_MS, type SpentBy } from '../transport/budget';
 
 const WINDOW_MINUTES = API_RATE_WINDOW_MS / 60_000;
 const LIMIT = `${API_RATE_LIMIT} requests per ${WINDOW_MINUTES} minutes`;
@@ -58,7 +58,7 @@ export function budgetExhausted(
 	node: INode,
 	requests: number,
 	projectsSoFar: number,
-	spentBy: 'process' | 'api' = 'process',
+	spentBy: SpentBy = 'process',
 ): WalkBudgetError {
 	const counted =
 		spentBy === 'api' ? ', counted by the API across every n8n process that uses it' : '';
