@@ -9,11 +9,16 @@ import type {
 import { NodeApiError } from 'n8n-workflow';
 
 import { describeApiFailure } from '../../nodes/SupplierMatchedProjects/transport/api-errors';
-import { apiRateBudget, RateBudget } from '../../nodes/SupplierMatchedProjects/transport/budget';
+import {
+	apiRateBudget,
+	RateBudget,
+	type RateAnswer,
+} from '../../nodes/SupplierMatchedProjects/transport/budget';
 import { Turns } from '../../nodes/SupplierMatchedProjects/transport/turns';
 import {
 	companyIdProblem,
 	freeRequests,
+	inCredentialTurn,
 	overrideRetryPolicy,
 	requestResultsPage,
 	resultsUrl,
@@ -113,94 +118,111 @@ describe('RateBudget', () => {
 		};
 	}
 
-	it('lets `limit` sends through, then waits for the oldest to leave the window', async () => {
+	/** Takes a slot on the key and answers it at once as the API did. */
+	async function sendOn(budget: RateBudget, key: string, answer: RateAnswer, deadline: number) {
+		const outcome = await budget.acquire(key, deadline);
+		if (outcome.acquired) budget.answered(key, answer);
+		return outcome;
+	}
+
+	const counted: RateAnswer = { kind: 'counted' };
+
+	it('lets `limit` sends through, then waits for the oldest answer to leave the window', async () => {
 		const clock = fakeClock();
 		const budget = new RateBudget({ limit: 3, windowMs: 1000, ...clock });
 		const far = clock.now() + 60_000;
 		for (let i = 0; i < 3; i++) {
-			expect(await budget.acquire('a', far)).toEqual({ acquired: true });
+			expect(await sendOn(budget, 'a', counted, far)).toEqual({ acquired: true });
 			clock.advance(100);
 		}
-		expect(budget.used('a')).toBe(3);
+		expect(budget.free('a')).toBe(0);
 		expect(await budget.acquire('a', far)).toEqual({ acquired: true });
 		expect(clock.sleeps).toEqual([700]);
-		expect(budget.used('a')).toBe(3);
+		expect(budget.free('a')).toBe(0);
 	});
 
 	it('gives up at once, without waiting, when no slot frees up before the deadline', async () => {
 		const clock = fakeClock();
 		const budget = new RateBudget({ limit: 2, windowMs: 1000, ...clock });
-		await budget.acquire('a', clock.now());
-		await budget.acquire('a', clock.now());
+		await sendOn(budget, 'a', counted, clock.now());
+		await sendOn(budget, 'a', counted, clock.now());
 		expect(await budget.acquire('a', clock.now() + 999)).toEqual({
 			acquired: false,
 			waitMs: 1000,
 			spentBy: 'process',
 		});
 		expect(clock.sleeps).toEqual([]);
-		expect(budget.used('a')).toBe(2);
+		expect(budget.free('a')).toBe(0);
 	});
 
-	it('keeps a separate window per credential', async () => {
+	it('keeps a separate window per credential, and counts a request in flight until its answer', async () => {
 		const clock = fakeClock();
 		const budget = new RateBudget({ limit: 1, windowMs: 1000, ...clock });
 		expect(await budget.acquire('a', clock.now())).toEqual({ acquired: true });
 		expect(await budget.acquire('b', clock.now())).toEqual({ acquired: true });
+		clock.advance(400);
+		// Still in flight: it leaves the window no sooner than a window after an answer now.
 		expect(await budget.acquire('a', clock.now())).toEqual({
 			acquired: false,
 			waitMs: 1000,
 			spentBy: 'process',
 		});
+		budget.answered('a', counted);
+		clock.advance(999);
+		expect(budget.free('a')).toBe(0);
+		clock.advance(1);
+		expect(budget.free('a')).toBe(1);
 	});
 
-	it('after a 429, counts the window as spent until Retry-After, for every caller on the key', async () => {
+	it('after a 429 with Retry-After, holds back every caller on the key until then, counted by the API', async () => {
 		const clock = fakeClock();
-		const budget = new RateBudget({ limit: 5, windowMs: 60_000, ...clock });
-		await budget.acquire('a', clock.now());
-		budget.spentByApiUntil('a', clock.now() + 2000);
-		expect(budget.used('a')).toBe(5);
-		expect(await budget.acquire('a', clock.now() + 1999)).toEqual({
+		const budget = new RateBudget({ limit: 100, windowMs: 300_000, random: () => 0, ...clock });
+		await sendOn(budget, 'a', { kind: 'refused', retryAfterMs: 5000 }, clock.now());
+		expect(budget.free('a')).toBe(0);
+		expect(await budget.acquire('a', clock.now() + 4999)).toEqual({
 			acquired: false,
-			waitMs: 2000,
+			waitMs: 5000,
 			spentBy: 'api',
 		});
 		expect(clock.sleeps).toEqual([]);
 		expect(await budget.acquire('b', clock.now())).toEqual({ acquired: true });
-		expect(await budget.acquire('a', clock.now() + 2000)).toEqual({ acquired: true });
-		expect(clock.sleeps).toEqual([2000]);
-		expect(budget.used('a')).toBe(2);
+		expect(await budget.acquire('a', clock.now() + 5000)).toEqual({ acquired: true });
+		expect(clock.sleeps).toEqual([5000]);
 	});
 
-	it('says how long until a slot frees, and who counted the window full', async () => {
+	it('after a 429, keeps to the share of the window it holds: a new send only as one of its own leaves', async () => {
 		const clock = fakeClock();
-		const budget = new RateBudget({ limit: 1, windowMs: 60_000, ...clock });
+		// Halving a limit of 2 leaves 1: the request it holds in the window.
+		const budget = new RateBudget({ limit: 2, windowMs: 60_000, random: () => 0, ...clock });
+		await sendOn(budget, 'a', counted, clock.now());
+		clock.advance(10_000);
+		await sendOn(budget, 'a', { kind: 'refused', retryAfterMs: 2000 }, clock.now());
+		expect(await budget.acquire('a', clock.now() + 60_000)).toEqual({ acquired: true });
+		expect(clock.sleeps).toEqual([50_000]);
+	});
+
+	it('says how long until a send fits, and who counted the window full', async () => {
+		const clock = fakeClock();
+		const budget = new RateBudget({ limit: 1, windowMs: 60_000, random: () => 0, ...clock });
 		expect(budget.spentFor('a')).toBeUndefined();
-		await budget.acquire('a', clock.now());
+		await sendOn(budget, 'a', counted, clock.now());
 		clock.advance(1000);
 		expect(budget.spentFor('a')).toEqual({ waitMs: 59_000, spentBy: 'process' });
-		budget.spentByApiUntil('a', clock.now() + 70_000);
-		expect(budget.spentFor('a')).toEqual({ waitMs: 70_000, spentBy: 'api' });
+		await sendOn(budget, 'b', { kind: 'refused', retryAfterMs: 70_000 }, clock.now());
+		expect(budget.spentFor('b')).toEqual({ waitMs: 70_000, spentBy: 'api' });
 	});
 
-	it('keeps the later of two refusals, and forgets them on reset', async () => {
+	it('counts neither a 429 nor a request that never reached the API, and forgets all on reset', async () => {
 		const clock = fakeClock();
 		const budget = new RateBudget({ limit: 5, windowMs: 60_000, ...clock });
-		budget.spentByApiUntil('a', clock.now() + 5000);
-		budget.spentByApiUntil('a', clock.now() + 1000);
-		expect(await budget.acquire('a', clock.now() + 4000)).toMatchObject({ waitMs: 5000 });
+		await sendOn(budget, 'a', counted, clock.now());
+		await sendOn(budget, 'a', { kind: 'notSent' }, clock.now());
+		expect(budget.free('a')).toBe(4);
+		await sendOn(budget, 'a', { kind: 'refused' }, clock.now());
+		// A 429 without Retry-After: no pause, but the allowance halves (to 2, one of them used).
+		expect(budget.free('a')).toBe(1);
 		budget.reset();
-		expect(budget.used('a')).toBe(0);
-	});
-
-	it('takes back a send the API refused unread', async () => {
-		const clock = fakeClock();
-		const budget = new RateBudget({ limit: 5, windowMs: 60_000, ...clock });
-		await budget.acquire('a', clock.now());
-		await budget.acquire('a', clock.now());
-		budget.refund('a');
-		expect(budget.used('a')).toBe(1);
-		budget.refund('b');
-		expect(budget.used('b')).toBe(0);
+		expect(budget.free('a')).toBe(5);
 	});
 
 	it('never lets concurrent callers through beyond the limit', async () => {
@@ -210,7 +232,7 @@ describe('RateBudget', () => {
 			Array.from({ length: 8 }, async () => await budget.acquire('a', clock.now() + 10)),
 		);
 		expect(outcomes.filter((outcome) => outcome.acquired)).toHaveLength(5);
-		expect(budget.used('a')).toBe(5);
+		expect(budget.free('a')).toBe(0);
 	});
 });
 
@@ -621,15 +643,18 @@ describe('a 429 with Retry-After: the count every n8n process on the credential 
 		expect(await outcomeOf(context)).toEqual(page);
 		expect(sent).toHaveLength(4);
 		expect(Date.now() - started).toBeGreaterThanOrEqual(3000);
-		expect(await freeRequests(context)).toBe(99);
+		// Each 429 halved what this process allows itself (100, 50, 25, 12): 11 left, not the 99 a
+		// process that never met a 429 would have.
+		expect(await freeRequests(context)).toBe(11);
 	}, 15_000);
 
 	it('stops with the budget message when the API asks for longer than the node waits; this process then sends nothing until then', async () => {
 		const { context, sent } = fakeContext(settings, () => limited('3600'));
 		const error = await outcomeOf(context);
 		expect(error).toBeInstanceOf(NodeApiError);
-		expect((error as NodeApiError).message).toBe(
-			'This credential has used its 100 requests per 5 minutes, counted by the API across every n8n process that uses it; the next one is allowed in 3600 s',
+		// Retry-After plus a random spread of up to one slot (3 s), so processes do not return together.
+		expect((error as NodeApiError).message).toMatch(
+			/^This credential has used its 100 requests per 5 minutes, counted by the API across every n8n process that uses it; the next one is allowed in 360[0-3] s$/,
 		);
 		expect((error as NodeApiError).description).toContain(
 			'in queue mode: the main instance and all workers',
@@ -640,7 +665,7 @@ describe('a 429 with Retry-After: the count every n8n process on the credential 
 		const { context: another, sent: sentByAnother } = fakeContext(settings);
 		expect(await freeRequests(another)).toBe(0);
 		expect((await outcomeOf(another)) as NodeApiError).toMatchObject({
-			message: expect.stringMatching(/counted by the API .* allowed in 3600 s$/),
+			message: expect.stringMatching(/counted by the API .* allowed in 360[0-3] s$/),
 		});
 		expect(sentByAnother).toHaveLength(0);
 		const { context: otherClient } = fakeContext({ ...settings, clientId: 'client-2' });
@@ -661,4 +686,65 @@ describe('a 429 with Retry-After: the count every n8n process on the credential 
 			expect(sent).toHaveLength(2);
 		}
 	});
+});
+
+describe('a walk whose turn came late', () => {
+	afterEach(() => {
+		jest.restoreAllMocks();
+		apiRateBudget.reset();
+	});
+
+	it('runs when the only wait left is the pacing of one slot after a 429, and stops when the window is spent', async () => {
+		jest.spyOn(Math, 'random').mockReturnValue(0);
+		const restorePolicy = overrideRetryPolicy({ maxAttempts: 1, maxTotalWaitMs: 100 });
+		try {
+			const limited = fakeContext(settings, () => ({
+				statusCode: 429,
+				headers: { 'retry-after': '1' },
+				body: { code: 'RATE_LIMITED' },
+			}));
+			await expect(
+				requestResultsPage.call(limited.context, 'company-1', { limit: 10 }),
+			).rejects.toThrow(/counted by the API/);
+			// Past the Retry-After, the next send waits only for its slot (3 s after the refused one).
+			await new Promise((resolve) => setTimeout(resolve, 1100));
+			const { context } = fakeContext(settings);
+			const lateWalk = async () => {
+				let walked = false;
+				const first = inCredentialTurn(
+					context,
+					async () => await new Promise((resolve) => setTimeout(resolve, 150)),
+				);
+				const late = inCredentialTurn(context, async () => {
+					walked = true;
+				});
+				await first;
+				await late.catch((error: unknown) => error);
+				return {
+					walked,
+					outcome: await late.then(
+						() => 'ran',
+						(error: Error) => error.message,
+					),
+				};
+			};
+			expect(await lateWalk()).toEqual({ walked: true, outcome: 'ran' });
+
+			// The same late turn while a longer Retry-After is still ahead: the budget message.
+			apiRateBudget.reset();
+			const spentForAMinute = fakeContext(settings, () => ({
+				statusCode: 429,
+				headers: { 'retry-after': '60' },
+				body: { code: 'RATE_LIMITED' },
+			}));
+			await expect(
+				requestResultsPage.call(spentForAMinute.context, 'company-1', { limit: 10 }),
+			).rejects.toThrow(/counted by the API/);
+			const spent = await lateWalk();
+			expect(spent.walked).toBe(false);
+			expect(spent.outcome).toMatch(/counted by the API .* allowed in 60 s$/);
+		} finally {
+			restorePolicy();
+		}
+	}, 15_000);
 });

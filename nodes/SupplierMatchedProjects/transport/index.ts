@@ -15,7 +15,13 @@ import type { ErrorBody, ResultsPage } from '../api/types';
 import { MAX_PAGE_SIZE } from '../helpers/paging';
 import { isObject } from '../helpers/values';
 import { describeApiFailure, errorCodeOf, type FailedRequest } from './api-errors';
-import { API_RATE_LIMIT, apiRateBudget, type SpentBy } from './budget';
+import {
+	API_RATE_LIMIT,
+	API_RATE_WINDOW_MS,
+	apiRateBudget,
+	type RateAnswer,
+	type SpentBy,
+} from './budget';
 import { networkFailureOf, type NetworkFailure } from './network';
 import {
 	backoffDelay,
@@ -143,13 +149,13 @@ function credentialKey(settings: SupplierSettings): string {
 }
 
 /**
- * Requests this credential can still send in the current window: what the rate budget every
- * request of both nodes passes through has left, counted across the process.
+ * Requests this credential can still send now: what the rate budget every request of both nodes
+ * passes through has left, counted across the process, within the share it learned from the API.
  */
 export async function freeRequests(context: SupplierContext): Promise<number> {
 	const credentials = await context.getCredentials<ICredentialDataDecryptedObject>(CREDENTIAL_TYPE);
 	const settings = settingsOf(context.getNode(), credentials);
-	return API_RATE_LIMIT - apiRateBudget.used(credentialKey(settings));
+	return apiRateBudget.free(credentialKey(settings));
 }
 
 /**
@@ -173,9 +179,11 @@ export async function inCredentialTurn<T>(
 		if (Date.now() > deadline) {
 			// The turn came late because earlier walks waited for the rate limit. When it is still
 			// spent, that is the cause to report; when the API has room again, refusing a walk that can
-			// run now would only waste the wait.
+			// run now would only waste the wait. A wait of one slot is pacing after a 429, not a spent window.
 			const spent = apiRateBudget.spentFor(key);
-			if (spent !== undefined) throw new RateBudgetError(node, spent.waitMs, spent.spentBy);
+			if (spent !== undefined && spent.waitMs > API_RATE_WINDOW_MS / API_RATE_LIMIT) {
+				throw new RateBudgetError(node, spent.waitMs, spent.spentBy);
+			}
 		}
 		return await walk();
 	} finally {
@@ -280,7 +288,7 @@ interface Attempt {
 type Retry =
 	| { kind: 'never' }
 	| { kind: 'newToken' }
-	| { kind: 'apiSaidWhen'; retryAfterMs: number }
+	| { kind: 'apiSaidWhen' }
 	| { kind: 'wait'; retryAfterMs?: number };
 
 /** An attempt judged: the page, or the failure to report should no retry follow. */
@@ -377,7 +385,16 @@ async function sendAttempt(call: PageCall, tries: Tries): Promise<Attempt> {
 	// A copy per attempt: the token used for it is remembered against this object.
 	const credentials = { ...call.credentials };
 	const outcome = await send(call.context, credentials, call.options);
+	apiRateBudget.answered(call.budgetKey, rateAnswerOf(outcome));
 	return { number: tries.attempts, outcome, credentials };
+}
+
+/** What the rate budget learns from an attempt: every answer but a 429 counted, a 429 not. */
+function rateAnswerOf(outcome: Outcome): RateAnswer {
+	if ('token' in outcome) return { kind: 'notSent' };
+	if (!('answer' in outcome) || outcome.answer.statusCode !== 429) return { kind: 'counted' };
+	const retryAfterMs = parseRetryAfter(outcome.answer.headers?.['retry-after'], Date.now());
+	return { kind: 'refused', retryAfterMs };
 }
 
 /** What one attempt's outcome means: a page, or a failure and what another attempt could change. */
@@ -426,7 +443,7 @@ function judgedAnswer(call: PageCall, attempt: Attempt, answer: IN8nHttpFullResp
 	let retry: Retry = { kind: 'never' };
 	if (statusCode === 401) retry = { kind: 'newToken' };
 	else if (statusCode === 429 && retryAfterMs !== undefined && retryAfterMs > 0) {
-		retry = { kind: 'apiSaidWhen', retryAfterMs };
+		retry = { kind: 'apiSaidWhen' };
 	} else if (isRetryableStatus(statusCode)) retry = { kind: 'wait', retryAfterMs };
 	return { retry, failure: () => statusError(call, attempt, answer) };
 }
@@ -480,7 +497,8 @@ async function triesAgain(
 		return true;
 	}
 	if (retry.kind === 'apiSaidWhen') {
-		waitOutApiLimit(call, retry.retryAfterMs);
+		// The budget learned from this 429 (rateAnswerOf): the next slot comes past Retry-After and
+		// within this process's share, and a wait past the deadline becomes the budget message.
 		tries.waitedOut++;
 		return true;
 	}
@@ -488,16 +506,6 @@ async function triesAgain(
 		return false;
 	}
 	return await waited(call, retry.retryAfterMs ?? backoffDelay(tries.attempts, call.policy));
-}
-
-/**
- * A 429 with Retry-After. Other n8n processes on this credential spend the same limit unseen: the
- * API's word is the only shared count, so every execution in this process holds back until then,
- * and the budget's own deadline check turns a wait too long into the budget message.
- */
-function waitOutApiLimit(call: PageCall, retryAfterMs: number): void {
-	apiRateBudget.refund(call.budgetKey);
-	apiRateBudget.spentByApiUntil(call.budgetKey, Date.now() + retryAfterMs);
 }
 
 /** Waits before the next attempt, unless that would pass the deadline. */

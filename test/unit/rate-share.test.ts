@@ -1,0 +1,326 @@
+import { createRateLimiter } from '../../sandbox/rate-limit';
+import {
+	RateShare,
+	type RateAnswer,
+} from '../../nodes/SupplierMatchedProjects/transport/rate-share';
+
+const LIMIT = 100;
+const WINDOW_MS = 300_000;
+/** One slot's time at the API's average pace: 300 s / 100. */
+const SLOT_MS = 3000;
+const T0 = 1_000_000;
+
+const counted: RateAnswer = { kind: 'counted' };
+
+function share(random: () => number = () => 0): RateShare {
+	return new RateShare({ limit: LIMIT, windowMs: WINDOW_MS, random });
+}
+
+/** Sends now and answers at once. */
+function send(rate: RateShare, now: number, answer: RateAnswer = counted): void {
+	expect(rate.sendableAt(now)).toBeLessThanOrEqual(now);
+	rate.sent(now);
+	rate.answered(now, answer);
+}
+
+/** `times` 429s in a row, each answered at once with a Retry-After of one second. */
+function refuse(rate: RateShare, now: number, times: number): void {
+	for (let i = 0; i < times; i++) {
+		rate.sent(now);
+		rate.answered(now, { kind: 'refused', retryAfterMs: 1000 });
+	}
+}
+
+describe('RateShare: a process alone', () => {
+	it('starts with the whole limit and sends as fast as asked until it is used', () => {
+		const rate = share();
+		for (let i = 0; i < LIMIT; i++) send(rate, T0 + i);
+		expect(rate.allowance).toBe(LIMIT);
+		expect(rate.free(T0 + LIMIT)).toBe(0);
+		expect(rate.learnedFromApi(T0 + LIMIT)).toBe(false);
+		// The oldest answer leaves the window first.
+		expect(rate.sendableAt(T0 + LIMIT)).toBe(T0 + WINDOW_MS);
+		expect(rate.free(T0 + WINDOW_MS)).toBe(1);
+	});
+
+	it('counts a request from its answer, never earlier than the API counted it', () => {
+		const rate = share();
+		rate.sent(T0);
+		rate.answered(T0 + 700, counted);
+		for (let i = 1; i < LIMIT; i++) send(rate, T0 + 700 + i);
+		expect(rate.sendableAt(T0 + 1000)).toBe(T0 + 700 + WINDOW_MS);
+	});
+
+	it('counts a request in flight: it leaves the window no sooner than a window after an answer now', () => {
+		const rate = share();
+		for (let i = 1; i < LIMIT; i++) send(rate, T0 + i);
+		rate.sent(T0 + LIMIT);
+		expect(rate.inWindow(T0 + WINDOW_MS + 5000)).toBe(1);
+		expect(rate.free(T0 + WINDOW_MS + 5000)).toBe(LIMIT - 1);
+		refuse(rate, T0 + WINDOW_MS + 5000, 7);
+		rate.sent(T0 + WINDOW_MS + 5000);
+		// An allowance of one, held by the request still in flight.
+		expect(rate.allowance).toBe(1);
+		expect(rate.sendableAt(T0 + WINDOW_MS + 6000)).toBe(T0 + 2 * WINDOW_MS + 6000);
+	});
+
+	it('does not count a request that never reached the API', () => {
+		const rate = share();
+		send(rate, T0, { kind: 'notSent' });
+		expect(rate.inWindow(T0)).toBe(0);
+		expect(rate.allowance).toBe(LIMIT);
+	});
+});
+
+describe('RateShare: a 429 proves the window full', () => {
+	it('halves the allowance at each 429', () => {
+		const rate = share();
+		send(rate, T0, { kind: 'refused', retryAfterMs: 1000 });
+		expect(rate.allowance).toBe(50);
+		expect(rate.learnedFromApi(T0)).toBe(true);
+		send(rate, T0 + SLOT_MS, { kind: 'refused', retryAfterMs: 1000 });
+		expect(rate.allowance).toBe(25);
+	});
+
+	it('never below the requests this process holds in the window, the refused one not counted', () => {
+		const rate = share();
+		for (let i = 0; i < 30; i++) send(rate, T0 + i * 1000);
+		refuse(rate, T0 + 40_000, 5);
+		expect(rate.allowance).toBe(30);
+		expect(rate.inWindow(T0 + 40_000)).toBe(30);
+	});
+
+	it('keeps one request per window when it holds none', () => {
+		const rate = share();
+		refuse(rate, T0, 8);
+		expect(rate.allowance).toBe(1);
+	});
+
+	it('at its share, sends only as its own requests leave the window', () => {
+		const rate = share();
+		for (let i = 0; i < 10; i++) send(rate, T0 + i * 10_000);
+		refuse(rate, T0 + 100_000, 4);
+		expect(rate.allowance).toBe(10);
+		// Its oldest (T0) leaves at T0 + 300 s, long after the Retry-After.
+		expect(rate.sendableAt(T0 + 110_000)).toBe(T0 + WINDOW_MS);
+		send(rate, T0 + WINDOW_MS);
+		expect(rate.sendableAt(T0 + WINDOW_MS)).toBe(T0 + 10_000 + WINDOW_MS);
+	});
+
+	it('returns after Retry-After plus a random spread of up to one slot', () => {
+		const early = share(() => 0);
+		const late = share(() => 0.99);
+		send(early, T0, { kind: 'refused', retryAfterMs: 20_000 });
+		send(late, T0, { kind: 'refused', retryAfterMs: 20_000 });
+		expect(early.sendableAt(T0)).toBe(T0 + 20_000);
+		expect(late.sendableAt(T0)).toBe(T0 + 20_000 + 0.99 * SLOT_MS);
+		expect(late.free(T0 + 20_000)).toBe(0);
+		expect(late.free(T0 + 20_000 + SLOT_MS)).toBe(50);
+	});
+
+	it('keeps the later of two pauses', () => {
+		const rate = share();
+		send(rate, T0, { kind: 'refused', retryAfterMs: 50_000 });
+		rate.sent(T0 + 1);
+		rate.answered(T0 + 1, { kind: 'refused', retryAfterMs: 10_000 });
+		expect(rate.sendableAt(T0 + 1)).toBe(T0 + 50_000);
+	});
+
+	it('without Retry-After shrinks the allowance but neither pauses nor paces (the transport backs off)', () => {
+		const rate = share();
+		send(rate, T0, { kind: 'refused' });
+		expect(rate.allowance).toBe(50);
+		expect(rate.learnedFromApi(T0)).toBe(true);
+		expect(rate.sendableAt(T0)).toBe(T0);
+	});
+
+	it('after a Retry-After, sends one slot apart until one is accepted', () => {
+		const rate = share();
+		send(rate, T0, { kind: 'refused', retryAfterMs: 1000 });
+		// Waiting requests of this process leave one by one, not all when the pause ends.
+		expect(rate.sendableAt(T0 + 1000)).toBe(T0 + SLOT_MS);
+		send(rate, T0 + SLOT_MS, { kind: 'refused', retryAfterMs: 1000 });
+		expect(rate.sendableAt(T0 + SLOT_MS + 1000)).toBe(T0 + 2 * SLOT_MS);
+		send(rate, T0 + 2 * SLOT_MS);
+		// Accepted: no more pacing.
+		send(rate, T0 + 2 * SLOT_MS + 1);
+		expect(rate.sendableAt(T0 + 2 * SLOT_MS + 2)).toBe(T0 + 2 * SLOT_MS + 2);
+	});
+});
+
+describe('RateShare: growing back', () => {
+	it('grows by 1/allowance per accepted request while a 429 is less than a window old', () => {
+		const rate = share();
+		for (let i = 0; i < 20; i++) send(rate, T0 + i);
+		refuse(rate, T0 + 200_000, 3);
+		expect(rate.allowance).toBe(20);
+		// Its 20 requests leave at T0 + 300 s: 20 sends accepted there grow the share by about one
+		// (by 20 at one per request), so it is still held to 20 until the first of them leaves.
+		for (let i = 0; i < 20; i++) send(rate, T0 + WINDOW_MS + 100 + i * SLOT_MS);
+		expect(rate.allowance).toBe(20);
+		expect(rate.sendableAt(T0 + WINDOW_MS + 100 + 20 * SLOT_MS)).toBe(T0 + 2 * WINDOW_MS + 100);
+		send(rate, T0 + 2 * WINDOW_MS + 100);
+		expect(rate.allowance).toBe(21);
+	});
+
+	it('grows by one per accepted request once a window passed without a 429, up to the limit', () => {
+		const rate = share();
+		refuse(rate, T0, 8);
+		expect(rate.allowance).toBe(1);
+		let now = T0 + WINDOW_MS;
+		for (let i = 0; i < 120; i++) {
+			now = Math.max(now, rate.sendableAt(now));
+			send(rate, now);
+		}
+		expect(rate.allowance).toBe(LIMIT);
+		expect(rate.learnedFromApi(now)).toBe(false);
+	});
+});
+
+/**
+ * Processes sharing one API limit, on a virtual clock: the sandbox's own sliding-window limiter
+ * judges each request, answered after `latencyMs`. Each process walks `pages` pages per run, one
+ * run at a time, and gives up a run when its next page would wait more than `maxWaitMs`.
+ */
+function simulate(options: {
+	processes: number;
+	/** When each run starts, and on which process. */
+	starts: Array<{ at: number; process: number }>;
+	pages?: number;
+	latencyMs?: number;
+	maxWaitMs?: number;
+	seed?: number;
+}) {
+	const pages = options.pages ?? 3;
+	const latencyMs = options.latencyMs ?? 30;
+	const maxWaitMs = options.maxWaitMs ?? 120_000;
+	let now = 0;
+	let seed = options.seed ?? 1;
+	const random = () => {
+		seed = (seed * 48271) % 2147483647;
+		return seed / 2147483647;
+	};
+	const limiter = createRateLimiter(
+		{ requests: LIMIT, windowSeconds: WINDOW_MS / 1000 },
+		{ now: () => now, set: () => undefined, advance: () => undefined, today: () => 0 },
+	);
+	const accepted: number[] = [];
+	let refused = 0;
+	let completed = 0;
+	let stopped = 0;
+	let pagesWasted = 0;
+	const processes = Array.from({ length: options.processes }, () => ({
+		rate: new RateShare({ limit: LIMIT, windowMs: WINDOW_MS, random }),
+		queue: [] as number[],
+		run: undefined as { page: number; waitingSince: number } | undefined,
+		busyUntil: 0,
+	}));
+	for (const start of options.starts) processes[start.process].queue.push(start.at);
+	const endOfLoad = Math.max(...options.starts.map((start) => start.at)) + 20 * WINDOW_MS;
+	for (now = 0; now < endOfLoad; now += 10) {
+		for (const process of processes) {
+			if (now < process.busyUntil) continue;
+			if (process.run === undefined) {
+				if (process.queue.length === 0 || process.queue[0] > now) continue;
+				process.queue.shift();
+				process.run = { page: 0, waitingSince: now };
+			}
+			const run = process.run;
+			if (process.rate.sendableAt(now) > now) {
+				if (process.rate.sendableAt(now) - run.waitingSince > maxWaitMs) {
+					stopped++;
+					pagesWasted += run.page;
+					process.run = undefined;
+				}
+				continue;
+			}
+			process.rate.sent(now);
+			const arrival = now + latencyMs / 2;
+			const verdict = limiter.take('client', arrival);
+			process.busyUntil = now + latencyMs;
+			if (verdict.allowed) {
+				accepted.push(arrival);
+				process.rate.answered(now + latencyMs, counted);
+				run.page++;
+				run.waitingSince = now + latencyMs;
+				if (run.page === pages) {
+					completed++;
+					process.run = undefined;
+				}
+			} else {
+				refused++;
+				process.rate.answered(now + latencyMs, {
+					kind: 'refused',
+					retryAfterMs: verdict.retryAfterSeconds * 1000,
+				});
+			}
+		}
+		if (processes.every((process) => process.run === undefined && process.queue.length === 0)) {
+			break;
+		}
+	}
+	/** The most accepted in any 5 minutes starting at `from` or later. */
+	const busiestFrom = (from: number) =>
+		Math.max(
+			0,
+			...accepted
+				.filter((start) => start >= from)
+				.map((start) => accepted.filter((at) => at >= start && at < start + WINDOW_MS).length),
+		);
+	return {
+		accepted: accepted.length,
+		refused,
+		completed,
+		stopped,
+		pagesWasted,
+		busiest: busiestFrom(0),
+		busiestFrom,
+	};
+}
+
+/** `runs` starts evenly over `overMs`, taking the processes in turn from `first`. */
+function evenly(runs: number, overMs: number, processes: number, first = 0) {
+	return Array.from({ length: runs }, (_, run) => ({
+		at: first + (run * overMs) / runs,
+		process: run % processes,
+	}));
+}
+
+describe('RateShare against the sandbox limiter, on a virtual clock', () => {
+	it('one process alone asking for twice the limit: 100 accepted in a window and no 429', () => {
+		const figures = simulate({ processes: 1, starts: evenly(67, WINDOW_MS, 1) });
+		expect(figures.refused).toBe(0);
+		expect(figures.busiest).toBe(LIMIT);
+		expect(figures.completed + figures.stopped).toBe(67);
+	});
+
+	it.each([1, 2, 3, 4, 5])(
+		'main and two workers spread over the window (seed %i): few 429s, every run accounted for',
+		(seed) => {
+			const figures = simulate({ processes: 3, starts: evenly(75, WINDOW_MS, 3), seed });
+			expect(figures.busiest).toBeLessThanOrEqual(LIMIT);
+			expect(figures.completed + figures.stopped).toBe(75);
+			expect(figures.refused).toBeLessThanOrEqual(12);
+			expect(figures.completed).toBeGreaterThanOrEqual(58);
+			expect(figures.pagesWasted).toBeLessThanOrEqual(10);
+		},
+	);
+
+	it('a steady overload for an hour costs about one 429 per process per window, not one per freed slot', () => {
+		const figures = simulate({ processes: 3, starts: evenly(900, 12 * WINDOW_MS, 3) });
+		expect(figures.busiest).toBeLessThanOrEqual(LIMIT);
+		// 12 windows of accepted requests at close to the whole limit.
+		expect(figures.accepted).toBeGreaterThanOrEqual(12 * LIMIT * 0.9);
+		expect(figures.refused).toBeLessThanOrEqual(3 * 13);
+	});
+
+	it('a worker left alone after an overload grows back to the whole limit within two windows', () => {
+		const overload = evenly(150, WINDOW_MS, 3);
+		// Then only worker 0 asks, for twice the limit, from the third window on.
+		const alone = evenly(200, 3 * WINDOW_MS, 1, 2 * WINDOW_MS);
+		const figures = simulate({ processes: 3, starts: [...overload, ...alone] });
+		expect(figures.refused).toBeGreaterThan(0);
+		expect(figures.busiest).toBeLessThanOrEqual(LIMIT);
+		expect(figures.busiestFrom(4 * WINDOW_MS)).toBe(LIMIT);
+	});
+});
