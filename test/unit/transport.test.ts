@@ -6,7 +6,7 @@ import type {
 	INode,
 	JsonObject,
 } from 'n8n-workflow';
-import { NodeApiError } from 'n8n-workflow';
+import { NodeApiError, sleep } from 'n8n-workflow';
 
 import { describeApiFailure } from '../../nodes/SupplierMatchedProjects/transport/api-errors';
 import {
@@ -707,14 +707,11 @@ describe('a walk whose turn came late', () => {
 				requestResultsPage.call(limited.context, 'company-1', { limit: 10 }),
 			).rejects.toThrow(/counted by the API/);
 			// Past the Retry-After, the next send waits only for its slot (3 s after the refused one).
-			await new Promise((resolve) => setTimeout(resolve, 1100));
+			await sleep(1100);
 			const { context } = fakeContext(settings);
 			const lateWalk = async () => {
 				let walked = false;
-				const first = inCredentialTurn(
-					context,
-					async () => await new Promise((resolve) => setTimeout(resolve, 150)),
-				);
+				const first = inCredentialTurn(context, async () => await sleep(150));
 				const late = inCredentialTurn(context, async () => {
 					walked = true;
 				});
