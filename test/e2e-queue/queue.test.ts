@@ -7,6 +7,7 @@ import {
 } from '../../scripts/e2e/queue-harness';
 import { stderrLogger, waitForPolls } from '../../scripts/e2e/support';
 import { outputItems, type ExecutionSummary } from '../../scripts/n8n/client';
+import { busiestWindow } from '../support/rate-window';
 import { reportFigures } from '../support/reliability-report';
 
 /**
@@ -92,19 +93,6 @@ interface LoadFigures {
 	webhookCallsUnanswered: number;
 }
 
-/** The most results requests of this client the API accepted in any 5 minutes. */
-function busiestFiveMinutes(clientId: string): number {
-	const accepted = resultsRequests(clientId)
-		.filter((entry) => entry.status !== 429)
-		.map((entry) => Date.parse(entry.at));
-	return Math.max(
-		0,
-		...accepted.map(
-			(start) => accepted.filter((at) => at >= start && at < start + API_WINDOW_MS).length,
-		),
-	);
-}
-
 /**
  * Starts Get Many executions evenly over `overMs` on all three processes: every third a manual
  * run, which stays on main (n8n's default), the others through the webhook, which the workers
@@ -176,7 +164,7 @@ async function runLoad(
 		resultsRequestsSent: requests.length,
 		acceptedByTheApi: accepted,
 		answersOf429: requests.length - accepted,
-		busiestFiveMinutes: busiestFiveMinutes(scenario.clientId),
+		busiestFiveMinutes: busiestWindow(resultsRequests(scenario.clientId), API_WINDOW_MS),
 		completed,
 		budgetStops: budgetStops.length,
 		budgetStopsCountedByTheApi: budgetStops.filter((message) => /counted by the API/.test(message))

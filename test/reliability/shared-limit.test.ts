@@ -10,6 +10,7 @@
 import { startSandbox } from '../../sandbox';
 import type { NodeRun } from '../support/engine';
 import { loadN8nProcess } from '../support/n8n-process';
+import { busiestWindow } from '../support/rate-window';
 import { reportFigures } from '../support/reliability-report';
 import { after, runInVirtualTime, useVirtualTime } from '../support/virtual-time';
 
@@ -30,19 +31,6 @@ afterEach(async () => {
 
 function resultsRequests(api: Sandbox) {
 	return api.requests().filter((entry) => entry.path.endsWith('/speci-finder/results'));
-}
-
-/** The most results requests the API accepted in any 5 minutes. */
-function busiestWindow(api: Sandbox): number {
-	const accepted = resultsRequests(api)
-		.filter((entry) => entry.status !== 429)
-		.map((entry) => Date.parse(entry.at));
-	return Math.max(
-		0,
-		...accepted.map(
-			(start) => accepted.filter((at) => at >= start && at < start + WINDOW_MS).length,
-		),
-	);
 }
 
 interface Load {
@@ -100,7 +88,7 @@ async function runLoad(load: Load) {
 		resultsRequestsSent: requests.length,
 		acceptedByTheApi: accepted,
 		answersOf429: requests.filter((entry) => entry.status === 429).length,
-		busiestFiveMinutes: busiestWindow(api),
+		busiestFiveMinutes: busiestWindow(resultsRequests(api), WINDOW_MS),
 		completedWithTheExactList: complete,
 		stoppedWithTheBudgetMessage: budgetStops.length,
 		otherFailures: otherFailures.length,
