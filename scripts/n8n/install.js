@@ -35,7 +35,6 @@ const VERSION_VARIABLE = 'SMP_N8N_VERSION';
 
 /**
  * @param {string} version e.g. 2.41.1
- * @returns {number[]}
  */
 function versionParts(version) {
 	return version.split('.').map(Number);
@@ -57,7 +56,6 @@ function compareVersions(a, b) {
 
 /**
  * The n8n versions that have a committed manifest, oldest first.
- * @returns {string[]}
  */
 function supportedN8nVersions() {
 	return fs
@@ -69,7 +67,6 @@ function supportedN8nVersions() {
 /**
  * The version named by SMP_N8N_VERSION, or the newest supported one when it is unset: the newest
  * is what users installing from the Community Nodes panel run.
- * @returns {string}
  */
 function selectedN8nVersion() {
 	const versions = supportedN8nVersions();
@@ -88,7 +85,6 @@ const MARKER = '.install-complete.json';
  * @typedef {{ nodeBin: string, nodeHome: string, n8nBin: string, n8nHome: string, nodeVersion: string, n8nVersion: string }} Runtime
  */
 
-/** @returns {string} */
 function cacheRoot() {
 	const explicit = process.env.SMP_N8N_CACHE_DIR;
 	if (explicit) return path.resolve(explicit);
@@ -137,7 +133,6 @@ function run(command, args, options) {
 
 /**
  * @param {string} dir
- * @returns {boolean}
  */
 function isComplete(dir) {
 	return fs.existsSync(path.join(dir, MARKER));
@@ -240,7 +235,6 @@ function removeStalePartials(finalDir) {
 
 /**
  * @param {number} pid
- * @returns {boolean}
  */
 function isAlive(pid) {
 	try {
@@ -253,7 +247,6 @@ function isAlive(pid) {
 
 /**
  * @param {string} nodeHome
- * @returns {string}
  */
 function nodeBinOf(nodeHome) {
 	return path.join(nodeHome, 'node_modules', 'node', 'bin', 'node');
@@ -262,7 +255,6 @@ function nodeBinOf(nodeHome) {
 /**
  * The folder of the real Node distribution (bin/, include/ with the headers node-gyp needs).
  * @param {string} nodeHome
- * @returns {string}
  */
 function nodeDistOf(nodeHome) {
 	return path.join(

@@ -18,7 +18,6 @@ const folders = process.argv.slice(4);
 
 /**
  * @param {number} pid
- * @returns {boolean}
  */
 function alive(pid) {
 	try {

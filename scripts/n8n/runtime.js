@@ -163,7 +163,6 @@ function delay(ms) {
 /**
  * @param {string} file
  * @param {number} lines
- * @returns {string}
  */
 function tail(file, lines) {
 	if (!fs.existsSync(file)) return '(no output)';
