@@ -84,7 +84,6 @@ async function runOpenNode(page) {
  * @param {{ id: string, nodes: { id?: string, name: string }[] }[]} workflows
  * @param {string} workflowId
  * @param {string} nodeName
- * @returns {string}
  */
 function nodeIdOf(workflows, workflowId, nodeName) {
 	const node = workflows

@@ -69,7 +69,6 @@ const OAUTH2_CREDENTIAL = 'oAuth2Api';
 
 /**
  * @param {Target} target
- * @returns {string}
  */
 function resultsUrl(target) {
 	return `${target.url}/api/supplier/v1/companies/${encodeURIComponent(target.companyId)}/speci-finder/results`;
@@ -91,7 +90,6 @@ function outputOf(run, who) {
  * Distinct projects among our node's items, whatever the output mode: a project item has
  * projectId, a tender item its project's under project (or projectId when simplified).
  * @param {INodeExecutionData[]} items
- * @returns {number}
  */
 function countProjects(items) {
 	const projectIds = new Set();

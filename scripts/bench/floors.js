@@ -13,7 +13,6 @@ const DEFAULT_PAGE_SIZE = 25;
  * company (the first request is needed to learn there is nothing).
  * @param {number} projects
  * @param {number} pageSize
- * @returns {number}
  */
 function pagesFor(projects, pageSize) {
 	if (!Number.isInteger(projects) || projects < 0) {
@@ -39,7 +38,6 @@ function requestFloor(projects) {
  * started (a token is fetched at the start and again each time the previous one is used up).
  * @param {number} spanMs time from the first request to the last
  * @param {number} lifetimeMs
- * @returns {number}
  */
 function tokenFloor(spanMs, lifetimeMs) {
 	if (!(spanMs >= 0) || !(lifetimeMs > 0)) {

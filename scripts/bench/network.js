@@ -46,7 +46,6 @@ const HANDSHAKE_ROUND_TRIPS = /** @type {Record<TlsVersion, number>} */ ({
  * per full TLS handshake (no client here resumes a session), one per request.
  * @param {{ connections: number, handshakes: number, requests: number }} counted
  * @param {TlsVersion} tlsVersion
- * @returns {number}
  */
 function roundTrips({ connections, handshakes, requests }, tlsVersion) {
 	return connections + handshakes * HANDSHAKE_ROUND_TRIPS[tlsVersion] + requests;
@@ -232,7 +231,6 @@ async function measureNetwork({ progress }) {
 /**
  * What the agent options probe counted, in one line.
  * @param {{ agentOptionsProbe: { requests: number, connections: number, handshakes: number } }} network
- * @returns {string}
  */
 function probeLine({ agentOptionsProbe: probe }) {
 	return `n8n's request helper with agentOptions { keepAlive: true, maxSockets: 1 } in one execution: ${probe.requests} requests opened ${probe.connections} connections with ${probe.handshakes} TLS handshakes (counted at the proxy). Method: docs/benchmarks.md.`;

@@ -22,7 +22,6 @@ const TARGETS = Object.freeze({
 /**
  * @param {number} count
  * @param {string} noun
- * @returns {string}
  */
 function plural(count, noun) {
 	return `${fixed(count)} ${noun}${count === 1 ? '' : 's'}`;

@@ -46,7 +46,6 @@ async function n8nModulesFolder(log) {
 
 /**
  * @param {string} request
- * @returns {boolean}
  */
 function isShared(request) {
 	return SHARED_PACKAGES.some((name) => request === name || request.startsWith(`${name}/`));

@@ -11,7 +11,6 @@ const { markdownTable } = require('markdown-table');
 /**
  * @param {number} value
  * @param {number} [digits]
- * @returns {string}
  */
 function fixed(value, digits = 0) {
 	return value.toLocaleString('en-US', {
@@ -22,7 +21,6 @@ function fixed(value, digits = 0) {
 
 /**
  * @param {number} bytes
- * @returns {string}
  */
 function mebibytes(bytes) {
 	return `${fixed(bytes / 1024 / 1024, 1)} MiB`;

@@ -58,14 +58,10 @@ const WRONG_SECRET_CREDENTIAL_ID = 'smpE2eWrongSecret';
  */
 function filesIn(dir) {
 	if (!fs.existsSync(dir)) return [];
-	/** @type {string[]} */
-	const found = [];
-	for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-		const full = path.join(dir, entry.name);
-		if (entry.isDirectory()) found.push(...filesIn(full));
-		else if (entry.isFile()) found.push(full);
-	}
-	return found;
+	return fs
+		.readdirSync(dir, { recursive: true, withFileTypes: true })
+		.filter((entry) => entry.isFile())
+		.map((entry) => path.join(entry.parentPath, entry.name));
 }
 
 /**

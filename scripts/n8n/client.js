@@ -53,20 +53,6 @@ function generatePassword() {
 	return `Demo-${crypto.randomBytes(9).toString('base64url')}-7`;
 }
 
-class N8nApiError extends Error {
-	/**
-	 * @param {string} message
-	 * @param {number} status
-	 * @param {unknown} body
-	 */
-	constructor(message, status, body) {
-		super(message);
-		this.name = 'N8nApiError';
-		this.status = status;
-		this.body = body;
-	}
-}
-
 class N8nClient {
 	/**
 	 * @param {string} baseUrl
@@ -114,11 +100,7 @@ class N8nClient {
 				parsed && typeof parsed === 'object' && 'message' in parsed
 					? parsed.message
 					: String(text).slice(0, 500);
-			throw new N8nApiError(
-				`${method} /rest${route} answered ${response.status}: ${message}`,
-				response.status,
-				parsed,
-			);
+			throw new Error(`${method} /rest${route} answered ${response.status}: ${message}`);
 		}
 		return parsed && typeof parsed === 'object' && 'data' in parsed ? parsed.data : parsed;
 	}
@@ -137,11 +119,6 @@ class N8nClient {
 			emailOrLdapLoginId: login.email,
 			password: login.password,
 		});
-	}
-
-	/** @returns {Promise<{ id: string, name: string, active: boolean, versionId: string, activeVersionId?: string | null }[]>} */
-	async listWorkflows() {
-		return await this.rest('GET', '/workflows');
 	}
 
 	/**
@@ -366,4 +343,4 @@ function outputItems(execution, nodeName) {
 	return main.map((item) => item.json);
 }
 
-module.exports = { N8nClient, N8nApiError, generatePassword, outputItems };
+module.exports = { N8nClient, generatePassword, outputItems };

@@ -12,7 +12,8 @@
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { spawnGroup } = require('./processes');
+const semver = require('semver');
+const { isAlive, runGroup, spawnGroup } = require('./processes');
 
 /** n8n 2.38+ refuses to start on Node 20; Node 24 ships on npm as the package `node`. */
 const NODE_VERSION = '24.21.0';
@@ -34,42 +35,18 @@ const RUNTIMES_DIR = path.join(__dirname, 'runtimes');
 const VERSION_VARIABLE = 'SMP_N8N_VERSION';
 
 /**
- * @param {string} version e.g. 2.41.1
- * @returns {number[]}
- */
-function versionParts(version) {
-	return version.split('.').map(Number);
-}
-
-/**
- * @param {string} a
- * @param {string} b
- * @returns {number} negative when a is older than b
- */
-function compareVersions(a, b) {
-	const [left, right] = [versionParts(a), versionParts(b)];
-	for (let i = 0; i < Math.max(left.length, right.length); i++) {
-		const difference = (left[i] ?? 0) - (right[i] ?? 0);
-		if (difference !== 0) return difference;
-	}
-	return 0;
-}
-
-/**
  * The n8n versions that have a committed manifest, oldest first.
- * @returns {string[]}
  */
 function supportedN8nVersions() {
 	return fs
 		.readdirSync(RUNTIMES_DIR)
 		.filter((entry) => /^\d+\.\d+\.\d+$/.test(entry))
-		.sort(compareVersions);
+		.sort(semver.compare);
 }
 
 /**
  * The version named by SMP_N8N_VERSION, or the newest supported one when it is unset: the newest
  * is what users installing from the Community Nodes panel run.
- * @returns {string}
  */
 function selectedN8nVersion() {
 	const versions = supportedN8nVersions();
@@ -88,7 +65,6 @@ const MARKER = '.install-complete.json';
  * @typedef {{ nodeBin: string, nodeHome: string, n8nBin: string, n8nHome: string, nodeVersion: string, n8nVersion: string }} Runtime
  */
 
-/** @returns {string} */
 function cacheRoot() {
 	const explicit = process.env.SMP_N8N_CACHE_DIR;
 	if (explicit) return path.resolve(explicit);
@@ -137,7 +113,6 @@ function run(command, args, options) {
 
 /**
  * @param {string} dir
- * @returns {boolean}
  */
 function isComplete(dir) {
 	return fs.existsSync(path.join(dir, MARKER));
@@ -239,21 +214,7 @@ function removeStalePartials(finalDir) {
 }
 
 /**
- * @param {number} pid
- * @returns {boolean}
- */
-function isAlive(pid) {
-	try {
-		process.kill(pid, 0);
-		return true;
-	} catch (error) {
-		return /** @type {NodeJS.ErrnoException} */ (error).code === 'EPERM';
-	}
-}
-
-/**
  * @param {string} nodeHome
- * @returns {string}
  */
 function nodeBinOf(nodeHome) {
 	return path.join(nodeHome, 'node_modules', 'node', 'bin', 'node');
@@ -262,7 +223,6 @@ function nodeBinOf(nodeHome) {
 /**
  * The folder of the real Node distribution (bin/, include/ with the headers node-gyp needs).
  * @param {string} nodeHome
- * @returns {string}
  */
 function nodeDistOf(nodeHome) {
 	return path.join(
@@ -341,18 +301,15 @@ async function ensureNode(logger) {
  * @param {string} command
  * @param {string[]} args
  * @param {string} [cwd]
- * @returns {Promise<string>}
  */
-function capture(command, args, cwd) {
-	return new Promise((resolve, reject) => {
-		const child = spawnGroup(command, args, { cwd, stdio: ['ignore', 'pipe', 'inherit'] });
-		let out = '';
-		child.stdout?.on('data', (chunk) => (out += chunk));
-		child.on('error', reject);
-		child.on('exit', (code) =>
-			code === 0 ? resolve(out) : reject(new Error(`${command} ${args.join(' ')} exited ${code}`)),
+async function capture(command, args, cwd) {
+	const result = await runGroup(command, args, { cwd, timeoutMs: 60000 });
+	if (result.code !== 0) {
+		throw new Error(
+			`${command} ${args.join(' ')} exited ${result.signal ?? result.code}: ${result.stderr}`,
 		);
-	});
+	}
+	return result.stdout;
 }
 
 /**

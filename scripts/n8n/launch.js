@@ -51,7 +51,6 @@ function cleanupStack(logger) {
 /**
  * A new folder under the OS temp folder, removed by the cleanups unless `keep`.
  * @param {{ cleanups: Cleanups, logger: Logger, prefix: string, keep: boolean }} options
- * @returns {string}
  */
 function throwAwayFolder({ cleanups, logger, prefix, keep }) {
 	const folder = makeUserFolder(prefix);

@@ -32,6 +32,19 @@ function signalGroup(child, signal) {
 	}
 }
 
+/**
+ * Whether a process exists (EPERM: it does, but belongs to another user).
+ * @param {number} pid
+ */
+function isAlive(pid) {
+	try {
+		process.kill(pid, 0);
+		return true;
+	} catch (error) {
+		return /** @type {NodeJS.ErrnoException} */ (error).code === 'EPERM';
+	}
+}
+
 /** @type {(() => Promise<void>)[]} */
 const shutdownHooks = [];
 let shuttingDown = false;
@@ -178,4 +191,4 @@ function runGroup(command, args, options) {
 	});
 }
 
-module.exports = { spawnGroup, stopGroup, runGroup, exited, onShutdown };
+module.exports = { spawnGroup, stopGroup, runGroup, exited, onShutdown, isAlive };

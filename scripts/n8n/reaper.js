@@ -12,22 +12,10 @@
  */
 
 const fs = require('node:fs');
+const { isAlive } = require('./processes');
 
 const [watchedPid, groupId] = process.argv.slice(2, 4).map(Number);
 const folders = process.argv.slice(4);
-
-/**
- * @param {number} pid
- * @returns {boolean}
- */
-function alive(pid) {
-	try {
-		process.kill(pid, 0);
-		return true;
-	} catch (error) {
-		return /** @type {NodeJS.ErrnoException} */ (error).code === 'EPERM';
-	}
-}
 
 /** @param {NodeJS.Signals} signal */
 function signalGroup(signal) {
@@ -44,11 +32,11 @@ if (!Number.isInteger(watchedPid) || !Number.isInteger(groupId) || groupId <= 1)
 }
 
 const timer = setInterval(() => {
-	if (!alive(groupId)) {
+	if (!isAlive(groupId)) {
 		clearInterval(timer);
 		return;
 	}
-	if (alive(watchedPid)) return;
+	if (isAlive(watchedPid)) return;
 	clearInterval(timer);
 	signalGroup('SIGTERM');
 	setTimeout(() => {

@@ -11,6 +11,7 @@ const fs = require('node:fs');
 const net = require('node:net');
 const os = require('node:os');
 const path = require('node:path');
+const { setTimeout: delay } = require('node:timers/promises');
 
 const { ensureRuntime, cacheRoot } = require('./install');
 const { spawnGroup, stopGroup, runGroup, exited } = require('./processes');
@@ -153,17 +154,8 @@ async function isReady(url, timeoutMs) {
 }
 
 /**
- * @param {number} ms
- * @returns {Promise<void>}
- */
-function delay(ms) {
-	return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-/**
  * @param {string} file
  * @param {number} lines
- * @returns {string}
  */
 function tail(file, lines) {
 	if (!fs.existsSync(file)) return '(no output)';
