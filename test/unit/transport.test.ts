@@ -694,49 +694,45 @@ describe('a walk whose turn came late', () => {
 		apiRateBudget.reset();
 	});
 
+	/** One request answered 429 with this Retry-After, which the node gives up on at once. */
+	async function refused(retryAfter: string): Promise<void> {
+		const { context } = fakeContext(settings, () => ({
+			statusCode: 429,
+			headers: { 'retry-after': retryAfter },
+			body: { code: 'RATE_LIMITED' },
+		}));
+		await expect(requestResultsPage.call(context, 'company-1', { limit: 10 })).rejects.toThrow(
+			/counted by the API/,
+		);
+	}
+
+	/** A walk that waits for another one holding the turn longer than the node waits. */
+	async function lateWalk(): Promise<{ walked: boolean; outcome: string }> {
+		const { context } = fakeContext(settings);
+		let walked = false;
+		const first = inCredentialTurn(context, async () => await sleep(150));
+		const late = inCredentialTurn(context, async () => {
+			walked = true;
+		}).then(
+			() => 'ran',
+			(error: Error) => error.message,
+		);
+		await first;
+		return { walked, outcome: await late };
+	}
+
 	it('runs when the only wait left is the pacing of one slot after a 429, and stops when the window is spent', async () => {
 		jest.spyOn(Math, 'random').mockReturnValue(0);
 		const restorePolicy = overrideRetryPolicy({ maxAttempts: 1, maxTotalWaitMs: 100 });
 		try {
-			const limited = fakeContext(settings, () => ({
-				statusCode: 429,
-				headers: { 'retry-after': '1' },
-				body: { code: 'RATE_LIMITED' },
-			}));
-			await expect(
-				requestResultsPage.call(limited.context, 'company-1', { limit: 10 }),
-			).rejects.toThrow(/counted by the API/);
+			await refused('1');
 			// Past the Retry-After, the next send waits only for its slot (3 s after the refused one).
 			await sleep(1100);
-			const { context } = fakeContext(settings);
-			const lateWalk = async () => {
-				let walked = false;
-				const first = inCredentialTurn(context, async () => await sleep(150));
-				const late = inCredentialTurn(context, async () => {
-					walked = true;
-				});
-				await first;
-				await late.catch((error: unknown) => error);
-				return {
-					walked,
-					outcome: await late.then(
-						() => 'ran',
-						(error: Error) => error.message,
-					),
-				};
-			};
 			expect(await lateWalk()).toEqual({ walked: true, outcome: 'ran' });
 
 			// The same late turn while a longer Retry-After is still ahead: the budget message.
 			apiRateBudget.reset();
-			const spentForAMinute = fakeContext(settings, () => ({
-				statusCode: 429,
-				headers: { 'retry-after': '60' },
-				body: { code: 'RATE_LIMITED' },
-			}));
-			await expect(
-				requestResultsPage.call(spentForAMinute.context, 'company-1', { limit: 10 }),
-			).rejects.toThrow(/counted by the API/);
+			await refused('60');
 			const spent = await lateWalk();
 			expect(spent.walked).toBe(false);
 			expect(spent.outcome).toMatch(/counted by the API .* allowed in 60 s$/);
