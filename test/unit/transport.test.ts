@@ -718,7 +718,8 @@ describe('a walk whose turn came late', () => {
 			(error: Error) => error.message,
 		);
 		await first;
-		return { walked, outcome: await late };
+		const outcome = await late;
+		return { walked, outcome };
 	}
 
 	it('runs when the only wait left is the pacing of one slot after a 429, and stops when the window is spent', async () => {
