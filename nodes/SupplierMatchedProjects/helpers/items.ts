@@ -57,7 +57,8 @@ function joined(values: Array<string | null | undefined>): string {
 	return [...seen].join(LIST_SEPARATOR);
 }
 
-function partyNames(parties: Party[] | null | undefined): string {
+/** The parties' names in one cell, each once. */
+export function partyNames(parties: Party[] | null | undefined): string {
 	return joined(listOf(parties).map((party) => (isObject(party) ? party.name : undefined)));
 }
 

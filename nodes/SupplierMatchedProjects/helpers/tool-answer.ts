@@ -1,7 +1,7 @@
-import type { Party, Project, Tender } from '../api/types';
+import type { Project, Tender } from '../api/types';
 import { isoDateToDay } from './dates';
 import { withoutBudgetRule, type ProjectFilters } from './filters';
-import { LIST_SEPARATOR, type FlatValue } from './items';
+import { LIST_SEPARATOR, partyNames, type FlatValue } from './items';
 import { isObject, listOf } from './values';
 
 /**
@@ -14,51 +14,46 @@ import { isObject, listOf } from './values';
 export type AnswerMode = 'compact' | 'fields' | 'raw';
 export const ANSWER_MODES: readonly AnswerMode[] = ['compact', 'fields', 'raw'];
 
-export const PROJECT_ANSWER_FIELDS = [
-	'projectId',
-	'projectName',
-	'address',
-	'category',
-	'budget',
-	'status',
-	'url',
-	'consultants',
-	'tenderingSubcontractors',
-] as const;
+/**
+ * Every field an answer can give, each saying once whether the compact answer has it: what a
+ * salesperson asks a model about. Consultants, subcontractors and ids stay a choice away.
+ */
+const PROJECT_FIELDS_IN_COMPACT = {
+	projectId: true,
+	projectName: true,
+	address: true,
+	category: true,
+	budget: true,
+	status: true,
+	url: true,
+	consultants: false,
+	tenderingSubcontractors: false,
+};
 
 /** Fields of each tender, listed under the project's `tenders`. */
-export const TENDER_ANSWER_FIELDS = [
-	'tenderId',
-	'tenderName',
-	'tenderType',
-	'builder',
-	'builderWebsite',
-	'tenderOpenAt',
-	'quotesDueAt',
-	'daysLeft',
-	'tenderStatus',
-	'matchedKeywords',
-] as const;
+const TENDER_FIELDS_IN_COMPACT = {
+	tenderId: false,
+	tenderName: true,
+	tenderType: false,
+	builder: true,
+	builderWebsite: false,
+	tenderOpenAt: false,
+	quotesDueAt: true,
+	daysLeft: true,
+	tenderStatus: true,
+	matchedKeywords: true,
+};
 
-export type ProjectAnswerField = (typeof PROJECT_ANSWER_FIELDS)[number];
-export type TenderAnswerField = (typeof TENDER_ANSWER_FIELDS)[number];
+export type ProjectAnswerField = keyof typeof PROJECT_FIELDS_IN_COMPACT;
+export type TenderAnswerField = keyof typeof TENDER_FIELDS_IN_COMPACT;
 export type AnswerField = ProjectAnswerField | TenderAnswerField;
 
-/** What a salesperson asks a model about; consultants and subcontractors stay a choice away. */
+export const PROJECT_ANSWER_FIELDS = Object.keys(PROJECT_FIELDS_IN_COMPACT) as ProjectAnswerField[];
+export const TENDER_ANSWER_FIELDS = Object.keys(TENDER_FIELDS_IN_COMPACT) as TenderAnswerField[];
+
 export const COMPACT_FIELDS: readonly AnswerField[] = [
-	'projectId',
-	'projectName',
-	'address',
-	'category',
-	'budget',
-	'status',
-	'url',
-	'tenderName',
-	'builder',
-	'quotesDueAt',
-	'daysLeft',
-	'tenderStatus',
-	'matchedKeywords',
+	...PROJECT_ANSWER_FIELDS.filter((field) => PROJECT_FIELDS_IN_COMPACT[field]),
+	...TENDER_ANSWER_FIELDS.filter((field) => TENDER_FIELDS_IN_COMPACT[field]),
 ];
 
 /** The most projects one call returns: one page of the API. */
@@ -104,13 +99,6 @@ export function daysLeft(today: string, date: unknown): number | null {
 	const from = isoDateToDay(today);
 	const to = isoDateToDay(date);
 	return from === undefined || to === undefined ? null : to - from;
-}
-
-function partyNames(parties: Party[] | null | undefined): string {
-	return listOf(parties)
-		.map((party) => (isObject(party) && typeof party.name === 'string' ? party.name : ''))
-		.filter((name) => name !== '')
-		.join(LIST_SEPARATOR);
 }
 
 function projectValue(project: Project, field: ProjectAnswerField): FlatValue {
