@@ -12,7 +12,6 @@
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const semver = require('semver');
 const { isAlive, runGroup, spawnGroup } = require('./processes');
 
 /** n8n 2.38+ refuses to start on Node 20; Node 24 ships on npm as the package `node`. */
@@ -35,13 +34,29 @@ const RUNTIMES_DIR = path.join(__dirname, 'runtimes');
 const VERSION_VARIABLE = 'SMP_N8N_VERSION';
 
 /**
+ * Versions compared part by part, by hand: CI runs this file before `npm ci`, so it may require
+ * nothing from node_modules.
+ * @param {string} a e.g. 2.41.1
+ * @param {string} b
+ * @returns {number} negative when a is older than b
+ */
+function compareVersions(a, b) {
+	const [left, right] = [a, b].map((version) => version.split('.').map(Number));
+	for (let i = 0; i < Math.max(left.length, right.length); i++) {
+		const difference = (left[i] ?? 0) - (right[i] ?? 0);
+		if (difference !== 0) return difference;
+	}
+	return 0;
+}
+
+/**
  * The n8n versions that have a committed manifest, oldest first.
  */
 function supportedN8nVersions() {
 	return fs
 		.readdirSync(RUNTIMES_DIR)
 		.filter((entry) => /^\d+\.\d+\.\d+$/.test(entry))
-		.sort(semver.compare);
+		.sort(compareVersions);
 }
 
 /**
