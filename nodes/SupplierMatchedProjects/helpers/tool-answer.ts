@@ -2,6 +2,7 @@ import type { Project, Tender } from '../api/types';
 import { isoDateToDay } from './dates';
 import { withoutBudgetRule, type ProjectFilters } from './filters';
 import { LIST_SEPARATOR, partyNames, type FlatValue } from './items';
+import { MAX_PAGE_SIZE } from './paging';
 import { isObject, listOf } from './values';
 
 /**
@@ -57,7 +58,7 @@ export const COMPACT_FIELDS: readonly AnswerField[] = [
 ];
 
 /** The most projects one call returns: one page of the API. */
-export const MAX_TOOL_LIMIT = 100;
+export const MAX_TOOL_LIMIT = MAX_PAGE_SIZE;
 
 export type AnswerTender = Partial<Record<TenderAnswerField, FlatValue>>;
 export type AnswerProject = Partial<Record<ProjectAnswerField, FlatValue>> & {
