@@ -24,7 +24,7 @@ const { envNumber } = require('../../sandbox/env');
 const { measureItems } = require('./items');
 const { measureNetwork, networkSections, probeLine } = require('./network');
 const { EXECUTIONS, SIZES, measureRequests, measureTokens } = require('./requests');
-const { judge, renderTables } = require('./results');
+const { headline, judge, renderTables } = require('./results');
 const { installRuntime, assertSingleN8nTree, REPO_ROOT } = require('./runtime');
 const { startBenchSandbox } = require('./sandbox');
 const { fixed, renderSections } = require('./tables');
@@ -33,10 +33,7 @@ const { LATENCY_MS, measureWallTime } = require('./wall-time');
 /** @typedef {import('./sandbox').BenchSandbox} BenchSandbox */
 /** @typedef {import('./trigger').TriggerMeasurement} TriggerMeasurement */
 /** @typedef {import('./results').Verdict} Verdict */
-/** @typedef {import('n8n-workflow').IVersionedNodeType} IVersionedNodeType */
-/** @typedef {import('n8n-workflow').ICredentialType} ICredentialType */
 /** @typedef {typeof import('./clients')} Clients */
-/** @typedef {{ httpRequestNode: IVersionedNodeType, oauth2Credential: ICredentialType }} N8nBase */
 
 const ITEMS_PROJECTS = 10_000;
 const TRIGGER_TENDERS = 100_000;
@@ -52,89 +49,15 @@ function progress(line) {
 }
 
 /**
- * `--network`: the network tables alone, written to network-results.json beside the full results.
- * @param {string} outputFile
+ * The measurements on loopback (requests, tokens, wall time, items, trigger state), each against
+ * its own sandbox.
+ * @param {import('./runtime').N8nBase} n8nBase
+ * @param {number} repetitions
  */
-async function networkOnly(outputFile) {
-	const loadAtStart = os.loadavg();
-	const startedAt = new Date();
-	const runtime = await installRuntime(progress);
-	progress('network: HTTPS through the latency proxy');
-	const network = await measureNetwork({ progress });
-	const results = {
-		generatedAt: startedAt.toISOString(),
-		finishedAt: new Date().toISOString(),
-		machine: machine(loadAtStart),
-		versions: runtime.versions,
-		network,
-	};
-	const loads = (/** @type {number[]} */ values) =>
-		values.map((value) => fixed(value, 1)).join(' ');
-	const tables = [
-		`n8n-core ${runtime.versions['n8n-core']}; Node ${process.version}, ${os.cpus().length} CPUs, load average ${loads(loadAtStart)} at start, ${loads(os.loadavg())} at end`,
-		probeLine(network),
-		renderSections(networkSections(network)),
-	].join('\n');
-	writeResults(path.join(path.dirname(outputFile), 'network-results.json'), results, tables);
-}
-
-/**
- * The machine a run measured on, with its load average at the start and now.
- * @param {number[]} loadAtStart
- */
-function machine(loadAtStart) {
-	return {
-		node: process.version,
-		platform: `${process.platform} ${process.arch}`,
-		cpus: os.cpus().length,
-		cpuModel: os.cpus()[0]?.model ?? 'unknown',
-		loadAverageAtStart: loadAtStart,
-		loadAverageAtEnd: os.loadavg(),
-	};
-}
-
-/**
- * Writes the results as JSON and the tables as Markdown beside them, and prints the tables.
- * @param {string} file
- * @param {object} results
- * @param {string} tables
- */
-function writeResults(file, results, tables) {
-	const markdownFile = file.replace(/\.json$/, '.md');
-	fs.mkdirSync(path.dirname(file), { recursive: true });
-	fs.writeFileSync(file, `${JSON.stringify(results, null, '\t')}\n`);
-	fs.writeFileSync(markdownFile, `${tables}\n`);
-	process.stdout.write(`${tables}\n\nResults: ${file} (tables as Markdown: ${markdownFile})\n`);
-}
-
-async function main() {
-	const repetitions = envNumber('BENCH_REPETITIONS', 3, 1, 50);
-	const outputFile = path.resolve(
-		process.env.BENCH_OUTPUT ?? path.join(REPO_ROOT, '.bench-results', 'bench-results.json'),
-	);
-	const { values } = parseArgs({ options: { network: { type: 'boolean' } } });
-	if (values.network) return networkOnly(outputFile);
-	const startedAt = new Date();
-	const loadAtStart = os.loadavg();
-	progress('loading the real n8n install (installs it once, about five minutes, if missing)');
-	const runtime = await installRuntime(progress);
-	const { HttpRequest } = /** @type {{ HttpRequest: new () => IVersionedNodeType }} */ (
-		runtime.requireFromN8n('n8n-nodes-base/dist/nodes/HttpRequest/HttpRequest.node.js')
-	);
-	const { OAuth2Api } = /** @type {{ OAuth2Api: new () => ICredentialType }} */ (
-		runtime.requireFromN8n('n8n-nodes-base/dist/credentials/OAuth2Api.credentials.js')
-	);
-	const nodesBaseVersion = /** @type {{ version: string }} */ (
-		runtime.requireFromN8n('n8n-nodes-base/package.json')
-	).version;
-	/** @type {N8nBase} */
-	const n8nBase = { httpRequestNode: new HttpRequest(), oauth2Credential: new OAuth2Api() };
-	const recipeVersion =
-		n8nBase.httpRequestNode.description.defaultVersion ?? n8nBase.httpRequestNode.currentVersion;
+async function measureOnLoopback(n8nBase, repetitions) {
 	/** @type {Clients} */
 	const clients = require('./clients');
 	const { measureTrigger } = require('./trigger');
-
 	/** @type {Map<number, BenchSandbox>} */
 	const sandboxes = new Map();
 	try {
@@ -165,36 +88,80 @@ async function main() {
 				measureTrigger({ event, tracked: TRIGGER_TENDERS, repetitions: Math.max(5, repetitions) }),
 		);
 		assertSingleN8nTree();
-		progress('network: HTTPS through the latency proxy, clients in a process of their own');
-		const network = await measureNetwork({ progress });
-
-		/** @type {Results} */
-		const results = {
-			generatedAt: startedAt.toISOString(),
-			finishedAt: new Date().toISOString(),
-			machine: machine(loadAtStart),
-			versions: {
-				...runtime.versions,
-				'n8n-nodes-base': nodesBaseVersion,
-				httpRequestNode: recipeVersion,
-			},
-			settings: {
-				repetitions,
-				latencyMs: LATENCY_MS,
-			},
-			requests,
-			tokens,
-			wallTime,
-			items,
-			trigger,
-			network,
-			verdicts: [],
-		};
-		results.verdicts = judge(results);
-		writeResults(outputFile, results, renderTables(results));
+		return { requests, tokens, wallTime, items, trigger };
 	} finally {
 		for (const bench of sandboxes.values()) await bench.sandbox.stop();
 	}
+}
+
+/**
+ * Writes the results as JSON and the tables as Markdown beside them, and prints the tables.
+ * @param {string} file
+ * @param {object} results
+ * @param {string} tables
+ */
+function writeResults(file, results, tables) {
+	const markdownFile = file.replace(/\.json$/, '.md');
+	fs.mkdirSync(path.dirname(file), { recursive: true });
+	fs.writeFileSync(file, `${JSON.stringify(results, null, '\t')}\n`);
+	fs.writeFileSync(markdownFile, `${tables}\n`);
+	process.stdout.write(`${tables}\n\nResults: ${file} (tables as Markdown: ${markdownFile})\n`);
+}
+
+async function main() {
+	const repetitions = envNumber('BENCH_REPETITIONS', 3, 1, 50);
+	const outputFile = path.resolve(
+		process.env.BENCH_OUTPUT ?? path.join(REPO_ROOT, '.bench-results', 'bench-results.json'),
+	);
+	// `--network`: the network tables alone, written to network-results.json beside the full results.
+	const networkOnly = parseArgs({ options: { network: { type: 'boolean' } } }).values.network;
+	const startedAt = new Date();
+	const loadAtStart = os.loadavg();
+	progress('loading the real n8n install (installs it once, about five minutes, if missing)');
+	const runtime = await installRuntime(progress);
+	const n8nBase = runtime.n8nBase();
+	const { httpRequestNode } = n8nBase;
+	const versions = {
+		...runtime.versions,
+		httpRequestNode: httpRequestNode.description.defaultVersion ?? httpRequestNode.currentVersion,
+	};
+	const loopback = networkOnly ? undefined : await measureOnLoopback(n8nBase, repetitions);
+	progress('network: HTTPS through the latency proxy, clients in a process of their own');
+	const network = await measureNetwork({ progress });
+	const header = {
+		generatedAt: startedAt.toISOString(),
+		finishedAt: new Date().toISOString(),
+		machine: {
+			node: process.version,
+			platform: `${process.platform} ${process.arch}`,
+			cpus: os.cpus().length,
+			cpuModel: os.cpus()[0]?.model ?? 'unknown',
+			loadAverageAtStart: loadAtStart,
+			loadAverageAtEnd: os.loadavg(),
+		},
+		versions,
+	};
+	if (loopback === undefined) {
+		const results = { ...header, network };
+		const tables = [
+			headline(results),
+			probeLine(network),
+			renderSections(networkSections(network)),
+		];
+		const file = path.join(path.dirname(outputFile), 'network-results.json');
+		writeResults(file, results, tables.join('\n'));
+		return;
+	}
+	/** @type {Results} */
+	const results = {
+		...header,
+		settings: { repetitions, latencyMs: LATENCY_MS },
+		...loopback,
+		network,
+		verdicts: [],
+	};
+	results.verdicts = judge(results);
+	writeResults(outputFile, results, renderTables(results));
 }
 
 /**

@@ -9,10 +9,11 @@
  * client (fetch + JSON.parse of the same pages: what any client spends), our node in the default
  * output (projects, not simplified) and our node in the output mode measured, so that the CPU the
  * mode itself costs (splitting, simplifying) is the difference between the last two. Started by
- * index.js with fork(); the job comes as JSON in argv[2] and the result goes back over IPC.
+ * items.js, one job per process (worker.js).
  */
 
 const { assertSingleN8nTree, installRuntime } = require('./runtime');
+const { serveJobs } = require('./worker');
 
 /**
  * @typedef {object} ItemsJob
@@ -102,7 +103,6 @@ async function measureWalk(client, expectedProjects) {
  * @returns {Promise<ItemsResult>}
  */
 async function run(job) {
-	await installRuntime();
 	const { ourNode, plainClient } = require('./clients');
 	const ours = ourNode(job.target, { output: job.output, simplify: job.simplify });
 	const isDefaultOutput = job.output === 'projects' && !job.simplify;
@@ -128,17 +128,4 @@ async function run(job) {
 	return result;
 }
 
-if (require.main === module) {
-	const send = process.send?.bind(process);
-	if (send === undefined)
-		throw new Error('items-worker runs as a child of index.js (fork with IPC)');
-	run(/** @type {ItemsJob} */ (JSON.parse(process.argv[2] ?? '{}'))).then(
-		(result) => send({ ok: true, result }, () => process.exit(0)),
-		(/** @type {unknown} */ error) =>
-			send({ ok: false, error: error instanceof Error ? error.message : String(error) }, () =>
-				process.exit(1),
-			),
-	);
-}
-
-module.exports = { run };
+installRuntime().then(() => serveJobs(run));

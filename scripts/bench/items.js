@@ -6,13 +6,12 @@
  * output mode (items-worker.js), and in this process JSON.parse of the pages and the shaping alone.
  */
 
-const { fork } = require('node:child_process');
-const path = require('node:path');
 const { median } = require('simple-statistics');
 
 const { MAX_PAGE_SIZE } = require('./floors');
 const { targetOf } = require('./requests');
 const { requireTypeScript } = require('./runtime');
+const { startWorker } = require('./worker');
 
 /** @typedef {import('./sandbox').BenchSandbox} BenchSandbox */
 /** @typedef {import('./items-worker').ItemsResult} ItemsResult */
@@ -45,28 +44,13 @@ function cpuClock() {
  * @param {ItemsJob} job
  * @returns {Promise<ItemsResult>}
  */
-function measureItemsInChild(job) {
-	return new Promise((resolve, reject) => {
-		const child = fork(path.join(__dirname, 'items-worker.js'), [JSON.stringify(job)], {
-			execArgv: ['--expose-gc'],
-			stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-		});
-		/** @type {{ ok: true, result: ItemsResult } | { ok: false, error: string } | undefined} */
-		let answer;
-		child.on('message', (message) => {
-			answer = /** @type {typeof answer} */ (message);
-		});
-		child.on('error', reject);
-		child.on('exit', (code, signal) => {
-			if (answer?.ok) resolve(answer.result);
-			else
-				reject(
-					new Error(
-						`the items measurement (${job.output}${job.simplify ? ', simplified' : ''}) failed: ${answer?.ok === false ? answer.error : `exit ${signal ?? code}`}`,
-					),
-				);
-		});
-	});
+async function measureItemsInChild(job) {
+	const worker = await startWorker('items-worker.js', { execArgv: ['--expose-gc'] });
+	try {
+		return await worker.run(job);
+	} finally {
+		await worker.stop();
+	}
 }
 
 /**

@@ -8,23 +8,21 @@
  * verification on. It walks on request and answers over IPC; the parent keeps the sandbox and
  * the latency proxy, and counts.
  *
- * Messages in: { key, target, projects } walks every page with that client (one client object per
- * key and target, so tokens stay warm between walks); { probe, url, requests } runs the agent
- * options probe. Out: { ok: true, wallMs } or { ok: false, error }.
+ * Jobs (worker.js): { key, target, projects } walks every page with that client and answers its
+ * wall time (one client object per key and target, so tokens stay warm between walks);
+ * { probe, url, requests } runs the agent options probe.
  */
 
 const https = require('node:https');
 
 const { installRuntime } = require('./runtime');
+const { serveJobs } = require('./worker');
 
 /** @typedef {import('./clients').Target} Target */
 /** @typedef {import('./clients').Client} Client */
-/** @typedef {import('n8n-workflow').IVersionedNodeType} IVersionedNodeType */
-/** @typedef {import('n8n-workflow').ICredentialType} ICredentialType */
 /** @typedef {'keepAlive' | 'perRequest' | 'recipe' | 'ours'} NetworkClientKey */
 /** @typedef {{ key: NetworkClientKey, target: Target, projects: number }} WalkJob */
 /** @typedef {{ probe: 'agentOptionsKeepAlive', url: string, requests: number }} ProbeJob */
-/** @typedef {{ ok: true, wallMs: number } | { ok: false, error: string }} WalkAnswer */
 
 /**
  * One request over node:https, the body read to its end.
@@ -136,13 +134,7 @@ async function requestsWithKeepAliveAgentOptions(url, requests) {
 async function main() {
 	const runtime = await installRuntime();
 	const clients = /** @type {typeof import('./clients')} */ (require('./clients'));
-	const { HttpRequest } = /** @type {{ HttpRequest: new () => IVersionedNodeType }} */ (
-		runtime.requireFromN8n('n8n-nodes-base/dist/nodes/HttpRequest/HttpRequest.node.js')
-	);
-	const { OAuth2Api } = /** @type {{ OAuth2Api: new () => ICredentialType }} */ (
-		runtime.requireFromN8n('n8n-nodes-base/dist/credentials/OAuth2Api.credentials.js')
-	);
-	const n8nBase = { httpRequestNode: new HttpRequest(), oauth2Credential: new OAuth2Api() };
+	const n8nBase = runtime.n8nBase();
 	/** @type {Map<string, Client>} */
 	const made = new Map();
 	/**
@@ -163,49 +155,21 @@ async function main() {
 		return client;
 	};
 
-	/** @param {unknown} error */
-	const failed = (error) => ({
-		ok: false,
-		error: error instanceof Error ? error.message : String(error),
-	});
-
-	process.on('message', (/** @type {WalkJob | ProbeJob} */ job) => {
-		if ('probe' in job) {
-			const start = performance.now();
-			requestsWithKeepAliveAgentOptions(job.url, job.requests).then(
-				() => process.send?.({ ok: true, wallMs: performance.now() - start }),
-				(/** @type {unknown} */ error) => process.send?.(failed(error)),
-			);
-			return;
-		}
+	serveJobs(async (/** @type {WalkJob | ProbeJob} */ job) => {
+		if ('probe' in job) return await requestsWithKeepAliveAgentOptions(job.url, job.requests);
 		const client = clientFor(job.key, job.target);
 		client.freshBudget();
 		const start = performance.now();
-		client.walk().then(
-			(result) => {
-				const wallMs = performance.now() - start;
-				const delivered = result.projects();
-				/** @type {WalkAnswer} */
-				const answer =
-					delivered === job.projects
-						? { ok: true, wallMs }
-						: { ok: false, error: `${job.key} delivered ${delivered} of ${job.projects} projects` };
-				process.send?.(answer);
-			},
-			(/** @type {unknown} */ error) =>
-				process.send?.({
-					ok: false,
-					error: `${job.key}: ${error instanceof Error ? error.message : String(error)}`,
-				}),
-		);
+		const result = await client.walk().catch((/** @type {unknown} */ error) => {
+			throw new Error(`${job.key}: ${error instanceof Error ? error.message : String(error)}`);
+		});
+		const wallMs = performance.now() - start;
+		const delivered = result.projects();
+		if (delivered !== job.projects) {
+			throw new Error(`${job.key} delivered ${delivered} of ${job.projects} projects`);
+		}
+		return wallMs;
 	});
-	process.on('disconnect', () => {
-		for (const client of made.values()) client.forget();
-	});
-	process.send?.({ ready: true });
 }
 
-main().catch((/** @type {unknown} */ error) => {
-	process.send?.({ ok: false, error: error instanceof Error ? error.message : String(error) });
-	process.exitCode = 1;
-});
+void main();

@@ -9,17 +9,14 @@
  * TLS handshakes at the proxy, page and token requests in the sandbox's log.
  */
 
-const { fork } = require('node:child_process');
-const path = require('node:path');
-
 const { writeTrustFiles } = require('../../sandbox/tls');
 const { startLatencyProxy } = require('./latency-proxy');
 const { fixed } = require('./tables');
 const { countRequests, startBenchSandbox } = require('./sandbox');
 const { pagesFor, MAX_PAGE_SIZE } = require('./floors');
+const { startWorker } = require('./worker');
 
 /** @typedef {import('./network-worker').NetworkClientKey} NetworkClientKey */
-/** @typedef {import('./network-worker').WalkAnswer} WalkAnswer */
 /** @typedef {import('../../sandbox/tls').TlsVersion} TlsVersion */
 
 const RTTS_MS = [20, 100];
@@ -71,42 +68,6 @@ function roundTrips({ connections, handshakes, requests }, tlsVersion) {
  */
 
 /**
- * Connects to the clients' process; resolves once it has loaded n8n.
- * @param {string} caBundle
- * @returns {Promise<{ walk: (job: import('./network-worker').WalkJob | import('./network-worker').ProbeJob) => Promise<WalkAnswer>, stop: () => Promise<void> }>}
- */
-function startWorker(caBundle) {
-	const child = fork(path.join(__dirname, 'network-worker.js'), [], {
-		env: { ...process.env, NODE_EXTRA_CA_CERTS: caBundle },
-		stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-	});
-	/** @type {((message: unknown) => void) | undefined} */
-	let waiting;
-	child.on('message', (message) => waiting?.(message));
-	const exited = new Promise((resolve) => child.once('exit', resolve));
-	/** @returns {Promise<any>} */
-	const next = () =>
-		new Promise((resolve, reject) => {
-			waiting = resolve;
-			exited.then(() => reject(new Error('the network bench worker exited')));
-		});
-	return next().then((first) => {
-		if (!first?.ready) throw new Error(`the network bench worker failed: ${first?.error}`);
-		return {
-			walk: (job) => {
-				const answer = next();
-				child.send(job);
-				return answer;
-			},
-			stop: async () => {
-				child.disconnect();
-				await exited;
-			},
-		};
-	});
-}
-
-/**
  * @param {{ progress: (line: string) => void }} options
  * @returns {Promise<{ rows: NetworkRow[], agentOptionsProbe: { requests: number, connections: number, handshakes: number } }>}
  */
@@ -128,7 +89,9 @@ async function measureNetwork({ progress }) {
 			setups.push({ bench, proxy, pages: pagesFor(projects, MAX_PAGE_SIZE) });
 		}
 		trust = writeTrustFiles(setups.map(({ bench }) => bench.sandbox.certificate ?? '').join('\n'));
-		worker = await startWorker(trust.bundleFile);
+		worker = await startWorker('network-worker.js', {
+			env: { ...process.env, NODE_EXTRA_CA_CERTS: trust.bundleFile },
+		});
 		const clientsProcess = worker;
 
 		/**
@@ -139,7 +102,8 @@ async function measureNetwork({ progress }) {
 			const { bench, proxy } = setup;
 			bench.sandbox.resetRequests();
 			proxy.reset();
-			const answer = await clientsProcess.walk({
+			/** @type {number} */
+			const wallMs = await clientsProcess.run({
 				key: client,
 				target: {
 					url: `https://${proxy.host}:${proxy.port}`,
@@ -148,9 +112,7 @@ async function measureNetwork({ progress }) {
 				},
 				projects: bench.projects,
 			});
-			if (!answer.ok) throw new Error(answer.error);
-			const requests = countRequests(bench.sandbox);
-			return { wallMs: answer.wallMs, counts: proxy.counts(), requests };
+			return { wallMs, counts: proxy.counts(), requests: countRequests(bench.sandbox) };
 		};
 
 		/** @type {NetworkRow[]} */
@@ -196,12 +158,11 @@ async function measureNetwork({ progress }) {
 		first.bench.sandbox.setTlsVersion(undefined);
 		first.proxy.setRtt(0);
 		first.proxy.reset();
-		const probed = await clientsProcess.walk({
+		await clientsProcess.run({
 			probe: 'agentOptionsKeepAlive',
 			url: `https://${first.proxy.host}:${first.proxy.port}/swagger/doc`,
 			requests: PROBE_REQUESTS,
 		});
-		if (!probed.ok) throw new Error(probed.error);
 		const agentOptionsProbe = {
 			requests: PROBE_REQUESTS,
 			connections: first.proxy.counts().connections,

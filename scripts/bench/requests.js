@@ -15,7 +15,7 @@ const { DEFAULT_PAGE_SIZE, pagesFor, requestFloor, tokenFloor } = require('./flo
 /** @typedef {import('./clients').Client} Client */
 /** @typedef {import('./clients').Target} Target */
 /** @typedef {typeof import('./clients')} Clients */
-/** @typedef {import('./index').N8nBase} N8nBase */
+/** @typedef {import('./runtime').N8nBase} N8nBase */
 
 const SIZES = [100, 1_000, 10_000];
 const EXECUTIONS = 50;

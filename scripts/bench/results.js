@@ -293,14 +293,17 @@ function renderTables(results) {
 		]),
 	});
 
-	const { machine, versions } = results;
-	const loads = (/** @type {number[]} */ values) =>
-		values.map((value) => fixed(value, 1)).join(' ');
-	return [
-		`n8n-core ${versions['n8n-core']}, n8n-workflow ${versions['n8n-workflow']}, n8n-nodes-base ${versions['n8n-nodes-base']} (HTTP Request node v${versions.httpRequestNode}); Node ${machine.node}, ${machine.cpus} CPUs, load average ${loads(machine.loadAverageAtStart)} at start, ${loads(machine.loadAverageAtEnd)} at end`,
-		probeLine(results.network),
-		renderSections(sections),
-	].join('\n');
+	return [headline(results), probeLine(results.network), renderSections(sections)].join('\n');
 }
 
-module.exports = { judge, renderTables, verdict, TARGETS };
+/**
+ * What ran, on what, and how busy the machine was.
+ * @param {Pick<Results, 'machine' | 'versions'>} results
+ */
+function headline({ machine, versions }) {
+	const loads = (/** @type {number[]} */ values) =>
+		values.map((value) => fixed(value, 1)).join(' ');
+	return `n8n-core ${versions['n8n-core']}, n8n-workflow ${versions['n8n-workflow']}, n8n-nodes-base ${versions['n8n-nodes-base']} (HTTP Request node v${versions.httpRequestNode}); Node ${machine.node}, ${machine.cpus} CPUs, load average ${loads(machine.loadAverageAtStart)} at start, ${loads(machine.loadAverageAtEnd)} at end`;
+}
+
+module.exports = { headline, judge, renderTables, verdict };

@@ -21,11 +21,17 @@ const LOCAL_MODULES = path.join(REPO_ROOT, 'node_modules');
 /** Packages that must exist once per process. */
 const SHARED_PACKAGES = ['n8n-core', 'n8n-workflow'];
 
+/** @typedef {import('n8n-workflow').IVersionedNodeType} IVersionedNodeType */
+/** @typedef {import('n8n-workflow').ICredentialType} ICredentialType */
+/**
+ * The recipe's parts, from n8n-nodes-base: the HTTP Request node and the generic OAuth2 credential.
+ * @typedef {{ httpRequestNode: IVersionedNodeType, oauth2Credential: ICredentialType }} N8nBase
+ */
+
 /**
  * @typedef {object} BenchRuntime
- * @property {string} n8nModules node_modules of the real n8n install
- * @property {Record<string, string>} versions of the shared packages in use
- * @property {(request: string) => unknown} requireFromN8n loads a module of the real n8n install
+ * @property {Record<string, string>} versions of the shared packages and n8n-nodes-base in use
+ * @property {() => N8nBase} n8nBase loads the recipe's node and credential from the real n8n install
  */
 
 /** @type {BenchRuntime | undefined} */
@@ -103,18 +109,25 @@ async function installRuntime(log = () => undefined) {
 	const n8nModules = await n8nModulesFolder(log);
 	redirectSharedPackages(n8nModules);
 	registerTypeScript();
+	/** @param {string} request */
+	const requireFromN8n = (request) => require(require.resolve(request, { paths: [n8nModules] }));
 	/** @type {Record<string, string>} */
 	const versions = {};
-	for (const name of SHARED_PACKAGES) {
-		const manifest = /** @type {{ version: string }} */ (
-			JSON.parse(fs.readFileSync(path.join(n8nModules, name, 'package.json'), 'utf8'))
-		);
-		versions[name] = manifest.version;
+	for (const name of [...SHARED_PACKAGES, 'n8n-nodes-base']) {
+		const file = path.join(n8nModules, name, 'package.json');
+		versions[name] = JSON.parse(fs.readFileSync(file, 'utf8')).version;
 	}
 	installed = {
-		n8nModules,
 		versions,
-		requireFromN8n: (request) => require(require.resolve(request, { paths: [n8nModules] })),
+		n8nBase: () => {
+			const { HttpRequest } = requireFromN8n(
+				'n8n-nodes-base/dist/nodes/HttpRequest/HttpRequest.node.js',
+			);
+			const { OAuth2Api } = requireFromN8n(
+				'n8n-nodes-base/dist/credentials/OAuth2Api.credentials.js',
+			);
+			return { httpRequestNode: new HttpRequest(), oauth2Credential: new OAuth2Api() };
+		},
 	};
 	return installed;
 }

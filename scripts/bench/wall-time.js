@@ -12,7 +12,7 @@ const { SIZES, measuredWalk, targetOf } = require('./requests');
 
 /** @typedef {import('./sandbox').BenchSandbox} BenchSandbox */
 /** @typedef {typeof import('./clients')} Clients */
-/** @typedef {import('./index').N8nBase} N8nBase */
+/** @typedef {import('./runtime').N8nBase} N8nBase */
 /** @typedef {{ requests: number, medianMs: number, ratioToFloor: number, runsMs: number[] }} WallCell */
 
 const LATENCY_MS = 50;
