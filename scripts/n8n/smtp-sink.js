@@ -8,6 +8,7 @@
 
 const fs = require('node:fs');
 const path = require('node:path');
+const { setTimeout: delay } = require('node:timers/promises');
 const { simpleParser } = require('mailparser');
 const { SMTPServer } = require('smtp-server');
 
@@ -39,8 +40,6 @@ const { SMTPServer } = require('smtp-server');
 async function startSmtpSink(options = {}) {
 	/** @type {ReceivedMail[]} */
 	const messages = [];
-	/** @type {Set<() => void>} */
-	const listeners = new Set();
 	if (options.mailDir) fs.mkdirSync(options.mailDir, { recursive: true });
 
 	const server = new SMTPServer({
@@ -83,7 +82,6 @@ async function startSmtpSink(options = {}) {
 					};
 					messages.push(mail);
 					options.onMail?.(mail);
-					for (const listener of listeners) listener();
 					callback();
 				}, callback);
 			});
@@ -103,25 +101,16 @@ async function startSmtpSink(options = {}) {
 		host: '127.0.0.1',
 		port,
 		messages,
-		waitFor(predicate, timeoutMs) {
-			return new Promise((resolve, reject) => {
-				const check = () => {
-					const found = messages.find(predicate);
-					if (!found) return false;
-					listeners.delete(check);
-					clearTimeout(timer);
-					resolve(found);
-					return true;
-				};
-				const timer = setTimeout(() => {
-					listeners.delete(check);
-					reject(
-						new Error(`no matching email within ${timeoutMs} ms (received ${messages.length})`),
-					);
-				}, timeoutMs);
-				listeners.add(check);
-				check();
-			});
+		async waitFor(predicate, timeoutMs) {
+			const deadline = Date.now() + timeoutMs;
+			for (;;) {
+				const found = messages.find(predicate);
+				if (found) return found;
+				if (Date.now() > deadline) {
+					throw new Error(`no matching email within ${timeoutMs} ms (received ${messages.length})`);
+				}
+				await delay(200);
+			}
 		},
 		stop() {
 			return new Promise((resolve) => server.close(() => resolve()));
