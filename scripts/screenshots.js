@@ -46,6 +46,18 @@ const logger = {
 const say = logger.log;
 
 /**
+ * Waits until the first element `selector` finds is visible, then `settleMs` for icons and fonts,
+ * which settle after it appears.
+ * @param {import('playwright-core').Page} page
+ * @param {string} selector
+ * @param {number} [settleMs]
+ */
+async function shown(page, selector, settleMs = 1500) {
+	await page.locator(selector).first().waitFor({ state: 'visible', timeout: 60000 });
+	await page.waitForTimeout(settleMs);
+}
+
+/**
  * Opens a node's parameters panel by its id (n8n's editor routes /workflow/<id>/<nodeId> there).
  * @param {import('playwright-core').Page} page
  * @param {string} baseUrl
@@ -54,13 +66,8 @@ const say = logger.log;
  */
 async function openNode(page, baseUrl, workflowId, nodeId) {
 	await page.goto(`${baseUrl}/workflow/${workflowId}/${nodeId}`);
-	await page.locator('[data-test-id="ndv"]').first().waitFor({ state: 'visible', timeout: 60000 });
-	await page
-		.locator('[data-test-id="node-parameters"]')
-		.first()
-		.waitFor({ state: 'visible', timeout: 60000 });
-	// Icons and fonts settle after the panel appears.
-	await page.waitForTimeout(1500);
+	await shown(page, '[data-test-id="ndv"]', 0);
+	await shown(page, '[data-test-id="node-parameters"]');
 }
 
 /**
@@ -70,10 +77,7 @@ async function openNode(page, baseUrl, workflowId, nodeId) {
  */
 async function runOpenNode(page) {
 	await page.locator('[data-test-id="ndv"] [data-test-id="node-execute-button"]').first().click();
-	await page
-		.locator('[data-test-id="ndv"] table tbody tr')
-		.first()
-		.waitFor({ state: 'visible', timeout: 60000 });
+	await shown(page, '[data-test-id="ndv"] table tbody tr', 0);
 	// Away from the output toolbar, whose hint tooltip would cover the table.
 	await page.mouse.move(10, 450);
 	for (const close of await page.locator('.el-notification__closeBtn').all()) await close.click();
@@ -188,26 +192,17 @@ async function main() {
 		await shoot('node-filters.png');
 
 		await page.goto(`${n8n.baseUrl}/home/credentials/${EXAMPLE_CREDENTIALS.supplier.id}`);
-		await page
-			.locator('[data-test-id="editCredential-modal"]')
-			.first()
-			.waitFor({ state: 'visible', timeout: 60000 });
-		await page.waitForTimeout(1500);
+		await shown(page, '[data-test-id="editCredential-modal"]');
 		await shoot('credential.png');
 
 		await page.goto(`${n8n.baseUrl}/workflow/${EXAMPLE_IDS.tendersToSpreadsheet}`);
-		await page
-			.locator('[data-test-id="canvas-node"]')
-			.first()
-			.waitFor({ state: 'visible', timeout: 60000 });
-		await page.waitForTimeout(1500);
+		await shown(page, '[data-test-id="canvas-node"]');
 		await shoot('example-workflow.png');
 
 		// The node as an AI Agent's tool: the example's canvas, then the tool's own parameters.
 		const tenderAssistant = 'smpExampleTenderAssistant';
 		await page.goto(`${n8n.baseUrl}/workflow/${tenderAssistant}`);
-		await page.locator('[data-test-id="canvas-node"]').first().waitFor({ timeout: 60000 });
-		await page.waitForTimeout(1500);
+		await shown(page, '[data-test-id="canvas-node"]');
 		await shoot('agent-workflow.png');
 		await openExampleNode(tenderAssistant, 'Matched Projects');
 		await shoot('agent-tool-parameters.png');
