@@ -104,4 +104,4 @@ function countRequests(sandbox) {
 	return counts;
 }
 
-module.exports = { startBenchSandbox, countRequests, BENCH_COMPANY_ID, BENCH_NOW };
+module.exports = { startBenchSandbox, countRequests };

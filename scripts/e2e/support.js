@@ -6,7 +6,6 @@
 const fs = require('node:fs');
 const path = require('node:path');
 
-const { cleanupStack } = require('../n8n/launch');
 const { delay } = require('../n8n/runtime');
 
 const stderrLogger = {
@@ -66,4 +65,4 @@ async function waitForPolls(sandbox, options) {
 	}
 }
 
-module.exports = { stderrLogger, readSpreadsheetRows, waitForPolls, cleanupStack };
+module.exports = { stderrLogger, readSpreadsheetRows, waitForPolls };

@@ -94,6 +94,5 @@ module.exports = {
 	credentialsFor,
 	EXAMPLE_IDS,
 	EXAMPLE_CREDENTIALS,
-	EXAMPLE_FILES_DIR,
 	EXAMPLES_DIR,
 };

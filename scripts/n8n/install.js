@@ -391,15 +391,7 @@ async function ensureRuntime(logger, options = {}) {
 	};
 }
 
-module.exports = {
-	ensureRuntime,
-	cacheRoot,
-	node24Env,
-	supportedN8nVersions,
-	selectedN8nVersion,
-	VERSION_VARIABLE,
-	NODE_VERSION,
-};
+module.exports = { ensureRuntime, cacheRoot, supportedN8nVersions };
 
 if (require.main === module) {
 	const logger = { log: (/** @type {string} */ line) => console.log(`[n8n-runtime] ${line}`) };

@@ -130,4 +130,4 @@ async function launchN8n(options) {
 	return { runtime, prepared, filesDir, cliLog, n8n, client, owner };
 }
 
-module.exports = { cleanupStack, throwAwayFolder, packedPackage, launchN8n };
+module.exports = { cleanupStack, throwAwayFolder, launchN8n };

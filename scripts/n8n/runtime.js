@@ -316,7 +316,6 @@ module.exports = {
 	ensureRuntime,
 	prepareN8n,
 	startN8n,
-	n8nCli,
 	importIntoN8n,
 	freePort,
 	isPortFree,
