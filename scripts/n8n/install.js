@@ -146,7 +146,7 @@ async function buildOnce(finalDir, build, logger) {
 	let announced = false;
 	for (;;) {
 		if (isComplete(finalDir)) return;
-		const owner = activePartials(finalDir)[0];
+		const owner = partialsOf(finalDir).find((partial) => partial.active);
 		if (owner === undefined) break;
 		if (!announced) {
 			logger.log(
@@ -158,7 +158,10 @@ async function buildOnce(finalDir, build, logger) {
 	}
 	// A folder without the marker is a leftover of an interrupted install: redo it.
 	if (fs.existsSync(finalDir)) fs.rmSync(finalDir, { recursive: true, force: true });
-	removeStalePartials(finalDir);
+	// Partial folders nobody is working on any more are interrupted installs.
+	for (const partial of partialsOf(finalDir)) {
+		if (!partial.active) fs.rmSync(partial.dir, { recursive: true, force: true });
+	}
 	const partialDir = `${finalDir}.partial-${process.pid}`;
 	fs.rmSync(partialDir, { recursive: true, force: true });
 	fs.mkdirSync(partialDir, { recursive: true });
@@ -187,6 +190,7 @@ async function buildOnce(finalDir, build, logger) {
 const STALE_AFTER_MS = 15 * 60 * 1000;
 
 /**
+ * The partial installs of `finalDir`; active: another live process is still working on it.
  * @param {string} finalDir
  * @returns {{ dir: string, pid: number, active: boolean }[]}
  */
@@ -208,24 +212,6 @@ function partialsOf(finalDir) {
 				Date.now() - changedAt < STALE_AFTER_MS;
 			return { dir, pid, active };
 		});
-}
-
-/**
- * Partial installs another live process is still working on.
- * @param {string} finalDir
- */
-function activePartials(finalDir) {
-	return partialsOf(finalDir).filter((partial) => partial.active);
-}
-
-/**
- * Removes partial folders nobody is working on any more (interrupted installs).
- * @param {string} finalDir
- */
-function removeStalePartials(finalDir) {
-	for (const partial of partialsOf(finalDir)) {
-		if (!partial.active) fs.rmSync(partial.dir, { recursive: true, force: true });
-	}
 }
 
 /**
