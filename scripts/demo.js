@@ -21,7 +21,7 @@ const { startSandbox, SANDBOX_FIXTURES } = require('../sandbox');
 const { envNumber } = require('../sandbox/env');
 const { credentialsFor, loadExamples, EXAMPLE_IDS } = require('./n8n/examples');
 const { cleanupStack, launchN8n, throwAwayFolder } = require('./n8n/launch');
-const { isPortFree } = require('./n8n/runtime');
+const { tryPort } = require('./n8n/runtime');
 const { startSmtpSink } = require('./n8n/smtp-sink');
 
 const logger = {
@@ -68,7 +68,7 @@ async function main() {
 			cleanups,
 			folder,
 			keep,
-			port: (await isPortFree(wantedPort)) ? wantedPort : undefined,
+			port: await tryPort(wantedPort),
 			owner: { email: 'demo@example.com', firstName: 'Demo', lastName: 'User' },
 			data: (files) => ({
 				credentials: credentialsFor({

@@ -33,36 +33,27 @@ const { spawnGroup, stopGroup, runGroup, exited } = require('./processes');
  */
 
 /**
- * A free TCP port on 127.0.0.1, found by binding port 0 and letting it go.
- * @returns {Promise<number>}
+ * Binds a TCP port on 127.0.0.1 and lets it go again: `port`, or a free one the system picks.
+ * @param {number} [port]
+ * @returns {Promise<number | undefined>} the port, or undefined when it cannot be bound now
  */
-function freePort() {
-	return new Promise((resolve, reject) => {
+function tryPort(port = 0) {
+	return new Promise((resolve) => {
 		const server = net.createServer();
 		server.unref();
-		server.once('error', reject);
-		server.listen(0, '127.0.0.1', () => {
-			const address = server.address();
-			server.close(() => {
-				if (address && typeof address === 'object') resolve(address.port);
-				else reject(new Error('could not read the port of a probe socket'));
-			});
+		server.once('error', () => resolve(undefined));
+		server.listen(port, '127.0.0.1', () => {
+			const address = /** @type {net.AddressInfo} */ (server.address());
+			server.close(() => resolve(address.port));
 		});
 	});
 }
 
-/**
- * Whether a TCP port on 127.0.0.1 can be bound now.
- * @param {number} port
- * @returns {Promise<boolean>}
- */
-function isPortFree(port) {
-	return new Promise((resolve) => {
-		const server = net.createServer();
-		server.unref();
-		server.once('error', () => resolve(false));
-		server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
-	});
+/** @returns {Promise<number>} a free TCP port on 127.0.0.1 */
+async function freePort() {
+	const port = await tryPort();
+	if (port === undefined) throw new Error('no TCP port on 127.0.0.1 could be bound');
+	return port;
 }
 
 /**
@@ -318,7 +309,7 @@ module.exports = {
 	startN8n,
 	importIntoN8n,
 	freePort,
-	isPortFree,
+	tryPort,
 	makeUserFolder,
 	delay,
 	tail,
