@@ -22,35 +22,12 @@ const { loadExamples, EXAMPLE_IDS, credentialsFor } = require('../n8n/examples')
 const { startTokenRecorder } = require('./token-recorder');
 const { waitForPolls } = require('./support');
 
-/** @typedef {import('../n8n/client').ExecutionSummary} ExecutionSummary */
-/** @typedef {import('../n8n/client').ExecutionDetail} ExecutionDetail */
-
 /** Workflows only the suite uses (the examples are imported as well). */
 const E2E_WORKFLOW_DIR = path.resolve(__dirname, '..', '..', 'test', 'e2e', 'workflows');
 
 const WRONG_SECRET_CREDENTIAL_ID = 'smpE2eWrongSecret';
 
-/**
- * @typedef {object} E2eEnvironment
- * @property {import('../../sandbox').Sandbox} sandbox
- * @property {import('./token-recorder').TokenRecorder} tokenRecorder
- * @property {import('../n8n/smtp-sink').SmtpSink} smtp
- * @property {import('../n8n/runtime').N8nInstance} n8n
- * @property {import('../n8n/client').N8nClient} client logged in as the owner
- * @property {string} packageName
- * @property {string} filesDir where workflows may write files
- * @property {typeof SANDBOX_FIXTURES} fixtures
- * @property {{ credential: string, wrongSecretCredential: string }} credentialIds
- * @property {typeof EXAMPLE_IDS} exampleIds
- * @property {(pathName: string, init?: { method?: string }) => Promise<{ status: number, body: unknown, ms: number }>} callWebhook
- * @property {(workflowId: string, count: number, timeoutMs: number) => Promise<ExecutionSummary[]>} waitForExecutions
- * @property {(executionId: string) => Promise<ExecutionDetail>} executionDetail
- * @property {(since: string, count: number, timeoutMs: number) => Promise<void>} waitForPolls
- * @property {() => Promise<void>} stopN8n stops n8n only (so its files can be read at rest)
- * @property {() => string[]} secretsFoundOnDisk where the client secret or an issued token appears
- * @property {(dir: string) => string[]} filesIn
- * @property {() => Promise<void>} stop
- */
+/** @typedef {Awaited<ReturnType<typeof startE2e>>} E2eEnvironment */
 
 /**
  * @param {string} dir
@@ -66,7 +43,6 @@ function filesIn(dir) {
 
 /**
  * @param {{ log: (line: string) => void }} logger
- * @returns {Promise<E2eEnvironment>}
  */
 async function startE2e(logger) {
 	const cleanups = cleanupStack(logger);
@@ -131,21 +107,23 @@ async function startE2e(logger) {
 			tokenRecorder,
 			smtp,
 			n8n,
-			client,
+			client, // logged in as the owner
 			packageName: packageJson().name,
-			filesDir,
+			filesDir, // where workflows may write files
 			fixtures: SANDBOX_FIXTURES,
 			credentialIds: {
 				credential: credentials[0].id,
 				wrongSecretCredential: WRONG_SECRET_CREDENTIAL_ID,
 			},
 			exampleIds: EXAMPLE_IDS,
-			callWebhook: (pathName, init) => client.callWebhook(pathName, init),
-			waitForExecutions: (workflowId, count, timeoutMs) =>
-				client.waitForExecutions(workflowId, count, timeoutMs),
-			executionDetail: (executionId) => client.getExecution(executionId),
+			callWebhook: client.callWebhook.bind(client),
+			waitForExecutions: client.waitForExecutions.bind(client),
+			executionDetail: client.getExecution.bind(client),
+			/** @type {(since: string, count: number, timeoutMs: number) => Promise<void>} */
 			waitForPolls: (since, count, timeoutMs) => waitForPolls(sandbox, { since, count, timeoutMs }),
+			// n8n alone, so that its files can be read at rest.
 			stopN8n: () => n8n.stop(),
+			/** @returns {string[]} where the client secret or an issued token appears */
 			secretsFoundOnDisk() {
 				/** @type {string[]} */
 				const found = [];
