@@ -253,23 +253,6 @@ function recipe(target, n8nBase) {
 	};
 }
 
-/**
- * The token request of the API's quick start, as every hand-written bench client sends it.
- * @param {Target} target
- */
-function tokenRequest(target) {
-	return {
-		method: 'POST',
-		headers: { 'content-type': 'application/x-www-form-urlencoded' },
-		body: new URLSearchParams({
-			grant_type: 'client_credentials',
-			client_id: target.client.clientId,
-			client_secret: target.client.clientSecret,
-			scope: 'speci-finder/read',
-		}).toString(),
-	};
-}
-
 /** @typedef {(url: string, init: { method?: string, headers?: Record<string, string>, body?: string }) => Promise<{ status: number, text: string }>} Send */
 
 /** @type {Send} */
@@ -279,12 +262,22 @@ async function sendWithFetch(url, init) {
 }
 
 /**
+ * The token request of the API's quick start, as every hand-written bench client sends it.
  * @param {Target} target
  * @param {Send} send
  * @returns {Promise<string>} an access token
  */
 async function plainToken(target, send) {
-	const answer = await send(`${target.url}/oauth2/token`, tokenRequest(target));
+	const answer = await send(`${target.url}/oauth2/token`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/x-www-form-urlencoded' },
+		body: new URLSearchParams({
+			grant_type: 'client_credentials',
+			client_id: target.client.clientId,
+			client_secret: target.client.clientSecret,
+			scope: 'speci-finder/read',
+		}).toString(),
+	});
 	const body = /** @type {{ access_token?: unknown }} */ (JSON.parse(answer.text));
 	if (answer.status !== 200 || typeof body.access_token !== 'string') {
 		throw new Error(`a plain client's token request failed with HTTP ${answer.status}`);

@@ -28,11 +28,9 @@ const { serveJobs } = require('./worker');
  * @typedef {object} WalkMeasurement
  * @property {number} items
  * @property {number} cpuMs user + system CPU of this process during the walk
- * @property {number} wallMs
  * @property {number} heapBeforeBytes heapUsed after a full GC, just before the walk
  * @property {number} peakHeapBytes highest heapUsed sampled every 2 ms during the walk
  * @property {number} rssBeforeBytes
- * @property {number} peakRssSampledBytes highest RSS sampled every 2 ms during the walk
  */
 
 /**
@@ -66,21 +64,14 @@ async function measureWalk(client, expectedProjects) {
 	fullGc();
 	const before = process.memoryUsage();
 	let peakHeap = before.heapUsed;
-	let peakRss = before.rss;
 	const sampler = setInterval(() => {
-		const now = process.memoryUsage();
-		if (now.heapUsed > peakHeap) peakHeap = now.heapUsed;
-		if (now.rss > peakRss) peakRss = now.rss;
+		peakHeap = Math.max(peakHeap, process.memoryUsage().heapUsed);
 	}, SAMPLE_EVERY_MS);
 	const cpuBefore = process.cpuUsage();
-	const start = performance.now();
 	const result = await client.walk();
-	const wallMs = performance.now() - start;
 	const cpu = process.cpuUsage(cpuBefore);
 	clearInterval(sampler);
-	const after = process.memoryUsage();
-	peakHeap = Math.max(peakHeap, after.heapUsed);
-	peakRss = Math.max(peakRss, after.rss);
+	peakHeap = Math.max(peakHeap, process.memoryUsage().heapUsed);
 	const delivered = result.projects();
 	if (delivered !== expectedProjects) {
 		throw new Error(
@@ -90,11 +81,9 @@ async function measureWalk(client, expectedProjects) {
 	return {
 		items: result.items,
 		cpuMs: (cpu.user + cpu.system) / 1000,
-		wallMs,
 		heapBeforeBytes: before.heapUsed,
 		peakHeapBytes: peakHeap,
 		rssBeforeBytes: before.rss,
-		peakRssSampledBytes: peakRss,
 	};
 }
 
