@@ -9,12 +9,13 @@
  */
 
 const fs = require('node:fs');
+const os = require('node:os');
 const path = require('node:path');
 
 const { N8nClient, generatePassword } = require('./client');
 const { buildAndPack, installIntoN8n } = require('./package');
 const { onShutdown } = require('./processes');
-const { ensureRuntime, importIntoN8n, makeUserFolder, prepareN8n, startN8n } = require('./runtime');
+const { ensureRuntime, importIntoN8n, prepareN8n, startN8n } = require('./runtime');
 
 /** @typedef {{ log: (line: string) => void }} Logger */
 /** @typedef {{ push: (cleanup: () => Promise<void>) => void, stopAll: () => Promise<void> }} Cleanups */
@@ -53,25 +54,12 @@ function cleanupStack(logger) {
  * @param {{ cleanups: Cleanups, logger: Logger, prefix: string, keep: boolean }} options
  */
 function throwAwayFolder({ cleanups, logger, prefix, keep }) {
-	const folder = makeUserFolder(prefix);
+	const folder = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
 	cleanups.push(async () => {
 		if (keep) logger.log(`kept ${folder}`);
 		else fs.rmSync(folder, { recursive: true, force: true });
 	});
 	return folder;
-}
-
-/**
- * The package's tarball: SMP_E2E_TARBALL when set (the e2e global setup packs once for every
- * suite), else built and packed now into a folder the cleanups remove.
- * @param {{ cleanups: Cleanups, logger: Logger }} options
- * @returns {Promise<string>}
- */
-async function packedPackage({ cleanups, logger }) {
-	if (process.env.SMP_E2E_TARBALL) return process.env.SMP_E2E_TARBALL;
-	const tarball = await buildAndPack(logger);
-	cleanups.push(async () => fs.rmSync(path.dirname(tarball), { recursive: true, force: true }));
-	return tarball;
 }
 
 /**
@@ -100,7 +88,13 @@ async function packedPackage({ cleanups, logger }) {
 async function launchN8n(options) {
 	const { logger, cleanups, folder } = options;
 	const runtime = await ensureRuntime(logger);
-	const tarball = await packedPackage(options);
+	// SMP_E2E_TARBALL when set (the e2e global setup packs once for every suite), else packed now.
+	let tarball = process.env.SMP_E2E_TARBALL;
+	if (!tarball) {
+		const packed = await buildAndPack(logger);
+		cleanups.push(async () => fs.rmSync(path.dirname(packed), { recursive: true, force: true }));
+		tarball = packed;
+	}
 	const filesDir = path.join(folder, 'files');
 	fs.mkdirSync(filesDir, { recursive: true });
 	const prepared = await prepareN8n({

@@ -57,14 +57,6 @@ async function freePort() {
 }
 
 /**
- * @param {string} [prefix]
- * @returns {string} a new empty folder under the OS temp dir
- */
-function makeUserFolder(prefix = 'smp-n8n-') {
-	return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
-}
-
-/**
  * The environment of a private n8n: loopback only, a random encryption key, and every feature
  * that would call out to n8n's servers (telemetry, version checks, templates, banners, AI,
  * license renewal) switched off.
@@ -156,11 +148,11 @@ function tail(file, lines) {
 /**
  * Prepares a user folder and environment without starting anything, so the CLI can import
  * credentials and workflows into the database before (or while) n8n runs.
- * @param {{ runtime: Runtime, userFolder?: string, port?: number, logLevel?: string, extraEnv?: NodeJS.ProcessEnv }} options
+ * @param {{ runtime: Runtime, userFolder: string, port?: number, logLevel?: string, extraEnv?: NodeJS.ProcessEnv }} options
  * @returns {Promise<{ runtime: Runtime, userFolder: string, n8nFolder: string, port: number, baseUrl: string, env: NodeJS.ProcessEnv, databaseFile: string }>}
  */
 async function prepareN8n(options) {
-	const userFolder = options.userFolder ?? makeUserFolder();
+	const { userFolder } = options;
 	const n8nFolder = path.join(userFolder, '.n8n');
 	fs.mkdirSync(n8nFolder, { recursive: true });
 	const port = options.port ?? (await freePort());
@@ -310,7 +302,6 @@ module.exports = {
 	importIntoN8n,
 	freePort,
 	tryPort,
-	makeUserFolder,
 	delay,
 	tail,
 };
