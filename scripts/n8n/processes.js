@@ -19,13 +19,13 @@ const running = new Set();
 let hooksInstalled = false;
 
 /**
- * @param {import('node:child_process').ChildProcess} child
+ * @param {number | undefined} groupId the group leader's pid
  * @param {NodeJS.Signals} signal
  */
-function signalGroup(child, signal) {
-	if (child.pid === undefined) return;
+function signalGroup(groupId, signal) {
+	if (groupId === undefined) return;
 	try {
-		process.kill(-child.pid, signal);
+		process.kill(-groupId, signal);
 	} catch (error) {
 		// ESRCH: the group is already gone.
 		if (/** @type {NodeJS.ErrnoException} */ (error).code !== 'ESRCH') throw error;
@@ -50,7 +50,7 @@ const shutdownHooks = [];
 let shuttingDown = false;
 
 function killAll() {
-	for (const child of running) signalGroup(child, 'SIGKILL');
+	for (const child of running) signalGroup(child.pid, 'SIGKILL');
 }
 
 /**
@@ -138,7 +138,7 @@ function exited(child) {
  * @returns {Promise<void>}
  */
 async function stopGroup(child, graceMs = 15000) {
-	signalGroup(child, 'SIGTERM');
+	signalGroup(child.pid, 'SIGTERM');
 	/** @type {NodeJS.Timeout | undefined} */
 	let timer;
 	const timedOut = new Promise((resolve) => {
@@ -147,7 +147,7 @@ async function stopGroup(child, graceMs = 15000) {
 	await Promise.race([exited(child), timedOut]);
 	clearTimeout(timer);
 	// SIGKILL the group even after a clean exit of the leader: a grandchild may still run.
-	signalGroup(child, 'SIGKILL');
+	signalGroup(child.pid, 'SIGKILL');
 	await exited(child);
 	running.delete(child);
 }
@@ -176,7 +176,7 @@ function runGroup(command, args, options) {
 		if (options.input !== undefined) child.stdin?.end(options.input);
 		const timer = setTimeout(() => {
 			timedOut = true;
-			signalGroup(child, 'SIGKILL');
+			signalGroup(child.pid, 'SIGKILL');
 		}, options.timeoutMs);
 		child.once('error', (error) => {
 			clearTimeout(timer);
@@ -185,10 +185,10 @@ function runGroup(command, args, options) {
 		child.once('exit', (code, signal) => {
 			clearTimeout(timer);
 			// The leader is gone; make sure nothing it started lingers.
-			signalGroup(child, 'SIGKILL');
+			signalGroup(child.pid, 'SIGKILL');
 			resolve({ code, signal, stdout, stderr, timedOut });
 		});
 	});
 }
 
-module.exports = { spawnGroup, stopGroup, runGroup, exited, onShutdown, isAlive };
+module.exports = { spawnGroup, stopGroup, runGroup, exited, onShutdown, isAlive, signalGroup };

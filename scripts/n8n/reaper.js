@@ -12,19 +12,10 @@
  */
 
 const fs = require('node:fs');
-const { isAlive } = require('./processes');
+const { isAlive, signalGroup } = require('./processes');
 
 const [watchedPid, groupId] = process.argv.slice(2, 4).map(Number);
 const folders = process.argv.slice(4);
-
-/** @param {NodeJS.Signals} signal */
-function signalGroup(signal) {
-	try {
-		process.kill(-groupId, signal);
-	} catch {
-		// The group is gone already.
-	}
-}
 
 if (!Number.isInteger(watchedPid) || !Number.isInteger(groupId) || groupId <= 1) {
 	process.stderr.write('usage: node reaper.js <watchedPid> <groupId> [folders ...]\n');
@@ -38,9 +29,9 @@ const timer = setInterval(() => {
 	}
 	if (isAlive(watchedPid)) return;
 	clearInterval(timer);
-	signalGroup('SIGTERM');
+	signalGroup(groupId, 'SIGTERM');
 	setTimeout(() => {
-		signalGroup('SIGKILL');
+		signalGroup(groupId, 'SIGKILL');
 		for (const folder of folders) fs.rmSync(folder, { recursive: true, force: true });
 	}, 10000);
 }, 1000);
