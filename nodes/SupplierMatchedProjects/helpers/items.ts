@@ -114,7 +114,8 @@ function budgetOf(project: ProjectFields) {
 	return isObject(project.budget) ? project.budget : null;
 }
 
-function builderOf(tender: Tender) {
+/** The tender's lead builder, when the API sent one. */
+export function builderOf(tender: Tender) {
 	return isObject(tender.builder) ? tender.builder : null;
 }
 
