@@ -3,10 +3,9 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import {
 	companyIdProperty,
-	filtersProperty,
+	getManyFiltersProperty,
 	outputProperty,
 	simplifyProperty,
-	withProjectIdsFilter,
 } from '../../descriptions';
 import type { Project } from '../../api/types';
 import { toolProperties } from '../../descriptions/tool';
@@ -43,7 +42,7 @@ export const description: INodeProperties[] = [
 		},
 	]),
 	...updateDisplayOptions(showForGetManyOutsideTool, [outputProperty, simplifyProperty]),
-	...updateDisplayOptions(showForGetMany, [withProjectIdsFilter(filtersProperty)]),
+	...updateDisplayOptions(showForGetMany, [getManyFiltersProperty]),
 	...toolProperties(showForGetMany.show),
 ];
 
