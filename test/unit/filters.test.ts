@@ -3,8 +3,12 @@ import {
 	filterProjects,
 	hasFilters,
 	parseFilters,
+	PROJECT_STATUSES,
+	TENDER_TYPES,
 	type ProjectFilters,
 } from '../../nodes/SupplierMatchedProjects/helpers/filters';
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import { filtersProperty } from '../../nodes/SupplierMatchedProjects/descriptions';
 import { addDays, todayIn } from '../../nodes/SupplierMatchedProjects/helpers/dates';
 import { scopeOf } from '../../nodes/SupplierMatchedProjects/trigger/listing';
 import { project, tender } from '../support/n8n-fixtures';
@@ -481,5 +485,21 @@ describe('dates', () => {
 		expect(addDays('2030-02-27', 2)).toBe('2030-03-01');
 		expect(addDays('2030-12-31', 1)).toBe('2031-01-01');
 		expect(addDays('2032-02-28', 1)).toBe('2032-02-29');
+	});
+});
+
+describe('the Filters a user picks from', () => {
+	// The lists are literals for the lint to check; this keeps them to the values the check accepts.
+	const choices = (name: string) =>
+		((filtersProperty.options as INodeProperties[]).find((option) => option.name === name)
+			?.options ?? []) as INodePropertyOptions[];
+
+	it.each([
+		['projectStatuses', PROJECT_STATUSES],
+		['tenderTypes', TENDER_TYPES],
+	])('offers exactly the %s the filter accepts, each named as its value', (name, accepted) => {
+		const offered = choices(name);
+		expect(offered.map((option) => option.value).sort()).toEqual([...accepted].sort());
+		for (const option of offered) expect(option.name).toBe(option.value);
 	});
 });

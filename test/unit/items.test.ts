@@ -156,6 +156,61 @@ describe('simplifyTenderItem', () => {
 	});
 });
 
+describe('column order', () => {
+	// A spreadsheet takes its columns in this order; toEqual above does not look at it.
+	it('gives a project row its fields, added ones first, then the tender summary, then parties', () => {
+		const row = simplifyProject({ ...sample(), rating: 4 } as Project);
+		expect(Object.keys(row)).toEqual([
+			'rating',
+			'projectId',
+			'projectName',
+			'address',
+			'category',
+			'status',
+			'budgetLow',
+			'budgetHigh',
+			'url',
+			'tenderCount',
+			'tenderNames',
+			'tenderTypes',
+			'earliestQuotesDueAt',
+			'builders',
+			'matchedKeywords',
+			'consultants',
+			'tenderingSubcontractors',
+		]);
+	});
+
+	it("gives a tender row added fields first, the tender's columns, then its project's", () => {
+		const input = { ...sample(), region: 'NSW' } as Project;
+		input.tenders[0] = { ...input.tenders[0], grade: 'A' } as Project['tenders'][number];
+		const [first, second] = shapeItems([input], { output: 'tenders', simplify: true });
+		const tenderColumns = [
+			'tenderId',
+			'tenderName',
+			'tenderType',
+			'tenderStatus',
+			'tenderOpenAt',
+			'quotesDueAt',
+			'builderName',
+			'builderWebsite',
+			'matchedKeywords',
+			'projectId',
+			'projectName',
+			'projectAddress',
+			'projectCategory',
+			'projectStatus',
+			'projectBudgetLow',
+			'projectBudgetHigh',
+			'projectUrl',
+			'consultants',
+			'tenderingSubcontractors',
+		];
+		expect(Object.keys(first)).toEqual(['tenderGrade', 'projectRegion', ...tenderColumns]);
+		expect(Object.keys(second)).toEqual(['projectRegion', ...tenderColumns]);
+	});
+});
+
 describe('shapeItems', () => {
 	const two = [sample(), project({ projectId: 'p2', tenders: [tender({ id: 't3' })] })];
 

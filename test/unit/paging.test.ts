@@ -4,6 +4,7 @@ import {
 	MAX_PAGE_SIZE,
 	PagingError,
 	walkPages,
+	walkToLimit,
 	type FetchPage,
 } from '../../nodes/SupplierMatchedProjects/helpers/paging';
 import { sleep } from 'n8n-workflow';
@@ -109,6 +110,47 @@ describe('walkPages', () => {
 		}
 		expect(api.requests.map((r) => r.limit)).toEqual([10, 7, 20]);
 		expect(seen.flat()).toEqual(Array.from({ length: 30 }, (_, i) => i + 1));
+	});
+});
+
+describe('walkToLimit', () => {
+	const ids = (items: Array<{ projectId: string }>) => items.map((p) => p.projectId);
+	const everyProject = (projects: ReturnType<typeof fakeApi>['all']) => projects;
+
+	it('asks only for what is still missing when each project gives an item', async () => {
+		const api = fakeApi(250);
+		const gathered = await walkToLimit(api.fetchPage, 130, everyProject, { fullPages: false });
+		expect(api.requests.map((r) => r.limit)).toEqual([100, 30]);
+		expect(gathered.items).toHaveLength(130);
+		expect(gathered).toMatchObject({ moreRead: false, morePages: true });
+	});
+
+	it('asks for full pages when projects may be dropped, and cuts what it read to the limit', async () => {
+		const api = fakeApi(250);
+		const odd = (projects: ReturnType<typeof fakeApi>['all']) =>
+			projects.filter((p) => Number(p.projectId.slice(1)) % 2 === 1);
+		const gathered = await walkToLimit(api.fetchPage, 60, odd, { fullPages: true });
+		expect(api.requests.map((r) => r.limit)).toEqual([100, 100]);
+		expect(ids(gathered.items)).toEqual(ids(odd(api.all).slice(0, 60)));
+		expect(gathered).toMatchObject({ moreRead: true, morePages: true });
+	});
+
+	it('says when the last page read was the last', async () => {
+		const api = fakeApi(40);
+		const gathered = await walkToLimit(api.fetchPage, 50, everyProject, { fullPages: false });
+		expect(api.requests.map((r) => r.limit)).toEqual([50]);
+		expect(gathered).toMatchObject({ moreRead: false, morePages: false });
+		expect(gathered.items).toHaveLength(40);
+	});
+
+	it('takes every page with a limit of Infinity', async () => {
+		const api = fakeApi(250);
+		const gathered = await walkToLimit(api.fetchPage, Infinity, everyProject, {
+			fullPages: false,
+		});
+		expect(api.requests.map((r) => r.limit)).toEqual([100, 100, 100]);
+		expect(ids(gathered.items)).toEqual(ids(api.all));
+		expect(gathered).toMatchObject({ moreRead: false, morePages: false });
 	});
 });
 

@@ -162,20 +162,22 @@ export const filtersProperty: INodeProperties = {
 	],
 };
 
+const projectIdsFilter: INodeProperties = {
+	displayName: 'Project IDs',
+	name: 'projectIds',
+	type: 'string',
+	default: '',
+	placeholder: 'e.g. prj-000012, prj-000047',
+	description: 'Keep the projects with these IDs (comma-separated, exact)',
+};
+
 /**
- * The node's Filters with Project IDs added, so a workflow or a model can fetch chosen projects
- * again (the trigger, which watches every project, goes without it).
+ * Get Many's Filters: the shared ones with Project IDs in its place, so a workflow or a model can
+ * fetch chosen projects again (the trigger, which watches every project, goes without it).
  */
-export function withProjectIdsFilter(filters: INodeProperties): INodeProperties {
-	const projectIds: INodeProperties = {
-		displayName: 'Project IDs',
-		name: 'projectIds',
-		type: 'string',
-		default: '',
-		placeholder: 'e.g. prj-000012, prj-000047',
-		description: 'Keep the projects with these IDs (comma-separated, exact)',
-	};
-	const options = [...(filters.options as INodeProperties[]), projectIds];
-	options.sort((a, b) => a.displayName.localeCompare(b.displayName));
-	return { ...filters, options };
-}
+export const getManyFiltersProperty: INodeProperties = {
+	...filtersProperty,
+	options: [...(filtersProperty.options as INodeProperties[]), projectIdsFilter].sort((a, b) =>
+		a.displayName.localeCompare(b.displayName),
+	),
+};

@@ -110,97 +110,97 @@ function earliest(dates: Array<string | null | undefined>): string | null {
 	return known.length === 0 ? null : known.reduce((min, date) => (date < min ? date : min));
 }
 
+function budgetOf(project: ProjectFields) {
+	return isObject(project.budget) ? project.budget : null;
+}
+
+/** The tender's lead builder, when the API sent one. */
+export function builderOf(tender: Tender) {
+	return isObject(tender.builder) ? tender.builder : null;
+}
+
+type Value<T> = (source: T) => FlatValue;
+type Column<T> = readonly [name: string, value: Value<T>];
+
+/**
+ * A project's columns in the order rows give them: the name in a project row, the name in a tender
+ * row (where it must not clash with the tender's own columns), and the value.
+ */
+const PROJECT_COLUMNS: ReadonlyArray<
+	readonly [projectRowName: string, tenderRowName: string, value: Value<ProjectFields>]
+> = [
+	['projectId', 'projectId', (project) => cell(project.projectId)],
+	['projectName', 'projectName', (project) => cell(project.projectName)],
+	['address', 'projectAddress', (project) => cell(project.address)],
+	['category', 'projectCategory', (project) => cell(project.category)],
+	['status', 'projectStatus', (project) => cell(project.status)],
+	['budgetLow', 'projectBudgetLow', (project) => cell(budgetOf(project)?.low)],
+	['budgetHigh', 'projectBudgetHigh', (project) => cell(budgetOf(project)?.high)],
+	['url', 'projectUrl', (project) => cell(project.url)],
+];
+
+/** A project's parties, the last columns of both rows, under the same names. */
+const PARTY_COLUMNS: ReadonlyArray<Column<ProjectFields>> = [
+	['consultants', (project) => partyNames(project.consultants)],
+	['tenderingSubcontractors', (project) => partyNames(project.tenderingSubcontractors)],
+];
+
+/** A tender's own columns (a `project` field of its own is left out, as in a tender item). */
+const TENDER_COLUMNS: ReadonlyArray<Column<Tender>> = [
+	['tenderId', (tender) => cell(tender.id)],
+	['tenderName', (tender) => cell(tender.name)],
+	['tenderType', (tender) => cell(tender.type)],
+	['tenderStatus', (tender) => cell(tender.status)],
+	['tenderOpenAt', (tender) => cell(tender.tenderOpenAt)],
+	['quotesDueAt', (tender) => cell(tender.quotesDueAt)],
+	['builderName', (tender) => cell(builderOf(tender)?.name)],
+	['builderWebsite', (tender) => cell(builderOf(tender)?.website)],
+	['matchedKeywords', (tender) => joined(listOf(tender.matchedKeywords))],
+];
+
+/** Sets each column's value for this source, in the columns' order. */
+function fill<T>(row: FlatRecord, columns: ReadonlyArray<Column<T>>, source: T): FlatRecord {
+	for (const [name, value] of columns) row[name] = value(source);
+	return row;
+}
+
 /**
  * One flat row per project: its fields, its budget band as two numbers, and its tenders summed up
  * (count, names, types, builders, keywords, earliest due date). Lists are joined with "; ".
  */
 export function simplifyProject(project: Project): FlatRecord {
 	const tenders = listOf(project.tenders);
-	const columns = projectColumns(project, '');
-	return {
-		...columns.added,
-		projectId: columns.id,
-		projectName: columns.name,
-		address: columns.address,
-		category: columns.category,
-		status: columns.status,
-		budgetLow: columns.budgetLow,
-		budgetHigh: columns.budgetHigh,
-		url: columns.url,
-		tenderCount: tenders.length,
-		tenderNames: joined(tenders.map((tender) => tender.name)),
-		tenderTypes: joined(tenders.map((tender) => tender.type)),
-		earliestQuotesDueAt: earliest(tenders.map((tender) => tender.quotesDueAt)),
-		builders: joined(
-			tenders.map((tender) => (isObject(tender.builder) ? tender.builder.name : null)),
-		),
-		matchedKeywords: joined(tenders.flatMap((tender) => listOf(tender.matchedKeywords))),
-		consultants: columns.consultants,
-		tenderingSubcontractors: columns.tenderingSubcontractors,
-	};
+	const row = unknownFields(project, KNOWN_PROJECT_FIELDS, '');
+	for (const [name, , value] of PROJECT_COLUMNS) row[name] = value(project);
+	row.tenderCount = tenders.length;
+	row.tenderNames = joined(tenders.map((tender) => tender.name));
+	row.tenderTypes = joined(tenders.map((tender) => tender.type));
+	row.earliestQuotesDueAt = earliest(tenders.map((tender) => tender.quotesDueAt));
+	row.builders = joined(tenders.map((tender) => builderOf(tender)?.name));
+	row.matchedKeywords = joined(tenders.flatMap((tender) => listOf(tender.matchedKeywords)));
+	return fill(row, PARTY_COLUMNS, project);
 }
 
-/** A project's own columns: what every tender row of it repeats (built once per project). */
-interface ProjectColumns {
-	/** Project fields the API added later, with the caller's prefix. */
+/** What every tender row of a project repeats, built once per project. */
+interface ProjectPart {
+	/** Project fields the API added later, prefixed "project". */
 	added: FlatRecord;
 	anyAdded: boolean;
-	id: FlatValue;
-	name: FlatValue;
-	address: FlatValue;
-	category: FlatValue;
-	status: FlatValue;
-	budgetLow: FlatValue;
-	budgetHigh: FlatValue;
-	url: FlatValue;
-	consultants: string;
-	tenderingSubcontractors: string;
+	/** A tender row of this project with its tender columns still null. */
+	row: FlatRecord;
 }
 
-function projectColumns(project: ProjectFields, prefix: string): ProjectColumns {
-	const budget = isObject(project.budget) ? project.budget : null;
-	const added = unknownFields(project, KNOWN_PROJECT_FIELDS, prefix);
-	return {
-		added,
-		anyAdded: Object.keys(added).length > 0,
-		id: cell(project.projectId),
-		name: cell(project.projectName),
-		address: cell(project.address),
-		category: cell(project.category),
-		status: cell(project.status),
-		budgetLow: cell(budget?.low),
-		budgetHigh: cell(budget?.high),
-		url: cell(project.url),
-		consultants: partyNames(project.consultants),
-		tenderingSubcontractors: partyNames(project.tenderingSubcontractors),
-	};
+function projectPart(project: ProjectFields): ProjectPart {
+	const added = unknownFields(project, KNOWN_PROJECT_FIELDS, 'project');
+	const row: FlatRecord = {};
+	for (const [name] of TENDER_COLUMNS) row[name] = null;
+	for (const [, name, value] of PROJECT_COLUMNS) row[name] = value(project);
+	return { added, anyAdded: Object.keys(added).length > 0, row: fill(row, PARTY_COLUMNS, project) };
 }
 
-/** A tender's own fields (a `project` field of its own is left out, as in a tender item). */
-function tenderRow(tender: Tender, project: ProjectColumns): FlatRecord {
-	const builder = isObject(tender.builder) ? tender.builder : null;
-	// One literal with every column keeps a row a single compact object.
-	const row: FlatRecord = {
-		tenderId: cell(tender.id),
-		tenderName: cell(tender.name),
-		tenderType: cell(tender.type),
-		tenderStatus: cell(tender.status),
-		tenderOpenAt: cell(tender.tenderOpenAt),
-		quotesDueAt: cell(tender.quotesDueAt),
-		builderName: cell(builder?.name),
-		builderWebsite: cell(builder?.website),
-		matchedKeywords: joined(listOf(tender.matchedKeywords)),
-		projectId: project.id,
-		projectName: project.name,
-		projectAddress: project.address,
-		projectCategory: project.category,
-		projectStatus: project.status,
-		projectBudgetLow: project.budgetLow,
-		projectBudgetHigh: project.budgetHigh,
-		projectUrl: project.url,
-		consultants: project.consultants,
-		tenderingSubcontractors: project.tenderingSubcontractors,
-	};
+function tenderRow(tender: Tender, project: ProjectPart): FlatRecord {
+	// A copy of the project's row is one compact object; filling in the tender's columns adds no key.
+	const row = fill({ ...project.row }, TENDER_COLUMNS, tender);
 	const added = unknownFields(tender, KNOWN_TENDER_FIELDS, 'tender');
 	// Fields the API added come first, the tender's before its project's.
 	if (!project.anyAdded && Object.keys(added).length === 0) return row;
@@ -210,7 +210,7 @@ function tenderRow(tender: Tender, project: ProjectColumns): FlatRecord {
 /** One flat row per tender: tender columns first, then its project's columns prefixed "project". */
 export function simplifyTenderItem(item: TenderItem): FlatRecord {
 	const project = isObject(item.project) ? item.project : ({} as ProjectFields);
-	return tenderRow(item, projectColumns(project, 'project'));
+	return tenderRow(item, projectPart(project));
 }
 
 /** The same rows as simplifyTenderItem of each tender item, with each project's columns built once. */
@@ -219,12 +219,10 @@ function simplifiedTenderRows(projects: Project[]): FlatRecord[] {
 	for (const project of projects) {
 		const tenders = listOf(project.tenders);
 		if (tenders.length === 0) continue;
-		const columns = projectColumns(projectFields(project), 'project');
+		const part = projectPart(projectFields(project));
 		for (const tender of tenders) {
 			// splitTenders spreads whatever the list holds; a non-object spreads to its own keys.
-			rows.push(
-				tenderRow(isObject(tender) ? tender : ({ ...(tender as object) } as Tender), columns),
-			);
+			rows.push(tenderRow(isObject(tender) ? tender : ({ ...(tender as object) } as Tender), part));
 		}
 	}
 	return rows;

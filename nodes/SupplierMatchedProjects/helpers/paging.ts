@@ -90,3 +90,44 @@ export async function collectProjects(fetchPage: FetchPage): Promise<Project[]> 
 	}
 	return projects;
 }
+
+/** What a walk to a limit gathered. */
+export interface Gathered<T> {
+	/** The first `limit` of what the pages gave, in page order. */
+	items: T[];
+	/** Whether the pages read gave more than `limit`. */
+	moreRead: boolean;
+	/** Whether the last page read said another follows. */
+	morePages: boolean;
+}
+
+/**
+ * Walks the pages until what `take` makes of their projects reaches `limit`; with a limit of
+ * Infinity it takes every page, reading each next page ahead. `take` may drop projects or make
+ * several items of one: with `fullPages` (it may drop some, so the share kept is unknown) every
+ * request asks for a full page, which means fewest requests; without, it gives at least one item
+ * per project, so a request asks only for what is still missing and never over-fetches.
+ */
+export async function walkToLimit<T>(
+	fetchPage: FetchPage,
+	limit: number,
+	take: (projects: Project[]) => T[],
+	options: { fullPages: boolean },
+): Promise<Gathered<T>> {
+	let morePages = false;
+	const recordingFetch: FetchPage = async (page) => {
+		const results = await fetchPage(page);
+		morePages = results._metadata.hasNextPage;
+		return results;
+	};
+	const items: T[] = [];
+	const nextLimit = () =>
+		options.fullPages ? MAX_PAGE_SIZE : Math.min(MAX_PAGE_SIZE, limit - items.length);
+	const everyPage = limit === Infinity;
+	for await (const projects of walkPages(recordingFetch, nextLimit, { everyPage })) {
+		items.push(...take(projects));
+		if (items.length >= limit) break;
+	}
+	if (items.length <= limit) return { items, moreRead: false, morePages };
+	return { items: items.slice(0, limit), moreRead: true, morePages };
+}

@@ -1,7 +1,7 @@
 import type { Project, Tender } from '../api/types';
 import { isoDateToDay } from './dates';
 import { withoutBudgetRule, type ProjectFilters } from './filters';
-import { LIST_SEPARATOR, partyNames, type FlatValue } from './items';
+import { builderOf, LIST_SEPARATOR, partyNames, type FlatValue } from './items';
 import { MAX_PAGE_SIZE } from './paging';
 import { isObject, listOf } from './values';
 
@@ -115,33 +115,22 @@ function projectValue(project: Project, field: ProjectAnswerField): FlatValue {
 	}
 }
 
-function tenderValue(tender: Tender, field: TenderAnswerField, today: string): FlatValue {
-	const builder = isObject(tender.builder) ? tender.builder : undefined;
-	switch (field) {
-		case 'tenderId':
-			return text(tender.id);
-		case 'tenderName':
-			return text(tender.name);
-		case 'tenderType':
-			return text(tender.type);
-		case 'tenderStatus':
-			return text(tender.status);
-		case 'builder':
-			return text(builder?.name);
-		case 'builderWebsite':
-			return text(builder?.website);
-		case 'tenderOpenAt':
-			return text(tender.tenderOpenAt);
-		case 'quotesDueAt':
-			return text(tender.quotesDueAt);
-		case 'daysLeft':
-			return daysLeft(today, tender.quotesDueAt);
-		case 'matchedKeywords':
-			return listOf(tender.matchedKeywords)
-				.filter((keyword) => typeof keyword === 'string')
-				.join(LIST_SEPARATOR);
-	}
-}
+/** How each tender field is read from a tender. */
+const TENDER_VALUES: Record<TenderAnswerField, (tender: Tender, today: string) => FlatValue> = {
+	tenderId: (tender) => text(tender.id),
+	tenderName: (tender) => text(tender.name),
+	tenderType: (tender) => text(tender.type),
+	builder: (tender) => text(builderOf(tender)?.name),
+	builderWebsite: (tender) => text(builderOf(tender)?.website),
+	tenderOpenAt: (tender) => text(tender.tenderOpenAt),
+	quotesDueAt: (tender) => text(tender.quotesDueAt),
+	daysLeft: (tender, today) => daysLeft(today, tender.quotesDueAt),
+	tenderStatus: (tender) => text(tender.status),
+	matchedKeywords: (tender) =>
+		listOf(tender.matchedKeywords)
+			.filter((keyword) => typeof keyword === 'string')
+			.join(LIST_SEPARATOR),
+};
 
 /**
  * One project with only the chosen fields, in the list's order whatever the choice's order; its
@@ -163,7 +152,7 @@ export function answerProject(
 			.filter(isObject)
 			.map((tender) => {
 				const row: AnswerTender = {};
-				for (const field of tenderFields) row[field] = tenderValue(tender, field, today);
+				for (const field of tenderFields) row[field] = TENDER_VALUES[field](tender, today);
 				return row;
 			});
 	}

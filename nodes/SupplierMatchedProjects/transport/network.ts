@@ -14,54 +14,52 @@ export interface NetworkFailure {
 	retryable: boolean;
 }
 
-const NO_ANSWER: NetworkFailure = {
-	kind: 'timeout',
-	summary: 'no answer within the time limit',
-	retryable: true,
-};
-const CLOSED: NetworkFailure = {
-	kind: 'interrupted',
-	summary: 'the connection was closed unexpectedly',
-	retryable: true,
-};
-const CANCELLED: NetworkFailure = {
-	kind: 'cancelled',
-	summary: 'the request was cancelled',
-	retryable: false,
-};
-
 function tls(summary: string): NetworkFailure {
 	return { kind: 'tls', summary: `its TLS certificate ${summary}`, retryable: false };
 }
 
-const FAILURES: Record<string, NetworkFailure> = {
-	ECONNABORTED: NO_ANSWER,
-	ETIMEDOUT: NO_ANSWER,
-	UND_ERR_CONNECT_TIMEOUT: NO_ANSWER,
-	UND_ERR_HEADERS_TIMEOUT: NO_ANSWER,
-	UND_ERR_BODY_TIMEOUT: NO_ANSWER,
-	ECONNREFUSED: { kind: 'refused', summary: 'the connection was refused', retryable: true },
-	ENOTFOUND: { kind: 'dns', summary: 'the host name was not found', retryable: false },
-	EAI_AGAIN: {
-		kind: 'dns',
-		summary: 'the host name could not be resolved for now',
-		retryable: true,
-	},
-	ECONNRESET: CLOSED,
-	EPIPE: CLOSED,
-	UND_ERR_SOCKET: CLOSED,
-	ERR_BAD_RESPONSE: CLOSED,
-	EHOSTUNREACH: { kind: 'interrupted', summary: 'the host is unreachable', retryable: true },
-	ENETUNREACH: { kind: 'interrupted', summary: 'the network is unreachable', retryable: true },
-	ENETDOWN: { kind: 'interrupted', summary: 'the network is down', retryable: true },
-	ERR_CANCELED: CANCELLED,
-	ABORT_ERR: CANCELLED,
-	CERT_HAS_EXPIRED: tls('has expired'),
-	DEPTH_ZERO_SELF_SIGNED_CERT: tls('is self-signed'),
-	SELF_SIGNED_CERT_IN_CHAIN: tls('chain is self-signed'),
-	UNABLE_TO_VERIFY_LEAF_SIGNATURE: tls('could not be verified'),
-	ERR_TLS_CERT_ALTNAME_INVALID: tls('is for another host name'),
-};
+/** Each failure with the error codes that mean it (Node's, axios's and undici's). */
+const FAILURES_BY_CODES: ReadonlyArray<[codes: string[], failure: NetworkFailure]> = [
+	[
+		[
+			'ECONNABORTED',
+			'ETIMEDOUT',
+			'UND_ERR_CONNECT_TIMEOUT',
+			'UND_ERR_HEADERS_TIMEOUT',
+			'UND_ERR_BODY_TIMEOUT',
+		],
+		{ kind: 'timeout', summary: 'no answer within the time limit', retryable: true },
+	],
+	[['ECONNREFUSED'], { kind: 'refused', summary: 'the connection was refused', retryable: true }],
+	[['ENOTFOUND'], { kind: 'dns', summary: 'the host name was not found', retryable: false }],
+	[
+		['EAI_AGAIN'],
+		{ kind: 'dns', summary: 'the host name could not be resolved for now', retryable: true },
+	],
+	[
+		['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'ERR_BAD_RESPONSE'],
+		{ kind: 'interrupted', summary: 'the connection was closed unexpectedly', retryable: true },
+	],
+	[['EHOSTUNREACH'], { kind: 'interrupted', summary: 'the host is unreachable', retryable: true }],
+	[
+		['ENETUNREACH'],
+		{ kind: 'interrupted', summary: 'the network is unreachable', retryable: true },
+	],
+	[['ENETDOWN'], { kind: 'interrupted', summary: 'the network is down', retryable: true }],
+	[
+		['ERR_CANCELED', 'ABORT_ERR'],
+		{ kind: 'cancelled', summary: 'the request was cancelled', retryable: false },
+	],
+	[['CERT_HAS_EXPIRED'], tls('has expired')],
+	[['DEPTH_ZERO_SELF_SIGNED_CERT'], tls('is self-signed')],
+	[['SELF_SIGNED_CERT_IN_CHAIN'], tls('chain is self-signed')],
+	[['UNABLE_TO_VERIFY_LEAF_SIGNATURE'], tls('could not be verified')],
+	[['ERR_TLS_CERT_ALTNAME_INVALID'], tls('is for another host name')],
+];
+
+const FAILURES = new Map(
+	FAILURES_BY_CODES.flatMap(([codes, failure]) => codes.map((code) => [code, failure] as const)),
+);
 
 function answerStatus(level: Record<string, unknown>): number | undefined {
 	const response = level.response;
@@ -81,13 +79,13 @@ export function networkFailureOf(error: unknown): NetworkFailure | undefined {
 		seen.add(level);
 		const current = level as Record<string, unknown>;
 		const status = answerStatus(current);
-		const failure = typeof current.code === 'string' ? FAILURES[current.code] : undefined;
+		const failure = typeof current.code === 'string' ? FAILURES.get(current.code) : undefined;
 		// A body that broke off after a good status line is a network failure; an error status is an answer.
 		if (current.code === 'ERR_BAD_RESPONSE')
 			return status === undefined || status < 400 ? failure : undefined;
 		if (status !== undefined) return undefined;
 		if (failure !== undefined) return failure;
-		if (current.name === 'AbortError') return FAILURES.ABORT_ERR;
+		if (current.name === 'AbortError') return FAILURES.get('ABORT_ERR');
 		level = current.cause;
 	}
 	return undefined;

@@ -3,15 +3,15 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import {
 	companyIdProperty,
-	filtersProperty,
+	getManyFiltersProperty,
 	outputProperty,
 	simplifyProperty,
-	withProjectIdsFilter,
 } from '../../descriptions';
+import type { Project } from '../../api/types';
 import { toolProperties } from '../../descriptions/tool';
 import { filterProjects, hasFilters } from '../../helpers/filters';
 import { shapeItems, type OutputMode } from '../../helpers/items';
-import { MAX_PAGE_SIZE, walkPages, type FetchPage } from '../../helpers/paging';
+import { walkToLimit, type FetchPage } from '../../helpers/paging';
 import { inCredentialTurn, requestResultsPage } from '../../transport';
 import { checkedCompanyId, checkedFilters, checkedOutput } from '../../shared/parameters';
 import { answerAsTool, runsAsTool } from './getAll.tool';
@@ -42,7 +42,7 @@ export const description: INodeProperties[] = [
 		},
 	]),
 	...updateDisplayOptions(showForGetManyOutsideTool, [outputProperty, simplifyProperty]),
-	...updateDisplayOptions(showForGetMany, [withProjectIdsFilter(filtersProperty)]),
+	...updateDisplayOptions(showForGetMany, [getManyFiltersProperty]),
 	...toolProperties(showForGetMany.show),
 ];
 
@@ -84,20 +84,11 @@ export async function execute(
 	);
 
 	const fetchPage: FetchPage = async (page) => await requestResultsPage.call(this, companyId, page);
-	return await inCredentialTurn(this, async () => {
-		const results: IDataObject[] = [];
-		// Without filters every project gives at least one item, so asking for what is still missing
-		// never over-fetches; with filters the share kept is unknown and full pages mean fewest requests.
-		const nextLimit = () =>
-			returnAll || hasFilters(filters)
-				? MAX_PAGE_SIZE
-				: Math.min(MAX_PAGE_SIZE, limit - results.length);
-		// Return All takes every page, so the next one is requested while this one is shaped.
-		for await (const projects of walkPages(fetchPage, nextLimit, { everyPage: returnAll })) {
-			const kept = filterProjects(projects, filters, today);
-			results.push(...(shapeItems(kept, { output, simplify }) as IDataObject[]));
-			if (results.length >= limit) break;
-		}
-		return returnAll ? results : results.slice(0, limit);
-	});
+	const itemsOf = (projects: Project[]) =>
+		shapeItems(filterProjects(projects, filters, today), { output, simplify }) as IDataObject[];
+	const { items } = await inCredentialTurn(
+		this,
+		async () => await walkToLimit(fetchPage, limit, itemsOf, { fullPages: hasFilters(filters) }),
+	);
+	return items;
 }

@@ -4,7 +4,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { Project } from '../../api/types';
 import { DEFAULT_TOOL_LIMIT } from '../../descriptions/tool';
 import { filterProjects, hasFilters, type ProjectFilters } from '../../helpers/filters';
-import { PagingError, walkPages, type FetchPage } from '../../helpers/paging';
+import { PagingError, walkToLimit, type FetchPage } from '../../helpers/paging';
 import {
 	ANSWER_MODES,
 	COMPACT_FIELDS,
@@ -77,25 +77,16 @@ async function matchingProjects(
 	today: string,
 ): Promise<{ projects: Project[]; moreMatch: boolean | null }> {
 	const filtered = filterSets.some(hasFilters);
-	let lastPageHasNext = false;
-	const recordingFetch: FetchPage = async (page) => {
-		const results = await fetchPage(page);
-		lastPageHasNext = results._metadata.hasNextPage;
-		return results;
-	};
-	const kept: Project[] = [];
-	// Without filters every project on a page is kept, so a page of what is still missing is enough.
-	const nextLimit = () =>
-		filtered ? MAX_TOOL_LIMIT : Math.min(MAX_TOOL_LIMIT, limit - kept.length);
-	for await (const data of walkPages(recordingFetch, nextLimit)) {
-		kept.push(
-			...filterSets.reduce((projects, filters) => filterProjects(projects, filters, today), data),
-		);
-		if (kept.length >= limit) break;
-	}
-	if (kept.length > limit) return { projects: kept.slice(0, limit), moreMatch: true };
-	if (!lastPageHasNext) return { projects: kept, moreMatch: false };
-	return { projects: kept, moreMatch: filtered ? null : true };
+	const { items, moreRead, morePages } = await walkToLimit(
+		fetchPage,
+		limit,
+		(projects) =>
+			filterSets.reduce((kept, filters) => filterProjects(kept, filters, today), projects),
+		{ fullPages: filtered },
+	);
+	if (moreRead) return { projects: items, moreMatch: true };
+	if (!morePages) return { projects: items, moreMatch: false };
+	return { projects: items, moreMatch: filtered ? null : true };
 }
 
 /** The filters the model set; a value it cannot have meant is its to correct, so it is told so. */
