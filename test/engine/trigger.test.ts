@@ -11,6 +11,7 @@ import { overrideRetryPolicy } from '../../nodes/SupplierMatchedProjects/transpo
 import { runNode } from '../support/engine';
 import type { PollHarness } from '../support/poll-harness';
 import { closedPort } from '../support/reliability-server';
+import { createSandboxClient } from '../support/sandbox-client';
 import {
 	advanceTime,
 	companyId,
@@ -429,6 +430,36 @@ describe('rate budget', () => {
 		} finally {
 			restorePolicy();
 		}
+	});
+	it("skips with a log, not an error, the polls that the API's 429s leave no room for, and catches up later", async () => {
+		const trigger = world.trigger();
+		await trigger.activate();
+		// Another client on the same credential (a script, another n8n) spends the API's whole limit.
+		const other = createSandboxClient(world.sandbox.url);
+		const token = await other.token();
+		while ((await other.results({ token, limit: 1 })).status !== 429);
+		const opened = world.sandbox.openTender();
+		const before = trigger.memory();
+
+		// Met with a 429 whose Retry-After is longer than a poll waits.
+		expect(await pollLater(trigger, 1)).toEqual({ kind: 'nothing' });
+		// Then held back by what that 429 taught, before anything is sent.
+		const requestsBefore = resultRequests();
+		expect(await pollLater(trigger, 1)).toEqual({ kind: 'nothing' });
+		expect(resultRequests()).toBe(requestsBefore);
+		expect(trigger.memory()).toEqual(before);
+		expect(
+			trigger.logs.filter((entry) => entry.level === 'warn').map((entry) => entry.message),
+		).toEqual([
+			expect.stringMatching(
+				/skipped a poll: The poll stopped at request 1, after 0 matched projects: this credential's 100 requests per 5 minutes are used up, counted by the API across every n8n process that uses it\. Nothing was emitted; the next poll catches up\.$/,
+			),
+			expect.stringMatching(
+				/skipped a poll: A poll over 0 matched projects needs 1 request, but the API's answers of 429 hold this n8n process to 0 more for now: other processes or clients are using the credential's 100 requests per 5 minutes\. Nothing was emitted/,
+			),
+		]);
+
+		expect(await newIdsOf(trigger, 5)).toEqual([opened.id]);
 	});
 });
 

@@ -17,10 +17,10 @@ import {
 import { Turns } from '../../nodes/SupplierMatchedProjects/transport/turns';
 import {
 	companyIdProblem,
-	freeRequests,
 	inCredentialTurn,
 	overrideRetryPolicy,
 	requestResultsPage,
+	requestRoom,
 	resultsUrl,
 } from '../../nodes/SupplierMatchedProjects/transport';
 import {
@@ -135,10 +135,10 @@ describe('RateBudget', () => {
 			expect(await sendOn(budget, 'a', counted, far)).toEqual({ acquired: true });
 			clock.advance(100);
 		}
-		expect(budget.free('a')).toBe(0);
+		expect(budget.room('a').free).toBe(0);
 		expect(await budget.acquire('a', far)).toEqual({ acquired: true });
 		expect(clock.sleeps).toEqual([700]);
-		expect(budget.free('a')).toBe(0);
+		expect(budget.room('a').free).toBe(0);
 	});
 
 	it('gives up at once, without waiting, when no slot frees up before the deadline', async () => {
@@ -152,7 +152,7 @@ describe('RateBudget', () => {
 			spentBy: 'process',
 		});
 		expect(clock.sleeps).toEqual([]);
-		expect(budget.free('a')).toBe(0);
+		expect(budget.room('a').free).toBe(0);
 	});
 
 	it('keeps a separate window per credential, and counts a request in flight until its answer', async () => {
@@ -169,16 +169,16 @@ describe('RateBudget', () => {
 		});
 		budget.answered('a', counted);
 		clock.advance(999);
-		expect(budget.free('a')).toBe(0);
+		expect(budget.room('a').free).toBe(0);
 		clock.advance(1);
-		expect(budget.free('a')).toBe(1);
+		expect(budget.room('a').free).toBe(1);
 	});
 
 	it('after a 429 with Retry-After, holds back every caller on the key until then, counted by the API', async () => {
 		const clock = fakeClock();
 		const budget = new RateBudget({ limit: 100, windowMs: 300_000, random: () => 0, ...clock });
 		await sendOn(budget, 'a', { kind: 'refused', retryAfterMs: 5000 }, clock.now());
-		expect(budget.free('a')).toBe(0);
+		expect(budget.room('a').free).toBe(0);
 		expect(await budget.acquire('a', clock.now() + 4999)).toEqual({
 			acquired: false,
 			waitMs: 5000,
@@ -217,12 +217,12 @@ describe('RateBudget', () => {
 		const budget = new RateBudget({ limit: 5, windowMs: 60_000, ...clock });
 		await sendOn(budget, 'a', counted, clock.now());
 		await sendOn(budget, 'a', { kind: 'notSent' }, clock.now());
-		expect(budget.free('a')).toBe(4);
+		expect(budget.room('a').free).toBe(4);
 		await sendOn(budget, 'a', { kind: 'refused' }, clock.now());
 		// A 429 without Retry-After: no pause, but the allowance halves (to 2, one of them used).
-		expect(budget.free('a')).toBe(1);
+		expect(budget.room('a').free).toBe(1);
 		budget.reset();
-		expect(budget.free('a')).toBe(5);
+		expect(budget.room('a').free).toBe(5);
 	});
 
 	it('never lets concurrent callers through beyond the limit', async () => {
@@ -232,7 +232,7 @@ describe('RateBudget', () => {
 			Array.from({ length: 8 }, async () => await budget.acquire('a', clock.now() + 10)),
 		);
 		expect(outcomes.filter((outcome) => outcome.acquired)).toHaveLength(5);
-		expect(budget.free('a')).toBe(0);
+		expect(budget.room('a').free).toBe(0);
 	});
 });
 
@@ -512,7 +512,7 @@ const settings = {
 	clientSecret: 'TOPSECRET',
 };
 
-describe('freeRequests', () => {
+describe('requestRoom', () => {
 	beforeEach(() => apiRateBudget.reset());
 
 	it('counts the requests sent on the same token issuer and client ID, however they are spelled', async () => {
@@ -527,19 +527,19 @@ describe('freeRequests', () => {
 		const { context: asker } = fakeContext(settings);
 		const { context: otherClient } = fakeContext({ ...settings, clientId: 'client-2' });
 		const { context: otherIssuer } = fakeContext({ ...settings, authUrl: 'https://auth2.test' });
-		expect(await freeRequests(asker)).toBe(100);
+		expect(await requestRoom(asker)).toEqual({ free: 100, underLimit: 100 });
 		for (let index = 0; index < 3; index++) {
 			await requestResultsPage.call(sender, 'company-1', { limit: 10 });
 		}
 		expect(sent).toHaveLength(3);
-		expect(await freeRequests(asker)).toBe(97);
-		expect(await freeRequests(otherClient)).toBe(100);
-		expect(await freeRequests(otherIssuer)).toBe(100);
+		expect(await requestRoom(asker)).toEqual({ free: 97, underLimit: 97 });
+		expect(await requestRoom(otherClient)).toEqual({ free: 100, underLimit: 100 });
+		expect(await requestRoom(otherIssuer)).toEqual({ free: 100, underLimit: 100 });
 	});
 
 	it('says which credential field is unusable', async () => {
 		const { context } = fakeContext({ ...settings, authUrl: 'ftp://auth.test' });
-		await expect(freeRequests(context)).rejects.toThrow(
+		await expect(requestRoom(context)).rejects.toThrow(
 			'The credential\'s Auth URL "ftp://auth.test" is not an http:// or https:// address',
 		);
 	});
@@ -643,9 +643,9 @@ describe('a 429 with Retry-After: the count every n8n process on the credential 
 		expect(await outcomeOf(context)).toEqual(page);
 		expect(sent).toHaveLength(4);
 		expect(Date.now() - started).toBeGreaterThanOrEqual(3000);
-		// Each 429 halved what this process allows itself (100, 50, 25, 12): 11 left, not the 99 a
-		// process that never met a 429 would have.
-		expect(await freeRequests(context)).toBe(11);
+		// Each 429 halved what this process allows itself (100, 50, 25, 12): 11 left, where its own
+		// count alone would leave 99.
+		expect(await requestRoom(context)).toEqual({ free: 11, underLimit: 99 });
 	}, 15_000);
 
 	it('stops with the budget message when the API asks for longer than the node waits; this process then sends nothing until then', async () => {
@@ -663,7 +663,7 @@ describe('a 429 with Retry-After: the count every n8n process on the credential 
 		expect(sent).toHaveLength(1);
 
 		const { context: another, sent: sentByAnother } = fakeContext(settings);
-		expect(await freeRequests(another)).toBe(0);
+		expect(await requestRoom(another)).toEqual({ free: 0, underLimit: 100 });
 		expect((await outcomeOf(another)) as NodeApiError).toMatchObject({
 			message: expect.stringMatching(/counted by the API .* allowed in 360[0-3] s$/),
 		});

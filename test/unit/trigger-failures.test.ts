@@ -2,7 +2,7 @@ import type { INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { PagingError } from '../../nodes/SupplierMatchedProjects/helpers/paging';
-import { budgetRefusal } from '../../nodes/SupplierMatchedProjects/trigger/budget';
+import { budgetExhausted, budgetRefusal } from '../../nodes/SupplierMatchedProjects/trigger/budget';
 import { passesOnItsOwn } from '../../nodes/SupplierMatchedProjects/trigger/failures';
 
 const node: INode = {
@@ -30,6 +30,11 @@ describe('which failed polls the trigger only logs, and which it reports', () =>
 		],
 		['a token issuer throttling', apiError({ failure: { cause: 'rate-limited' } })],
 		['paging the service broke', new PagingError('a cursor repeated')],
+		[
+			"a share of the limit the API's 429s hold this process to",
+			budgetRefusal(node, 500, { free: 2, underLimit: 90 }),
+		],
+		["a walk stopped by the API's count", budgetExhausted(node, 3, 200, 'api')],
 	])('passes on its own: %s', (_case, error) => {
 		expect(passesOnItsOwn(error)).toBe(true);
 	});
@@ -46,7 +51,12 @@ describe('which failed polls the trigger only logs, and which it reports', () =>
 			'a declared cause that needs the user, whatever the HTTP code says',
 			apiError({ httpCode: '503', failure: { cause: 'configuration-invalid' } }),
 		],
-		['a walk the rate budget cannot carry', budgetRefusal(node, 20_000, 100)],
+		['a walk no budget can carry', budgetRefusal(node, 20_000, { free: 100, underLimit: 100 })],
+		[
+			"a walk this process's own requests leave no room for",
+			budgetRefusal(node, 500, { free: 2, underLimit: 2 }),
+		],
+		["a walk stopped by this process's own count", budgetExhausted(node, 3, 200, 'process')],
 		['a parameter to fix', new NodeOperationError(node, 'Company ID is empty')],
 		['anything else', new Error('unexpected')],
 	])('needs the user: %s', (_case, error) => {

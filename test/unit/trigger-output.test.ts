@@ -249,20 +249,37 @@ describe('rate budget arithmetic', () => {
 	});
 
 	it('lets a walk through that fits in what is left', () => {
-		expect(budgetRefusal(node, 2_500, 25)).toBeUndefined();
+		expect(budgetRefusal(node, 2_500, { free: 25, underLimit: 25 })).toBeUndefined();
 	});
 
 	it('refuses a walk that needs more than is left, naming projects, requests and budget', () => {
-		const refusal = budgetRefusal(node, 2_501, 25);
+		const refusal = budgetRefusal(node, 2_501, { free: 25, underLimit: 25 });
 		expect(refusal?.message).toBe(
 			'A poll over 2501 matched projects needs 26 requests, but this credential has 25 of its 100 requests per 5 minutes left',
 		);
 		expect(refusal?.description).toContain('Set the poll interval to every 2 minutes or more');
 		expect(refusal?.httpCode).toBe('429');
+		expect(refusal?.spentBy).toBe('process');
+	});
+
+	it("says when the API's 429s, not this process's own count, hold the walk back", () => {
+		const refusal = budgetRefusal(node, 2_501, { free: 20, underLimit: 90 });
+		expect(refusal?.message).toBe(
+			"A poll over 2501 matched projects needs 26 requests, but the API's answers of 429 hold this n8n process to 20 more for now: other processes or clients are using the credential's 100 requests per 5 minutes",
+		);
+		expect(refusal?.spentBy).toBe('api');
+	});
+
+	it("names this process's own count when even the whole limit would not carry the walk", () => {
+		const refusal = budgetRefusal(node, 2_501, { free: 5, underLimit: 20 });
+		expect(refusal?.message).toBe(
+			'A poll over 2501 matched projects needs 26 requests, but this credential has 20 of its 100 requests per 5 minutes left',
+		);
+		expect(refusal?.spentBy).toBe('process');
 	});
 
 	it('says a walk of more than 100 requests can never fit', () => {
-		const refusal = budgetRefusal(node, 10_050, 100);
+		const refusal = budgetRefusal(node, 10_050, { free: 100, underLimit: 100 });
 		expect(refusal?.message).toBe(
 			'A poll over 10050 matched projects needs 101 requests, more than the 100 requests per 5 minutes this credential is allowed',
 		);

@@ -14,6 +14,15 @@ export const API_RATE_WINDOW_MS = 5 * 60_000;
  */
 export type SpentBy = 'process' | 'api';
 
+/**
+ * What a process may still send on a credential now (`free`), and what its own count alone would
+ * leave it under the whole limit (`underLimit`): more than `free` while 429s hold it to a share.
+ */
+export interface RequestRoom {
+	free: number;
+	underLimit: number;
+}
+
 /** Either a slot was taken, or none frees up before the deadline and this is how long one would take. */
 export type BudgetOutcome =
 	| { acquired: true }
@@ -53,9 +62,11 @@ export class RateBudget {
 		return share;
 	}
 
-	/** Requests this process may still send on this key now. */
-	free(key: string): number {
-		return this.share(key).free(this.now());
+	/** Requests this process may still send on this key now, and under the whole limit. */
+	room(key: string): RequestRoom {
+		const share = this.share(key);
+		const now = this.now();
+		return { free: share.free(now), underLimit: share.freeUnderLimit(now) };
 	}
 
 	/** How long until a send fits on this key, and who counted it full; undefined when one fits now. */

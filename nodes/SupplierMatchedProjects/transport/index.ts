@@ -20,6 +20,7 @@ import {
 	API_RATE_WINDOW_MS,
 	apiRateBudget,
 	type RateAnswer,
+	type RequestRoom,
 	type SpentBy,
 } from './budget';
 import { networkFailureOf, type NetworkFailure } from './network';
@@ -152,10 +153,10 @@ function credentialKey(settings: SupplierSettings): string {
  * Requests this credential can still send now: what the rate budget every request of both nodes
  * passes through has left, counted across the process, within the share it learned from the API.
  */
-export async function freeRequests(context: SupplierContext): Promise<number> {
+export async function requestRoom(context: SupplierContext): Promise<RequestRoom> {
 	const credentials = await context.getCredentials<ICredentialDataDecryptedObject>(CREDENTIAL_TYPE);
 	const settings = settingsOf(context.getNode(), credentials);
-	return apiRateBudget.free(credentialKey(settings));
+	return apiRateBudget.room(credentialKey(settings));
 }
 
 /**

@@ -8,8 +8,9 @@
  *   request from the moment its answer arrived, never earlier than the API counted it.
  * - A 429 proves the API's window full: the allowance halves (TCP's multiplicative decrease), but
  *   never below the requests this process holds in the window. That share it keeps using as its
- *   own requests leave, into slots no other process is waiting for; a process alone that meets a
- *   stray 429 keeps half the limit.
+ *   own requests leave, into slots no other process is waiting for. A process alone can tell no
+ *   better than one among many: 429s from clients it cannot see shrink its share all the same, and
+ *   the trigger skips a poll such a share cannot carry instead of reporting it as the user's to fix.
  * - After a Retry-After it waits a random extra of up to one slot's time, then sends one slot
  *   apart until a request is accepted: processes that learned the same Retry-After do not come
  *   back at the same instant, and one process's waiting requests leave one by one.
@@ -99,6 +100,11 @@ export class RateShare {
 	free(now: number): number {
 		if (now < this.pausedUntil) return 0;
 		return Math.max(0, this.allowance - this.inWindow(now));
+	}
+
+	/** Sends the whole limit leaves this process by its own count, whatever it learned from the API. */
+	freeUnderLimit(now: number): number {
+		return Math.max(0, this.options.limit - this.inWindow(now));
 	}
 
 	/**

@@ -2,7 +2,12 @@ import type { INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
 import { MAX_PAGE_SIZE } from '../helpers/paging';
-import { API_RATE_LIMIT, API_RATE_WINDOW_MS, type SpentBy } from '../transport/budget';
+import {
+	API_RATE_LIMIT,
+	API_RATE_WINDOW_MS,
+	type RequestRoom,
+	type SpentBy,
+} from '../transport/budget';
 
 const WINDOW_MINUTES = API_RATE_WINDOW_MS / 60_000;
 const LIMIT = `${API_RATE_LIMIT} requests per ${WINDOW_MINUTES} minutes`;
@@ -18,9 +23,18 @@ export function advisedInterval(requests: number): string {
 	return minutes === 1 ? 'every minute' : `every ${minutes} minutes`;
 }
 
-/** A walk the credential's rate budget cannot carry: the poll interval or the keywords must change. */
+/**
+ * A walk the credential's rate budget cannot carry. Spent by this process, the poll interval or the
+ * keywords must change; spent by the API's count (its 429s), the limit is busy with other processes
+ * or clients, which passes on its own like a 429.
+ */
 export class WalkBudgetError extends NodeApiError {
-	constructor(node: INode, message: string, requests: number) {
+	constructor(
+		node: INode,
+		message: string,
+		requests: number,
+		readonly spentBy: SpentBy,
+	) {
 		const description =
 			requests > API_RATE_LIMIT
 				? `A poll must walk every page (${MAX_PAGE_SIZE} projects per request) to find new tenders, and more than ${API_RATE_LIMIT} requests cannot fit in the credential's limit of ${LIMIT}. Ask the operator to narrow the supplier account's keywords so fewer projects match.`
@@ -41,16 +55,33 @@ export class WalkBudgetError extends NodeApiError {
 export function budgetRefusal(
 	node: INode,
 	previousProjectCount: number,
-	freeRequests: number,
+	room: RequestRoom,
 ): WalkBudgetError | undefined {
 	const requests = requestsFor(previousProjectCount);
-	if (requests <= freeRequests) return undefined;
-	const needs = `A poll over ${previousProjectCount} matched projects needs ${requests} requests`;
-	const message =
-		requests > API_RATE_LIMIT
-			? `${needs}, more than the ${LIMIT} this credential is allowed`
-			: `${needs}, but this credential has ${Math.max(0, freeRequests)} of its ${LIMIT} left`;
-	return new WalkBudgetError(node, message, requests);
+	if (requests <= room.free) return undefined;
+	const needs = `A poll over ${previousProjectCount} matched projects needs ${requests} request${requests === 1 ? '' : 's'}`;
+	if (requests > API_RATE_LIMIT) {
+		return new WalkBudgetError(
+			node,
+			`${needs}, more than the ${LIMIT} this credential is allowed`,
+			requests,
+			'process',
+		);
+	}
+	if (requests <= room.underLimit) {
+		return new WalkBudgetError(
+			node,
+			`${needs}, but the API's answers of 429 hold this n8n process to ${room.free} more for now: other processes or clients are using the credential's ${LIMIT}`,
+			requests,
+			'api',
+		);
+	}
+	return new WalkBudgetError(
+		node,
+		`${needs}, but this credential has ${room.underLimit} of its ${LIMIT} left`,
+		requests,
+		'process',
+	);
 }
 
 /** The transport found no free request in time partway through a walk. */
@@ -66,5 +97,6 @@ export function budgetExhausted(
 		node,
 		`The poll stopped at request ${requests}, after ${projectsSoFar} matched projects: this credential's ${LIMIT} are used up${counted}`,
 		requests,
+		spentBy,
 	);
 }

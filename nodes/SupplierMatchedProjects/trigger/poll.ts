@@ -8,7 +8,7 @@ import type { OutputMode } from '../helpers/items';
 import { collectProjects, MAX_PAGE_SIZE, walkPages, type FetchPage } from '../helpers/paging';
 import { nodeErrorOf } from '../shared/errors';
 import { checkedCompanyId, checkedFilters, checkedOutput } from '../shared/parameters';
-import { freeRequests, isRateBudgetError, requestResultsPage } from '../transport';
+import { isRateBudgetError, requestResultsPage, requestRoom } from '../transport';
 import { budgetExhausted, budgetRefusal } from './budget';
 import { daysLeftInWindow, type DueSoonWindow, type PollDiff, type TriggerEvent } from './diff';
 import { passesOnItsOwn } from './failures';
@@ -185,7 +185,7 @@ export async function fetchListing(
 
 /** Refuses a walk the rate budget cannot carry, before anything is sent. */
 async function checkBudget(this: IPollFunctions, previousProjectCount: number): Promise<void> {
-	const refusal = budgetRefusal(this.getNode(), previousProjectCount, await freeRequests(this));
+	const refusal = budgetRefusal(this.getNode(), previousProjectCount, await requestRoom(this));
 	if (refusal !== undefined) throw refusal;
 }
 
