@@ -114,6 +114,17 @@ describe('simplifyProject', () => {
 		});
 	});
 
+	it('sums up the tenders around an entry that is not a tender, as splitting keeps it', () => {
+		const tenders = [null, tender({ name: 'Roofing', quotesDueAt: '2030-01-02T00:00:00Z' })];
+		const row = simplifyProject(project({ tenders } as unknown as Partial<Project>));
+		expect(row).toMatchObject({
+			tenderCount: 2,
+			tenderNames: 'Roofing',
+			earliestQuotesDueAt: '2030-01-02T00:00:00Z',
+		});
+		expect(splitTenders(project({ tenders } as unknown as Partial<Project>))).toHaveLength(2);
+	});
+
 	it('flattens fields the API added later instead of dropping them', () => {
 		const row = simplifyProject({ ...sample(), rating: 4, tags: ['a', 'b'] } as Project);
 		expect(row).toMatchObject({ rating: 4, tags: '["a","b"]' });

@@ -169,7 +169,10 @@ function fill<T>(row: FlatRecord, columns: ReadonlyArray<Column<T>>, source: T):
  * (count, names, types, builders, keywords, earliest due date). Lists are joined with "; ".
  */
 export function simplifyProject(project: Project): FlatRecord {
-	const tenders = listOf(project.tenders);
+	// A malformed entry still counts, as splitTenders still makes an item of it.
+	const tenders = listOf(project.tenders).map((tender) =>
+		isObject(tender) ? tender : ({} as Tender),
+	);
 	const row = unknownFields(project, KNOWN_PROJECT_FIELDS, '');
 	for (const [name, , value] of PROJECT_COLUMNS) row[name] = value(project);
 	row.tenderCount = tenders.length;
