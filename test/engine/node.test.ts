@@ -247,6 +247,24 @@ describe('output', () => {
 		);
 		expect(scope.isDone()).toBe(true);
 	});
+
+	it('copes with a tenders list holding an entry that is not a tender, in every shape', async () => {
+		const odd = [
+			project({ projectId: 'p1', tenders: [null, tender({ id: 't1' })] as unknown as [] }),
+		];
+		tokenEndpoint();
+		const scope = api().get(RESULTS).query(true).times(3).reply(200, page(odd));
+		expect(json(await run({ returnAll: true, simplify: true }))).toMatchObject([
+			{ projectId: 'p1', tenderCount: 2 },
+		]);
+		const filtered = json(
+			await run({ returnAll: true, output: 'tenders', filters: { tenderTypes: ['Tender'] } }),
+		);
+		expect(filtered.map((item) => item.id)).toEqual(['t1']);
+		const rows = json(await run({ returnAll: true, output: 'tenders', simplify: true }));
+		expect(rows.map((row) => row.tenderId)).toEqual([null, 't1']);
+		expect(scope.isDone()).toBe(true);
+	});
 });
 
 describe('filters', () => {

@@ -127,6 +127,7 @@ function matcherOf(filters: ProjectFilters, today: string) {
 	};
 
 	const tenderPasses = (tender: Tender): boolean => {
+		if (!isObject(tender)) return false;
 		if (filters.tenderTypes?.length && !filters.tenderTypes.includes(tender.type)) return false;
 		if (lastDue !== undefined) {
 			const due = tender.quotesDueAt;

@@ -118,6 +118,7 @@ async function sample(
 		for (const project of filterProjects(data, parameters.filters, today)) {
 			found.push(project);
 			for (const tender of project.tenders ?? []) {
+				if (typeof tender?.id !== 'string') continue;
 				if (parameters.event !== 'quotesDueSoon') {
 					announcements.set(tender.id, { event: 'newTender' });
 					continue;

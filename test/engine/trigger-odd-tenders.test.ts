@@ -1,0 +1,74 @@
+import nock from 'nock';
+
+import { SupplierMatchedProjectsApi } from '../../credentials/SupplierMatchedProjectsApi.credentials';
+import type { Project } from '../../nodes/SupplierMatchedProjects/api/types';
+import { SupplierMatchedProjectsTrigger } from '../../nodes/SupplierMatchedProjects/SupplierMatchedProjectsTrigger.node';
+import { apiRateBudget } from '../../nodes/SupplierMatchedProjects/transport/budget';
+import { forgetAllTokens } from '../../nodes/SupplierMatchedProjects/transport/token';
+import { TestCredentialsHelper } from '../support/engine';
+import { page, project, tender } from '../support/n8n-fixtures';
+import { PollHarness } from '../support/poll-harness';
+import { emittedTenderIds } from '../support/poll-world';
+
+const AUTH = 'https://auth.supplier.test';
+const API = 'https://api.supplier.test';
+const COMPANY = 'company-1';
+const RESULTS = `/api/supplier/v1/companies/${COMPANY}/speci-finder/results`;
+
+function trigger(filters = {}): PollHarness {
+	const credentials = new TestCredentialsHelper([new SupplierMatchedProjectsApi()]);
+	credentials.setCredentials('supplierMatchedProjectsApi', {
+		authUrl: AUTH,
+		baseUrl: API,
+		clientId: 'client-1',
+		clientSecret: 'example-client-secret-for-engine-tests',
+	});
+	return new PollHarness({
+		nodeType: new SupplierMatchedProjectsTrigger(),
+		parameters: { companyId: COMPANY, filters },
+		credentialsHelper: credentials,
+	});
+}
+
+/** A project whose tenders list also holds something that is not a tender. */
+function oddProject(...ids: string[]): Project {
+	const tenders = [null, ...ids.map((id) => tender({ id, type: 'Tender' })), 'x'];
+	return project({ projectId: 'p1', tenders: tenders as unknown as Project['tenders'] });
+}
+
+beforeAll(() => nock.disableNetConnect());
+beforeEach(() => {
+	forgetAllTokens();
+	apiRateBudget.reset();
+});
+afterEach(() => nock.cleanAll());
+afterAll(() => nock.enableNetConnect());
+
+describe('a tenders list holding entries that are not tenders', () => {
+	it.each([
+		['without filters', {}],
+		['with a tender filter', { tenderTypes: ['Tender'] }],
+	])(
+		'is read past %s: the test event, the baseline and later polls see the real tenders',
+		async (_, filters) => {
+			const token = nock(AUTH)
+				.post('/oauth2/token')
+				.reply(200, { access_token: 'token-1', token_type: 'Bearer', expires_in: 3600 });
+			const results = nock(API)
+				.get(RESULTS)
+				.query(true)
+				.times(2)
+				.reply(200, page([oddProject('t1')]))
+				.get(RESULTS)
+				.query(true)
+				.reply(200, page([oddProject('t1', 't2')]));
+			const harness = trigger(filters);
+			expect(emittedTenderIds((await harness.fetchTestEvent()) ?? [])).toEqual(['t1']);
+			expect(await harness.activate()).toEqual({ kind: 'nothing' });
+			const outcome = await harness.poll();
+			expect(outcome.kind === 'emitted' && emittedTenderIds(outcome.items)).toEqual(['t2']);
+			expect(token.isDone()).toBe(true);
+			expect(results.isDone()).toBe(true);
+		},
+	);
+});
