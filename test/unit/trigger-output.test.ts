@@ -262,20 +262,25 @@ describe('rate budget arithmetic', () => {
 		expect(refusal?.spentBy).toBe('process');
 	});
 
-	it("says when the API's 429s, not this process's own count, hold the walk back", () => {
-		const refusal = budgetRefusal(node, 2_501, { free: 20, underLimit: 90 });
+	it.each([
+		[
+			"the API's 429s, when the whole limit would carry it",
+			{ free: 20, underLimit: 90 },
+			"the API's answers of 429 hold this n8n process to 20 more for now: other processes or clients are using the credential's 100 requests per 5 minutes",
+			'api',
+		],
+		[
+			"this process's own count, when even the whole limit would not carry it",
+			{ free: 5, underLimit: 20 },
+			'this credential has 20 of its 100 requests per 5 minutes left',
+			'process',
+		],
+	])('says who holds the walk back: %s', (_, room, reason, spentBy) => {
+		const refusal = budgetRefusal(node, 2_501, room);
 		expect(refusal?.message).toBe(
-			"A poll over 2501 matched projects needs 26 requests, but the API's answers of 429 hold this n8n process to 20 more for now: other processes or clients are using the credential's 100 requests per 5 minutes",
+			`A poll over 2501 matched projects needs 26 requests, but ${reason}`,
 		);
-		expect(refusal?.spentBy).toBe('api');
-	});
-
-	it("names this process's own count when even the whole limit would not carry the walk", () => {
-		const refusal = budgetRefusal(node, 2_501, { free: 5, underLimit: 20 });
-		expect(refusal?.message).toBe(
-			'A poll over 2501 matched projects needs 26 requests, but this credential has 20 of its 100 requests per 5 minutes left',
-		);
-		expect(refusal?.spentBy).toBe('process');
+		expect(refusal?.spentBy).toBe(spentBy);
 	});
 
 	it('says a walk of more than 100 requests can never fit', () => {
