@@ -1,9 +1,22 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { PROJECT_STATUSES, TENDER_TYPES } from '../helpers/filters';
+
 /**
  * Parameters both nodes show. They carry no display conditions; each node adds its own
  * (see updateDisplayOptions in n8n-workflow).
  */
+
+/** A filter that picks from the values the API spells out, each shown as spelled, in alphabetical order. */
+function valuesFilter(
+	displayName: string,
+	name: string,
+	values: readonly string[],
+	description: string,
+): INodeProperties {
+	const options = [...values].sort().map((value) => ({ name: value, value }));
+	return { displayName, name, type: 'multiOptions', options, default: [], description };
+}
 
 export const companyIdProperty: INodeProperties = {
 	displayName: 'Company ID',
@@ -108,17 +121,12 @@ export const filtersProperty: INodeProperties = {
 			description:
 				'Keep tenders that matched one of these keywords (comma-separated, case-insensitive)',
 		},
-		{
-			displayName: 'Project Status',
-			name: 'projectStatuses',
-			type: 'multiOptions',
-			options: [
-				{ name: 'Active', value: 'Active' },
-				{ name: 'Closed', value: 'Closed' },
-			],
-			default: [],
-			description: 'Keep projects with one of these statuses',
-		},
+		valuesFilter(
+			'Project Status',
+			'projectStatuses',
+			PROJECT_STATUSES,
+			'Keep projects with one of these statuses',
+		),
 		{
 			displayName: 'Projects Without Budget',
 			name: 'projectsWithoutBudget',
@@ -148,17 +156,7 @@ export const filtersProperty: INodeProperties = {
 			description:
 				"Keep tenders whose quotes are due from today up to this many days ahead, in the workflow's time zone. Tenders without a due date are left out.",
 		},
-		{
-			displayName: 'Tender Type',
-			name: 'tenderTypes',
-			type: 'multiOptions',
-			options: [
-				{ name: 'Procurement', value: 'Procurement' },
-				{ name: 'Tender', value: 'Tender' },
-			],
-			default: [],
-			description: 'Keep tenders of these types',
-		},
+		valuesFilter('Tender Type', 'tenderTypes', TENDER_TYPES, 'Keep tenders of these types'),
 	],
 };
 
