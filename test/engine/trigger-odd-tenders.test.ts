@@ -42,7 +42,11 @@ beforeEach(() => {
 	apiRateBudget.reset();
 });
 afterEach(() => nock.cleanAll());
-afterAll(() => nock.enableNetConnect());
+afterAll(() => {
+	nock.enableNetConnect();
+	// Later test files in this worker share Node's http module: leave it unpatched.
+	nock.restore();
+});
 
 describe('a tenders list holding entries that are not tenders', () => {
 	it.each([
