@@ -2,7 +2,8 @@
 'use strict';
 
 /**
- * The test environment of every jest file: Node's, plus two things n8n-core needs in-process.
+ * The test environment of every jest file: Node's, plus two things n8n-core needs in-process, and
+ * one check.
  *
  * - n8n-core's instance settings write `<N8N_USER_FOLDER>/.n8n/config` (an encryption key) as soon
  *   as a node runs. Each test file gets a throw-away user folder, removed when the file is done, so
@@ -10,10 +11,15 @@
  * - n8n's logger (winston, console transport) reports every node error it sees, which is most of
  *   what these tests provoke on purpose. Console output is held per test and shown only for a
  *   test that fails, so a green run shows the runner's own output and a red one still has the logs.
+ * - Node's http and https modules are shared by every file a worker runs: a file that leaves nock
+ *   active (no `nock.restore()`) makes the next file's requests go through nock, which opens a new
+ *   connection for each. Such a file fails, naming the fix.
  */
 
 const { Console } = require('node:console');
 const fs = require('node:fs');
+const http = require('node:http');
+const https = require('node:https');
 const os = require('node:os');
 const path = require('node:path');
 const { Writable } = require('node:stream');
@@ -48,6 +54,7 @@ class N8nTestEnvironment extends TestEnvironment {
 		this.userFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'smp-n8n-user-'));
 		/** @type {Console | undefined} */
 		this.runnerConsole = undefined;
+		this.requestFunctions = [http.request, https.request];
 	}
 
 	async setup() {
@@ -80,6 +87,13 @@ class N8nTestEnvironment extends TestEnvironment {
 		} else if (event.name === 'hook_failure') {
 			this.failed = true;
 		} else if (event.name === 'run_finish') {
+			if (http.request !== this.requestFunctions[0] || https.request !== this.requestFunctions[1]) {
+				state.unhandledErrors.push(
+					new Error(
+						"This file left Node's http module patched (nock): call nock.restore() in its afterAll",
+					),
+				);
+			}
 			if (this.failed || state.unhandledErrors.length > 0) {
 				this.show('Output outside any test of this file', this.held);
 			}
