@@ -40,6 +40,14 @@ export function splitTenders(project: Project): TenderItem[] {
 
 // ---- simplifying ----
 
+/**
+ * A tenders entry as the simplified rows read it. A malformed entry still counts, since splitTenders
+ * makes an item of whatever the list holds: spread, a non-object gives its own keys or none.
+ */
+function asTender(entry: Tender): Tender {
+	return isObject(entry) ? entry : ({ ...(entry as object) } as Tender);
+}
+
 function cell(value: unknown): FlatValue {
 	if (value === undefined || value === null) return null;
 	if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') {
@@ -169,10 +177,7 @@ function fill<T>(row: FlatRecord, columns: ReadonlyArray<Column<T>>, source: T):
  * (count, names, types, builders, keywords, earliest due date). Lists are joined with "; ".
  */
 export function simplifyProject(project: Project): FlatRecord {
-	// A malformed entry still counts, as splitTenders still makes an item of it.
-	const tenders = listOf(project.tenders).map((tender) =>
-		isObject(tender) ? tender : ({} as Tender),
-	);
+	const tenders = listOf(project.tenders).map(asTender);
 	const row = unknownFields(project, KNOWN_PROJECT_FIELDS, '');
 	for (const [name, , value] of PROJECT_COLUMNS) row[name] = value(project);
 	row.tenderCount = tenders.length;
@@ -223,10 +228,7 @@ function simplifiedTenderRows(projects: Project[]): FlatRecord[] {
 		const tenders = listOf(project.tenders);
 		if (tenders.length === 0) continue;
 		const part = projectPart(projectFields(project));
-		for (const tender of tenders) {
-			// splitTenders spreads whatever the list holds; a non-object spreads to its own keys.
-			rows.push(tenderRow(isObject(tender) ? tender : ({ ...(tender as object) } as Tender), part));
-		}
+		for (const tender of tenders) rows.push(tenderRow(asTender(tender), part));
 	}
 	return rows;
 }
