@@ -54,7 +54,9 @@ class N8nTestEnvironment extends TestEnvironment {
 		this.userFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'smp-n8n-user-'));
 		/** @type {Console | undefined} */
 		this.runnerConsole = undefined;
-		this.requestFunctions = [http.request, https.request];
+		/** Node's request functions as this file found them; nock replaces them while active. */
+		this.httpRequest = http.request;
+		this.httpsRequest = https.request;
 	}
 
 	async setup() {
@@ -87,7 +89,7 @@ class N8nTestEnvironment extends TestEnvironment {
 		} else if (event.name === 'hook_failure') {
 			this.failed = true;
 		} else if (event.name === 'run_finish') {
-			if (http.request !== this.requestFunctions[0] || https.request !== this.requestFunctions[1]) {
+			if (http.request !== this.httpRequest || https.request !== this.httpsRequest) {
 				state.unhandledErrors.push(
 					new Error(
 						"This file left Node's http module patched (nock): call nock.restore() in its afterAll",
