@@ -14,24 +14,15 @@
  */
 
 const { BenchCredentialsHelper, runSingleNode } = require('./engine');
-const { requireTypeScript } = require('./runtime');
 
-const { SupplierMatchedProjects } =
-	/** @type {typeof import('../../nodes/SupplierMatchedProjects/SupplierMatchedProjects.node')} */ (
-		requireTypeScript('nodes/SupplierMatchedProjects/SupplierMatchedProjects.node.ts')
-	);
-const { SupplierMatchedProjectsApi } =
-	/** @type {typeof import('../../credentials/SupplierMatchedProjectsApi.credentials')} */ (
-		requireTypeScript('credentials/SupplierMatchedProjectsApi.credentials.ts')
-	);
-const { forgetAllTokens } =
-	/** @type {typeof import('../../nodes/SupplierMatchedProjects/transport/token')} */ (
-		requireTypeScript('nodes/SupplierMatchedProjects/transport/token.ts')
-	);
-const { apiRateBudget } =
-	/** @type {typeof import('../../nodes/SupplierMatchedProjects/transport/budget')} */ (
-		requireTypeScript('nodes/SupplierMatchedProjects/transport/budget.ts')
-	);
+const {
+	SupplierMatchedProjects,
+} = require('../../nodes/SupplierMatchedProjects/SupplierMatchedProjects.node.ts');
+const {
+	SupplierMatchedProjectsApi,
+} = require('../../credentials/SupplierMatchedProjectsApi.credentials.ts');
+const { forgetAllTokens } = require('../../nodes/SupplierMatchedProjects/transport/token.ts');
+const { apiRateBudget } = require('../../nodes/SupplierMatchedProjects/transport/budget.ts');
 
 /**
  * What a client needs to know of the API it walks.

@@ -10,12 +10,7 @@
 
 const { UserError } = require('n8n-workflow');
 
-const { requireTypeScript } = require('./runtime');
-
-const { TestCredentialsHelper, runNode } =
-	/** @type {typeof import('../../test/support/engine')} */ (
-		requireTypeScript('test/support/engine.ts')
-	);
+const { TestCredentialsHelper, runNode } = require('../../test/support/engine.ts');
 
 /** @typedef {import('n8n-workflow').ICredentialDataDecryptedObject} ICredentialDataDecryptedObject */
 /** @typedef {import('n8n-workflow').ICredentialType} ICredentialType */

@@ -5,7 +5,7 @@
 /**
  * `npm run bench`: requests, tokens, wall time, CPU and memory of our node against the physical
  * floor, the HTTP Request node recipe and a plain client, side by side in one run against the
- * local sandbox (requests.js, wall-time.js, items.js, trigger.js). Prints the tables and writes
+ * local sandbox (requests.js, wall-time.js, item-costs.js, trigger.js). Prints the tables and writes
  * them as JSON (and Markdown) under .bench-results/.
  *
  * Then the network view: the same walks over HTTPS through a latency proxy (network.js).
@@ -21,7 +21,7 @@ const path = require('node:path');
 const { parseArgs } = require('node:util');
 
 const { envNumber } = require('../../sandbox/env');
-const { measureItems } = require('./items');
+const { measureItems } = require('./item-costs');
 const { measureNetwork, networkSections, probeLine } = require('./network');
 const { EXECUTIONS, SIZES, measureRequests, measureTokens } = require('./requests');
 const { headline, judge, renderTables } = require('./results');

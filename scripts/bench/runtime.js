@@ -10,6 +10,7 @@
 
 const fs = require('node:fs');
 const Module = require('node:module');
+const os = require('node:os');
 const path = require('node:path');
 const ts = require('typescript');
 
@@ -57,7 +58,11 @@ function isShared(request) {
 	return SHARED_PACKAGES.some((name) => request === name || request.startsWith(`${name}/`));
 }
 
-/** Transpiles .ts files on require; type checking is `npm run typecheck`'s job, not the bench's. */
+/**
+ * Transpiles .ts files on require; type checking is `npm run typecheck`'s job, not the bench's.
+ * Our files are required with their extension: without one, require would find `X.node.json`
+ * (a node's codex) before `X.node.ts`.
+ */
 function registerTypeScript() {
 	const extensions = /** @type {{ _extensions: NodeJS.RequireExtensions }} */ (
 		/** @type {unknown} */ (Module)
@@ -99,6 +104,18 @@ function redirectSharedPackages(n8nModules) {
 }
 
 /**
+ * n8n-core writes an encryption key into `<N8N_USER_FOLDER>/.n8n/config` as it loads, by default
+ * in the user's home; the bench's goes into a folder of its own, removed when the bench exits.
+ * Workers inherit the variable, so only the process that made the folder removes it.
+ */
+function useThrowAwayUserFolder() {
+	if (process.env.N8N_USER_FOLDER) return;
+	const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'smp-bench-n8n-'));
+	process.env.N8N_USER_FOLDER = folder;
+	process.once('exit', () => fs.rmSync(folder, { recursive: true, force: true }));
+}
+
+/**
  * Prepares this process once: finds (or installs) real n8n, redirects the shared packages to it
  * and lets require load TypeScript.
  * @param {(line: string) => void} [log]
@@ -106,6 +123,7 @@ function redirectSharedPackages(n8nModules) {
  */
 async function installRuntime(log = () => undefined) {
 	if (installed) return installed;
+	useThrowAwayUserFolder();
 	const n8nModules = await n8nModulesFolder(log);
 	redirectSharedPackages(n8nModules);
 	registerTypeScript();
@@ -147,15 +165,4 @@ function assertSingleN8nTree() {
 	}
 }
 
-/**
- * Loads a TypeScript file of this repository by its path from the repository root, with its
- * extension: without one, require would find `X.node.json` (a node's codex) before `X.node.ts`.
- * @param {string} file e.g. "nodes/SupplierMatchedProjects/SupplierMatchedProjects.node.ts"
- * @returns {unknown}
- */
-function requireTypeScript(file) {
-	if (!installed) throw new Error('requireTypeScript: call installRuntime() first');
-	return require(path.join(REPO_ROOT, file));
-}
-
-module.exports = { installRuntime, assertSingleN8nTree, requireTypeScript, REPO_ROOT };
+module.exports = { installRuntime, assertSingleN8nTree, REPO_ROOT };

@@ -10,23 +10,16 @@
  * Load after installRuntime().
  */
 
-const { requireTypeScript } = require('./runtime');
 const { createRandom } = require('../../sandbox/random');
 const { BUILDERS, TRADE_PACKAGES } = require('../../sandbox/data');
 const { median } = require('simple-statistics');
 
-const { diffPoll } =
-	/** @type {typeof import('../../nodes/SupplierMatchedProjects/trigger/diff')} */ (
-		requireTypeScript('nodes/SupplierMatchedProjects/trigger/diff.ts')
-	);
-const { listedTenders } =
-	/** @type {typeof import('../../nodes/SupplierMatchedProjects/trigger/listing')} */ (
-		requireTypeScript('nodes/SupplierMatchedProjects/trigger/listing.ts')
-	);
-const { readTriggerState, writeTriggerState } =
-	/** @type {typeof import('../../nodes/SupplierMatchedProjects/trigger/state')} */ (
-		requireTypeScript('nodes/SupplierMatchedProjects/trigger/state.ts')
-	);
+const { diffPoll } = require('../../nodes/SupplierMatchedProjects/trigger/diff.ts');
+const { listedTenders } = require('../../nodes/SupplierMatchedProjects/trigger/listing.ts');
+const {
+	readTriggerState,
+	writeTriggerState,
+} = require('../../nodes/SupplierMatchedProjects/trigger/state.ts');
 
 /** @typedef {import('../../nodes/SupplierMatchedProjects/api/types').Project} Project */
 /** @typedef {import('../../nodes/SupplierMatchedProjects/api/types').Tender} Tender */

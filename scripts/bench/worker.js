@@ -2,7 +2,7 @@
 'use strict';
 
 /**
- * The bench's child processes (items-worker.js, network-worker.js): the parent sends jobs over
+ * The bench's child processes (item-costs-worker.js, network-worker.js): the parent sends jobs over
  * IPC, one at a time, and the child answers each with its result or its error.
  */
 
@@ -16,7 +16,7 @@ const messageOf = (error) => (error instanceof Error ? error.message : String(er
 
 /**
  * Starts a worker of this folder and resolves once it is ready for jobs.
- * @param {string} script e.g. "items-worker.js"
+ * @param {string} script e.g. "item-costs-worker.js"
  * @param {{ env?: NodeJS.ProcessEnv, execArgv?: string[] }} [options]
  * @returns {Promise<{ run: (job: object) => Promise<any>, stop: () => Promise<void> }>}
  */

@@ -9,7 +9,7 @@
  * client (fetch + JSON.parse of the same pages: what any client spends), our node in the default
  * output (projects, not simplified) and our node in the output mode measured, so that the CPU the
  * mode itself costs (splitting, simplifying) is the difference between the last two. Started by
- * items.js, one job per process (worker.js).
+ * item-costs.js, one job per process (worker.js).
  */
 
 const { assertSingleN8nTree, installRuntime } = require('./runtime');
@@ -49,7 +49,7 @@ const SAMPLE_EVERY_MS = 2;
 /** @returns {void} */
 function fullGc() {
 	const gc = /** @type {{ gc?: () => void }} */ (/** @type {unknown} */ (globalThis)).gc;
-	if (gc === undefined) throw new Error('items-worker needs node --expose-gc');
+	if (gc === undefined) throw new Error('item-costs-worker needs node --expose-gc');
 	gc();
 	gc();
 }

@@ -3,19 +3,18 @@
 
 /**
  * CPU and memory of turning 10,000 projects into items through the engine, one child process per
- * output mode (items-worker.js), and in this process JSON.parse of the pages and the shaping alone.
+ * output mode (item-costs-worker.js), and in this process JSON.parse of the pages and the shaping alone.
  */
 
 const { median } = require('simple-statistics');
 
 const { MAX_PAGE_SIZE } = require('./floors');
 const { targetOf } = require('./requests');
-const { requireTypeScript } = require('./runtime');
 const { startWorker } = require('./worker');
 
 /** @typedef {import('./sandbox').BenchSandbox} BenchSandbox */
-/** @typedef {import('./items-worker').ItemsResult} ItemsResult */
-/** @typedef {import('./items-worker').ItemsJob} ItemsJob */
+/** @typedef {import('./item-costs-worker').ItemsResult} ItemsResult */
+/** @typedef {import('./item-costs-worker').ItemsJob} ItemsJob */
 /** @typedef {typeof import('./clients')} Clients */
 /** @typedef {import('../../nodes/SupplierMatchedProjects/api/types').Project} Project */
 /** @typedef {import('../../nodes/SupplierMatchedProjects/api/types').ResultsPage} ResultsPage */
@@ -45,7 +44,7 @@ function cpuClock() {
  * @returns {Promise<ItemsResult>}
  */
 async function measureItemsInChild(job) {
-	const worker = await startWorker('items-worker.js', { execArgv: ['--expose-gc'] });
+	const worker = await startWorker('item-costs-worker.js', { execArgv: ['--expose-gc'] });
 	try {
 		return await worker.run(job);
 	} finally {
@@ -60,10 +59,7 @@ async function measureItemsInChild(job) {
  */
 async function measureItems(bench, repetitions, progress) {
 	const target = targetOf(bench);
-	const { shapeItems } =
-		/** @type {typeof import('../../nodes/SupplierMatchedProjects/helpers/items')} */ (
-			requireTypeScript('nodes/SupplierMatchedProjects/helpers/items.ts')
-		);
+	const { shapeItems } = require('../../nodes/SupplierMatchedProjects/helpers/items.ts');
 	const modes = [];
 	for (const mode of MODES) {
 		progress(`  ${mode.output}${mode.simplify ? ', simplified' : ''}`);
@@ -75,12 +71,12 @@ async function measureItems(bench, repetitions, progress) {
 			repetitions,
 		});
 		const items = result.cold.items;
-		/** @param {import('./items-worker').WalkMeasurement[]} walks */
+		/** @param {import('./item-costs-worker').WalkMeasurement[]} walks */
 		const cpuOf = (walks) => median(walks.map((walk) => walk.cpuMs));
 		/**
 		 * Pairwise, walk by walk under the same load: what `walks` cost beyond `baseline`.
-		 * @param {import('./items-worker').WalkMeasurement[]} walks
-		 * @param {import('./items-worker').WalkMeasurement[]} baseline
+		 * @param {import('./item-costs-worker').WalkMeasurement[]} walks
+		 * @param {import('./item-costs-worker').WalkMeasurement[]} baseline
 		 */
 		const beyond = (walks, baseline) =>
 			median(walks.map((walk, index) => walk.cpuMs - baseline[index].cpuMs));
