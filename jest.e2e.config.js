@@ -14,8 +14,8 @@ module.exports = {
 			{ tsconfig: '<rootDir>/tsconfig.dev.json', diagnostics: { warnOnly: false } },
 		],
 	},
-	globalSetup: '<rootDir>/scripts/e2e/global-setup.js',
-	globalTeardown: '<rootDir>/scripts/e2e/global-teardown.js',
+	globalSetup: '<rootDir>/test/support/e2e/global-setup.js',
+	globalTeardown: '<rootDir>/test/support/e2e/global-teardown.js',
 	maxWorkers: 1,
 	testTimeout: 5 * 60 * 1000,
 	// Jest's transform cache, in the clone rather than the shared temp folder.

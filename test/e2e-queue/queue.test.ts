@@ -4,15 +4,15 @@ import {
 	startQueueE2e,
 	type QueueE2eEnvironment,
 	type QueueScenario,
-} from '../../scripts/e2e/queue-harness';
-import { stderrLogger, waitForPolls } from '../../scripts/e2e/support';
+} from '../support/e2e/queue-harness';
+import { stderrLogger, waitForPolls } from '../support/e2e/support';
 import { outputItems, type ExecutionSummary } from '../../scripts/n8n/client';
 import { busiestWindow } from '../support/rate-window';
 import { reportFigures } from '../support/reliability-report';
 
 /**
  * The packed package in n8n's queue mode: a main instance and two workers on PostgreSQL and
- * Redis (scripts/e2e/queue-harness.js). Each scenario has its own sandbox client and credential,
+ * Redis (test/support/e2e/queue-harness.js). Each scenario has its own sandbox client and credential,
  * so its tokens and its share of the rate limit are its own. The tests run in this order.
  */
 

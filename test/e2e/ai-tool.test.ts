@@ -3,8 +3,8 @@ import {
 	DEFAULT_TOOL_LIMIT,
 	TOOL_DESCRIPTION,
 } from '../../nodes/SupplierMatchedProjects/descriptions/tool';
-import { stderrLogger } from '../../scripts/e2e/support';
-import { startAiE2e, type AiEnvironment } from '../support/ai-harness';
+import { stderrLogger } from '../support/e2e/support';
+import { startAiE2e, type AiEnvironment } from '../support/e2e/ai-harness';
 import { assistantMessage, functionCall } from '../support/scripted-model';
 import { expectCompactKeys, MODEL_FILLED_KEYS, parseToolAnswer } from '../support/tool-answer';
 

@@ -1,7 +1,7 @@
 import { sleep } from 'n8n-workflow';
 
-import { outputItems, startE2e, type E2eEnvironment } from '../../scripts/e2e/harness';
-import { readSpreadsheetRows, stderrLogger } from '../../scripts/e2e/support';
+import { outputItems, startE2e, type E2eEnvironment } from '../support/e2e/harness';
+import { readSpreadsheetRows, stderrLogger } from '../support/e2e/support';
 
 /**
  * The packed package, installed as a community node into a real n8n (the version SMP_N8N_VERSION

@@ -13,17 +13,17 @@
 const fs = require('node:fs');
 const path = require('node:path');
 
-const { startSandbox, SANDBOX_FIXTURES } = require('../../sandbox');
-const { outputItems } = require('../n8n/client');
-const { cleanupStack, launchN8n, throwAwayFolder } = require('../n8n/launch');
-const { packageJson } = require('../n8n/package');
-const { startSmtpSink } = require('../n8n/smtp-sink');
-const { loadExamples, EXAMPLE_IDS, credentialsFor } = require('../n8n/examples');
+const { startSandbox, SANDBOX_FIXTURES } = require('../../../sandbox');
+const { outputItems } = require('../../../scripts/n8n/client');
+const { cleanupStack, launchN8n, throwAwayFolder } = require('../../../scripts/n8n/launch');
+const { packageJson } = require('../../../scripts/n8n/package');
+const { startSmtpSink } = require('../../../scripts/n8n/smtp-sink');
+const { loadExamples, EXAMPLE_IDS, credentialsFor } = require('../../../scripts/n8n/examples');
 const { startTokenRecorder } = require('./token-recorder');
 const { waitForPolls } = require('./support');
 
 /** Workflows only the suite uses (the examples are imported as well). */
-const E2E_WORKFLOW_DIR = path.resolve(__dirname, '..', '..', 'test', 'e2e', 'workflows');
+const E2E_WORKFLOW_DIR = path.resolve(__dirname, '..', '..', 'e2e', 'workflows');
 
 const WRONG_SECRET_CREDENTIAL_ID = 'smpE2eWrongSecret';
 

@@ -1,8 +1,8 @@
 // @ts-check
 'use strict';
 
-const { ensureRuntime } = require('../n8n/runtime');
-const { buildAndPack } = require('../n8n/package');
+const { ensureRuntime } = require('../../../scripts/n8n/runtime');
+const { buildAndPack } = require('../../../scripts/n8n/package');
 
 /** @param {string} line */
 function log(line) {

@@ -6,7 +6,7 @@
  * token and its own share of the API's rate limit.
  */
 
-const { packageJson } = require('../n8n/package');
+const { packageJson } = require('../../../scripts/n8n/package');
 
 const PACKAGE = packageJson().name;
 

@@ -6,7 +6,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 
-const { delay } = require('../n8n/runtime');
+const { delay } = require('../../../scripts/n8n/runtime');
 
 const stderrLogger = {
 	/** @param {string} line */
@@ -39,7 +39,7 @@ function readSpreadsheetRows(env, prefix) {
 /**
  * Waits until the sandbox has seen `count` polls (first pages: results requests without a cursor)
  * after `since` (sandbox time, ISO 8601), of one client when `clientId` is given.
- * @param {import('../../sandbox').Sandbox} sandbox
+ * @param {import('../../../sandbox').Sandbox} sandbox
  * @param {{ since: string, count: number, timeoutMs: number, clientId?: string }} options
  * @returns {Promise<void>}
  */

@@ -11,8 +11,8 @@ const os = require('node:os');
 const path = require('node:path');
 
 const { ensurePrograms } = require('./debian-packages');
-const { spawnGroup, stopGroup, runGroup } = require('../n8n/processes');
-const { freePort, delay, tail } = require('../n8n/runtime');
+const { spawnGroup, stopGroup, runGroup } = require('../../../scripts/n8n/processes');
+const { freePort, delay, tail } = require('../../../scripts/n8n/runtime');
 
 const PROGRAMS = ['redis-server', 'redis-cli'].map((name) => ({
 	name,

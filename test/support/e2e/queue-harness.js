@@ -13,11 +13,11 @@ const crypto = require('node:crypto');
 const fs = require('node:fs');
 const path = require('node:path');
 
-const { startSandbox } = require('../../sandbox');
-const { cleanupStack, launchN8n, throwAwayFolder } = require('../n8n/launch');
-const { startN8n, freePort } = require('../n8n/runtime');
-const { startPostgres } = require('../services/postgres');
-const { startRedis } = require('../services/redis');
+const { startSandbox } = require('../../../sandbox');
+const { cleanupStack, launchN8n, throwAwayFolder } = require('../../../scripts/n8n/launch');
+const { startN8n, freePort } = require('../../../scripts/n8n/runtime');
+const { startPostgres } = require('./postgres');
+const { startRedis } = require('./redis');
 const { startTokenRecorder } = require('./token-recorder');
 const { filesIn } = require('./harness');
 const { getManyWorkflow, newTenderWorkflow } = require('./queue-workflows');
@@ -38,14 +38,14 @@ const SCENARIOS = ['getMany', 'concurrent', 'trigger', 'workerKill', 'spread', '
 
 /**
  * @typedef {object} QueueE2eEnvironment
- * @property {import('../../sandbox').Sandbox} sandbox
+ * @property {import('../../../sandbox').Sandbox} sandbox
  * @property {import('./token-recorder').TokenRecorder} tokenRecorder
- * @property {import('../services/postgres').Postgres} postgres
- * @property {import('../services/redis').Redis} redis
- * @property {import('../n8n/client').N8nClient} client logged in as the owner, through the main instance
+ * @property {import('./postgres').Postgres} postgres
+ * @property {import('./redis').Redis} redis
+ * @property {import('../../../scripts/n8n/client').N8nClient} client logged in as the owner, through the main instance
  * @property {Record<string, QueueScenario>} scenarios
  * @property {() => string[]} processNames the n8n processes running now, main first
- * @property {(name: string) => import('../n8n/runtime').N8nInstance} process
+ * @property {(name: string) => import('../../../scripts/n8n/runtime').N8nInstance} process
  * @property {(name: string) => string} processLog everything a process (running or not) wrote to its console
  * @property {(executionId: string) => string[]} processesThatStarted the processes whose log says they started the execution (killed ones too)
  * @property {() => Promise<void>} restartMain stops the main instance and starts it again
@@ -109,13 +109,13 @@ async function startQueueE2e(logger) {
 
 		/** @type {{ where: string, text: string }[]} */
 		const redisSnapshots = [];
-		/** @type {Map<string, import('../n8n/runtime').N8nInstance>} */
+		/** @type {Map<string, import('../../../scripts/n8n/runtime').N8nInstance>} */
 		const processes = new Map();
 		/** Console logs of every process started, killed ones included. @type {Map<string, string>} */
 		const logFiles = new Map();
 		const keep = process.env.SMP_E2E_KEEP === '1';
 		const folder = throwAwayFolder({ cleanups, logger, prefix: 'smp-n8n-', keep });
-		/** @type {import('../n8n/launch').PreparedN8n | undefined} */
+		/** @type {import('../../../scripts/n8n/launch').PreparedN8n | undefined} */
 		let preparedN8n;
 		/**
 		 * Each process on this machine needs its own task-runner broker port and log file; a

@@ -18,13 +18,13 @@ const {
 	StreamableHTTPClientTransport,
 } = require('@modelcontextprotocol/sdk/client/streamableHttp.js');
 
-const { SANDBOX_FIXTURES } = require('../../sandbox');
-const { credentialsFor, EXAMPLES_DIR } = require('../../scripts/n8n/examples');
-const { cleanupStack, launchN8n, throwAwayFolder } = require('../../scripts/n8n/launch');
-const { startAgentAccountSandbox, AGENT_ACCOUNT } = require('./agent-account');
-const { startScriptedModel } = require('./scripted-model');
+const { SANDBOX_FIXTURES } = require('../../../sandbox');
+const { credentialsFor, EXAMPLES_DIR } = require('../../../scripts/n8n/examples');
+const { cleanupStack, launchN8n, throwAwayFolder } = require('../../../scripts/n8n/launch');
+const { startAgentAccountSandbox, AGENT_ACCOUNT } = require('../agent-account');
+const { startScriptedModel } = require('../scripted-model');
 
-const AI_WORKFLOW_DIR = path.resolve(__dirname, '..', 'e2e', 'ai-workflows');
+const AI_WORKFLOW_DIR = path.resolve(__dirname, '..', '..', 'e2e', 'ai-workflows');
 
 const AI_WORKFLOWS = Object.freeze({
 	mcp: { id: 'smpAiMcpServer', path: 'smp-projects' },
@@ -65,10 +65,10 @@ function agentExample() {
 
 /**
  * @typedef {object} AiEnvironment
- * @property {import('../../sandbox').Sandbox} sandbox
- * @property {import('./scripted-model').ScriptedModel} model
- * @property {import('../../scripts/n8n/runtime').N8nInstance} n8n
- * @property {import('../../scripts/n8n/client').N8nClient} client logged in as the owner
+ * @property {import('../../../sandbox').Sandbox} sandbox
+ * @property {import('../scripted-model').ScriptedModel} model
+ * @property {import('../../../scripts/n8n/runtime').N8nInstance} n8n
+ * @property {import('../../../scripts/n8n/client').N8nClient} client logged in as the owner
  * @property {string} n8nVersion
  * @property {typeof AI_WORKFLOWS} workflows
  * @property {typeof AGENT_ACCOUNT} account

@@ -13,8 +13,8 @@ const path = require('node:path');
 const { execFileSync } = require('node:child_process');
 
 const { ensurePrograms } = require('./debian-packages');
-const { spawnGroup, stopGroup, runGroup, exited } = require('../n8n/processes');
-const { freePort, delay, tail } = require('../n8n/runtime');
+const { spawnGroup, stopGroup, runGroup, exited } = require('../../../scripts/n8n/processes');
+const { freePort, delay, tail } = require('../../../scripts/n8n/runtime');
 
 /**
  * Debian keeps each PostgreSQL major version in /usr/lib/postgresql/<major>/bin. 15 (Debian 12's)

@@ -8,7 +8,7 @@
 
 const fs = require('node:fs');
 const path = require('node:path');
-const { runGroup } = require('../n8n/processes');
+const { runGroup } = require('../../../scripts/n8n/processes');
 
 /**
  * @typedef {object} Program
