@@ -5,8 +5,8 @@
 /**
  * `npm run bench`: requests, tokens, wall time, CPU and memory of our node against the physical
  * floor, the HTTP Request node recipe and a plain client, side by side in one run against the
- * local sandbox (requests.js, wall-time.js, item-costs.js, trigger.js). Prints the tables and writes
- * them as JSON (and Markdown) under .bench-results/.
+ * local sandbox (requests.js, wall-time.js, item-costs.js, trigger.js). Prints the tables and
+ * writes them as JSON (and Markdown) under .bench-results/.
  *
  * Then the network view: the same walks over HTTPS through a latency proxy (network.js).
  * `npm run bench -- --network` runs that part alone.

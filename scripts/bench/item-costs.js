@@ -3,7 +3,8 @@
 
 /**
  * CPU and memory of turning 10,000 projects into items through the engine, one child process per
- * output mode (item-costs-worker.js), and in this process JSON.parse of the pages and the shaping alone.
+ * output mode (item-costs-worker.js), and in this process JSON.parse of the pages and the shaping
+ * alone.
  */
 
 const { median } = require('simple-statistics');

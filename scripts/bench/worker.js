@@ -2,8 +2,8 @@
 'use strict';
 
 /**
- * The bench's child processes (item-costs-worker.js, network-worker.js): the parent sends jobs over
- * IPC, one at a time, and the child answers each with its result or its error.
+ * The bench's child processes (item-costs-worker.js, network-worker.js): the parent sends jobs
+ * over IPC, one at a time, and the child answers each with its result or its error.
  */
 
 const { fork } = require('node:child_process');

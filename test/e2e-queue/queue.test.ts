@@ -12,8 +12,8 @@ import { reportFigures } from '../support/reliability-report';
 
 /**
  * The packed package in n8n's queue mode: a main instance and two workers on PostgreSQL and
- * Redis (test/support/e2e/queue-harness.js). Each scenario has its own sandbox client and credential,
- * so its tokens and its share of the rate limit are its own. The tests run in this order.
+ * Redis (test/support/e2e/queue-harness.js). Each scenario has its own sandbox client and
+ * credential, so its tokens and its share of the rate limit are its own. The tests run in this order.
  */
 
 const COMPANY_ID = 'company-1';

@@ -41,8 +41,9 @@ export function splitTenders(project: Project): TenderItem[] {
 // ---- simplifying ----
 
 /**
- * A tenders entry as the simplified rows read it. A malformed entry still counts, since splitTenders
- * makes an item of whatever the list holds: spread, a non-object gives its own keys or none.
+ * A tenders entry as the simplified rows read it. A malformed entry still counts, since
+ * splitTenders makes an item of whatever the list holds: spread, a non-object gives its own keys
+ * or none.
  */
 function asTender(entry: Tender): Tender {
 	return isObject(entry) ? entry : ({ ...(entry as object) } as Tender);

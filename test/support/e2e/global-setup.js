@@ -18,7 +18,8 @@ module.exports = async function globalSetup() {
 	const runtime = await ensureRuntime({ log });
 	log(`n8n ${runtime.n8nVersion} on Node.js ${runtime.nodeVersion}`);
 	if (!process.env.SMP_E2E_TARBALL) {
-		// Into scripts/e2e/run.js's folder when it runs the suite: removed with it, even when the run is stopped.
+		// Into scripts/e2e/run.js's folder when it runs the suite: removed with it, even when the
+		// run is stopped.
 		process.env.SMP_E2E_TARBALL = await buildAndPack({ log }, process.env.SMP_E2E_WORK_DIR);
 		// Ours to remove in the global teardown; a tarball given from outside is left alone.
 		process.env.SMP_E2E_PACKED_HERE = '1';
