@@ -9,11 +9,12 @@ import type {
 	IPollFunctions,
 	JsonObject,
 } from 'n8n-workflow';
-import { getCredentialAllowedDomains, NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import type { ErrorBody, ResultsPage } from '../api/types';
 import { MAX_PAGE_SIZE } from '../helpers/paging';
 import { isObject } from '../helpers/values';
+import { credentialAllowedDomains } from '../shared/n8n-features';
 import { describeApiFailure, errorCodeOf, type FailedRequest } from './api-errors';
 import {
 	API_RATE_LIMIT,
@@ -356,7 +357,7 @@ function requestOptions(
 	page: { cursor?: string; limit: number },
 	policy: Readonly<RetryPolicy>,
 ): IHttpRequestOptions {
-	const allowedDomains = getCredentialAllowedDomains({
+	const allowedDomains = credentialAllowedDomains({
 		node,
 		credentialData: credentials,
 		credentialOwnedSurface: true,

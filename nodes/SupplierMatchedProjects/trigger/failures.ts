@@ -1,6 +1,7 @@
-import { NodeApiError, TIMED_CAUSES } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
 
 import { PagingError } from '../helpers/paging';
+import { TIMED_CAUSES } from '../shared/n8n-features';
 import { WalkBudgetError } from './budget';
 
 const PASSING_CAUSES: ReadonlySet<string> = new Set(TIMED_CAUSES);
