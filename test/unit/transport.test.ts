@@ -91,6 +91,13 @@ describe('retry policy', () => {
 			[7, 7000],
 			['Tue, 01 Jan 2030 00:00:30 GMT', 30_000],
 			['Mon, 31 Dec 2029 23:59:00 GMT', 0],
+			// At most the API's 5-minute window, after which one request probes.
+			['300', 300_000],
+			['301', 300_000],
+			['86400', 300_000],
+			['99999999999999999999999', 300_000],
+			[86_400, 300_000],
+			['Fri, 01 Jan 2100 00:00:00 GMT', 300_000],
 		])('reads %p as %p ms', (value, ms) => {
 			expect(parseRetryAfter(value, now)).toBe(ms);
 		});
@@ -209,7 +216,13 @@ describe('RateBudget', () => {
 		clock.advance(1000);
 		expect(budget.spentFor('a')).toEqual({ waitMs: 59_000, spentBy: 'process' });
 		await sendOn(budget, 'b', { kind: 'refused', retryAfterMs: 70_000 }, clock.now());
-		expect(budget.spentFor('b')).toEqual({ waitMs: 70_000, spentBy: 'api' });
+		expect(budget.spentFor('b')).toEqual({ waitMs: 60_000, spentBy: 'api' });
+		// A Retry-After pauses as long as it says, but never longer than the window.
+		const ten = new RateBudget({ limit: 10, windowMs: 60_000, random: () => 0, ...clock });
+		await sendOn(ten, 'a', { kind: 'refused', retryAfterMs: 50_000 }, clock.now());
+		expect(ten.spentFor('a')).toEqual({ waitMs: 50_000, spentBy: 'api' });
+		await sendOn(ten, 'b', { kind: 'refused', retryAfterMs: 86_400_000 }, clock.now());
+		expect(ten.spentFor('b')).toEqual({ waitMs: 60_000, spentBy: 'api' });
 	});
 
 	it('counts neither a 429 nor a request that never reached the API, and forgets all on reset', async () => {
@@ -648,13 +661,14 @@ describe('a 429 with Retry-After: the count every n8n process on the credential 
 		expect(await requestRoom(context)).toEqual({ free: 11, underLimit: 99 });
 	}, 15_000);
 
-	it('stops with the budget message when the API asks for longer than the node waits; this process then sends nothing until then', async () => {
+	it('stops with the budget message when the API asks for longer than the node waits (5 minutes at most); this process then sends nothing until then', async () => {
 		const { context, sent } = fakeContext(settings, () => limited('3600'));
 		const error = await outcomeOf(context);
 		expect(error).toBeInstanceOf(NodeApiError);
-		// Retry-After plus a random spread of up to one slot (3 s), so processes do not return together.
+		// Retry-After, capped at the API's 5-minute window, plus a random spread of up to one slot
+		// (3 s), so processes do not return together.
 		expect((error as NodeApiError).message).toMatch(
-			/^This credential has used its 100 requests per 5 minutes, counted by the API across every n8n process that uses it; the next one is allowed in 360[0-3] s$/,
+			/^This credential has used its 100 requests per 5 minutes, counted by the API across every n8n process that uses it; the next one is allowed in 30[0-3] s$/,
 		);
 		expect((error as NodeApiError).description).toContain(
 			'in queue mode: the main instance and all workers',
@@ -665,7 +679,7 @@ describe('a 429 with Retry-After: the count every n8n process on the credential 
 		const { context: another, sent: sentByAnother } = fakeContext(settings);
 		expect(await requestRoom(another)).toEqual({ free: 0, underLimit: 100 });
 		expect((await outcomeOf(another)) as NodeApiError).toMatchObject({
-			message: expect.stringMatching(/counted by the API .* allowed in 360[0-3] s$/),
+			message: expect.stringMatching(/counted by the API .* allowed in 30[0-3] s$/),
 		});
 		expect(sentByAnother).toHaveLength(0);
 		const { context: otherClient } = fakeContext({ ...settings, clientId: 'client-2' });
