@@ -14,7 +14,7 @@ import {
 	RateBudget,
 	type RateAnswer,
 } from '../../nodes/SupplierMatchedProjects/transport/budget';
-import { Turns } from '../../nodes/SupplierMatchedProjects/transport/turns';
+import { Turns, TurnWaitTimeout } from '../../nodes/SupplierMatchedProjects/transport/turns';
 import {
 	companyIdProblem,
 	inCredentialTurn,
@@ -270,6 +270,43 @@ describe('Turns', () => {
 			'third ends',
 		]);
 		expect(order.indexOf('other key starts')).toBeLessThan(order.indexOf('first ends'));
+	});
+
+	it('a caller that stops waiting leaves the queue: the others keep their order, none is left behind', async () => {
+		const turns = new Turns();
+		const order: string[] = [];
+		const endFirst = await turns.take('a');
+		const second = turns.take('a', 20).then(
+			() => 'second got a turn',
+			(error: unknown) => {
+				expect(error).toBeInstanceOf(TurnWaitTimeout);
+				expect(error).toMatchObject({ waitedMs: 20, queued: 1 });
+				return 'second gave up';
+			},
+		);
+		const third = turns.take('a').then((end) => {
+			order.push('third');
+			return end;
+		});
+		expect(turns.queued('a')).toBe(2);
+		expect(await second).toBe('second gave up');
+		expect(turns.queued('a')).toBe(1);
+		endFirst();
+		(await third)();
+		expect(order).toEqual(['third']);
+		expect(turns.queued('a')).toBe(0);
+		// Nothing holds the key: a new caller gets its turn at once.
+		const end = await turns.take('a', 0);
+		end();
+	});
+
+	it('a turn that comes before the wait ends is taken', async () => {
+		const turns = new Turns();
+		const endFirst = await turns.take('a');
+		const second = turns.take('a', 10_000);
+		endFirst();
+		(await second)();
+		expect(turns.queued('a')).toBe(0);
 	});
 
 	it('ignores a turn ended twice', async () => {
@@ -702,7 +739,7 @@ describe('a 429 with Retry-After: the count every n8n process on the credential 
 	});
 });
 
-describe('a walk whose turn came late', () => {
+describe('a walk whose turn does not come within the wait', () => {
 	afterEach(() => {
 		jest.restoreAllMocks();
 		apiRateBudget.reset();
@@ -721,31 +758,44 @@ describe('a walk whose turn came late', () => {
 	}
 
 	/** A walk that waits for another one holding the turn longer than the node waits. */
-	async function lateWalk(): Promise<{ walked: boolean; outcome: string }> {
+	async function lateWalk(): Promise<{ walked: boolean; outcome: string; firstRan: boolean }> {
 		const { context } = fakeContext(settings);
 		let walked = false;
-		const first = inCredentialTurn(context, async () => await sleep(150));
+		let firstRan = false;
+		const first = inCredentialTurn(context, async () => {
+			await sleep(300);
+			firstRan = true;
+		});
 		const late = inCredentialTurn(context, async () => {
 			walked = true;
 		}).then(
 			() => 'ran',
 			(error: Error) => error.message,
 		);
-		await first;
 		const outcome = await late;
-		return { walked, outcome };
+		expect(firstRan).toBe(false);
+		await first;
+		return { walked, outcome, firstRan };
 	}
 
-	it('runs when the only wait left is the pacing of one slot after a 429, and stops when the window is spent', async () => {
+	it('stops at the wait with the queue message, or the budget message when the window is spent; the walk ahead finishes', async () => {
 		jest.spyOn(Math, 'random').mockReturnValue(0);
 		const restorePolicy = overrideRetryPolicy({ maxAttempts: 1, maxTotalWaitMs: 100 });
 		try {
-			await refused('1');
-			// Past the Retry-After, the next send waits only for its slot (3 s after the refused one).
-			await sleep(1100);
-			expect(await lateWalk()).toEqual({ walked: true, outcome: 'ran' });
+			const queued = await lateWalk();
+			expect(queued).toEqual({
+				walked: false,
+				firstRan: true,
+				outcome:
+					'Walks through the results on this credential are queued: this run waited 1 s for its turn behind another and stopped rather than wait longer',
+			});
 
-			// The same late turn while a longer Retry-After is still ahead: the budget message.
+			// Past a Retry-After, the only wait left is the pacing of one slot: still the queue.
+			await refused('1');
+			await sleep(1100);
+			expect((await lateWalk()).outcome).toMatch(/^Walks through the results .* are queued/);
+
+			// The same wait while a longer Retry-After is still ahead: the budget is the cause.
 			apiRateBudget.reset();
 			await refused('60');
 			const spent = await lateWalk();
@@ -755,4 +805,15 @@ describe('a walk whose turn came late', () => {
 			restorePolicy();
 		}
 	}, 15_000);
+
+	it('leaves the turns as they were: the next walk runs at once', async () => {
+		const restorePolicy = overrideRetryPolicy({ maxTotalWaitMs: 50 });
+		try {
+			expect((await lateWalk()).outcome).toMatch(/are queued/);
+			const { context } = fakeContext(settings);
+			expect(await inCredentialTurn(context, async () => 'ran')).toBe('ran');
+		} finally {
+			restorePolicy();
+		}
+	});
 });

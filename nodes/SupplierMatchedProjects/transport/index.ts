@@ -39,7 +39,7 @@ import {
 	type SupplierSettings,
 } from './settings';
 import { discardTokenUsedBy, redactSecrets, TokenRequestError } from './token';
-import { walkTurns } from './turns';
+import { TurnWaitTimeout, walkTurns } from './turns';
 
 export { CREDENTIAL_TYPE } from './settings';
 
@@ -164,7 +164,7 @@ export async function requestRoom(context: SupplierContext): Promise<RequestRoom
  * Runs a walk through the result pages in this credential's turn: concurrent walks on one
  * credential take turns, so that when the rate budget runs out it has been spent on walks that
  * finished rather than on many stopped halfway. Waiting for the turn is bounded like every other
- * wait; a turn that comes later than that fails instead of starting.
+ * wait: a turn that does not come within it fails instead of starting.
  */
 export async function inCredentialTurn<T>(
 	context: SupplierContext,
@@ -174,22 +174,44 @@ export async function inCredentialTurn<T>(
 	const credentials = await context.getCredentials<ICredentialDataDecryptedObject>(CREDENTIAL_TYPE);
 	const settings = settingsOf(node, credentials);
 	const maxWaitMs = activePolicy.maxTotalWaitMs;
-	const deadline = Date.now() + maxWaitMs;
 	const key = credentialKey(settings);
-	const endTurn = await walkTurns.take(key);
+	let endTurn: () => void;
 	try {
-		if (Date.now() > deadline) {
-			// The turn came late because earlier walks waited for the rate limit. When it is still
-			// spent, that is the cause to report; when the API has room again, refusing a walk that can
-			// run now would only waste the wait. A wait of one slot is pacing after a 429, not a spent window.
-			const spent = apiRateBudget.spentFor(key);
-			if (spent !== undefined && spent.waitMs > API_RATE_WINDOW_MS / API_RATE_LIMIT) {
-				throw new RateBudgetError(node, spent.waitMs, spent.spentBy);
-			}
+		endTurn = await walkTurns.take(key, maxWaitMs);
+	} catch (error) {
+		if (!(error instanceof TurnWaitTimeout)) throw error;
+		// The walks ahead held the turn this long because they waited for the rate limit: when it is
+		// still spent, that is the cause to report. A wait of one slot is pacing after a 429.
+		const spent = apiRateBudget.spentFor(key);
+		if (spent !== undefined && spent.waitMs > API_RATE_WINDOW_MS / API_RATE_LIMIT) {
+			throw new RateBudgetError(node, spent.waitMs, spent.spentBy);
 		}
+		throw new TurnWaitError(node, error);
+	}
+	try {
 		return await walk();
 	} finally {
 		endTurn();
+	}
+}
+
+/**
+ * Thrown when other walks on this credential held its turn for longer than the transport waits.
+ */
+class TurnWaitError extends NodeApiError {
+	constructor(node: INode, timeout: TurnWaitTimeout) {
+		const seconds = Math.ceil(timeout.waitedMs / 1000);
+		const others = timeout.queued === 0 ? '' : `; ${timeout.queued} more are waiting`;
+		super(
+			node,
+			{ waitedMs: timeout.waitedMs },
+			{
+				message: `Walks through the results on this credential are queued: this run waited ${seconds} s for its turn behind another and stopped rather than wait longer${others}`,
+				description:
+					'Runs that read the results with one credential take turns, so that its rate limit (100 requests per 5 minutes) is spent on runs that finish. Run the workflow again when the others are done, run fewer workflows with this credential at the same time, or set a Limit so that each run reads fewer pages.',
+				httpCode: '429',
+			},
+		);
 	}
 }
 
