@@ -1,0 +1,184 @@
+/**
+ * Hostile waits, through n8n's real engine: a 429 whose Retry-After is a day or a date in 2100,
+ * and a walk whose turn on the credential does not come. Get Many runs against a scripted loopback
+ * server; Retry-After on virtual time (minutes in milliseconds, sockets real), the turn in real time.
+ * Before, one such 429 locked the credential in the process until a restart, and a queued walk
+ * waited for its turn without end.
+ */
+import { overrideRetryPolicy } from '../../nodes/SupplierMatchedProjects/transport';
+import { apiRateBudget } from '../../nodes/SupplierMatchedProjects/transport/budget';
+import { forgetAllTokens } from '../../nodes/SupplierMatchedProjects/transport/token';
+import { walkTurns } from '../../nodes/SupplierMatchedProjects/transport/turns';
+import type { NodeRun } from '../support/engine';
+import { project, tender } from '../support/n8n-fixtures';
+import { credentialsHelper, getMany } from '../support/reliability';
+import { captureLogs } from '../support/reliability-logs';
+import {
+	startScriptedServer,
+	type ScriptedReply,
+	type ScriptedRequest,
+	type ScriptedServer,
+} from '../support/reliability-server';
+import { after, runInVirtualTime, useVirtualTime } from '../support/virtual-time';
+
+const companyId = 'company-1';
+const FIVE_MINUTES_MS = 300_000;
+/** Retry-After's pause plus the spread of up to one slot (3 s) that keeps processes apart. */
+const PAST_THE_PAUSE_MS = FIVE_MINUTES_MS + 3001;
+const BUDGET_MESSAGE =
+	/^This credential has used its 100 requests per 5 minutes, counted by the API across every n8n process that uses it; the next one is allowed in 30[0-3] s$/;
+
+const data = [project({ projectId: 'p-1', tenders: [tender({ id: 't-1' })] })];
+const page: ScriptedReply = { json: { data, _metadata: { nextCursor: null, hasNextPage: false } } };
+const token: ScriptedReply = {
+	json: { access_token: 'scripted-token-for-waits', token_type: 'Bearer', expires_in: 3600 },
+};
+
+let server: ScriptedServer;
+
+beforeAll(async () => {
+	captureLogs();
+	server = await startScriptedServer();
+});
+
+afterAll(async () => {
+	await server.stop();
+});
+
+beforeEach(() => {
+	forgetAllTokens();
+	apiRateBudget.reset();
+	server.requests.length = 0;
+});
+
+afterEach(() => {
+	jest.useRealTimers();
+});
+
+/** Results answered in turn by `replies`, then with the page; tokens always granted. */
+function answerResults(...replies: ScriptedReply[]): void {
+	let index = 0;
+	server.handle((request: ScriptedRequest) => {
+		if (request.path.startsWith('/oauth2/token')) return token;
+		const reply = replies[index] ?? page;
+		index++;
+		return reply;
+	});
+}
+
+function resultsRequests(): number {
+	return server.requests.filter((request) => request.path.includes('/speci-finder/results')).length;
+}
+
+async function run(): Promise<NodeRun> {
+	const helper = credentialsHelper({
+		authUrl: server.url,
+		baseUrl: server.url,
+		clientId: 'scripted-client',
+		clientSecret: 'scripted-secret',
+	});
+	return await getMany(helper, { companyId });
+}
+
+const refused = (retryAfter: string): ScriptedReply => ({
+	status: 429,
+	headers: { 'retry-after': retryAfter },
+	json: { code: 'RATE_LIMITED', message: 'Too many requests.' },
+});
+
+describe('a Retry-After longer than the API window', () => {
+	it.each([
+		['86400 seconds', '86400'],
+		['a date in 2100', 'Fri, 01 Jan 2100 00:00:00 GMT'],
+	])(
+		'%s: waits 5 minutes at most, then one probe request goes and the credential works',
+		async (_name, retryAfter) => {
+			useVirtualTime('2030-03-10T09:00:00.000Z');
+			answerResults(refused(retryAfter));
+			const first = await runInVirtualTime(run(), () => server.requests.length);
+			expect(first.error?.message).toMatch(BUDGET_MESSAGE);
+			expect(resultsRequests()).toBe(1);
+
+			const second = await runInVirtualTime(
+				after(PAST_THE_PAUSE_MS, run),
+				() => server.requests.length,
+			);
+			expect(second.error).toBeUndefined();
+			expect(second.items?.map((item) => item.json)).toEqual(data);
+			// The probe is the only request after the pause.
+			expect(resultsRequests()).toBe(2);
+		},
+	);
+
+	it('a refused probe pauses again, 5 minutes at most, and the next probe gets through', async () => {
+		useVirtualTime('2030-03-10T09:00:00.000Z');
+		answerResults(refused('86400'), refused('86400'));
+		const first = await runInVirtualTime(run(), () => server.requests.length);
+		expect(first.error?.message).toMatch(BUDGET_MESSAGE);
+
+		const second = await runInVirtualTime(
+			after(PAST_THE_PAUSE_MS, run),
+			() => server.requests.length,
+		);
+		expect(second.error?.message).toMatch(BUDGET_MESSAGE);
+		expect(resultsRequests()).toBe(2);
+
+		const third = await runInVirtualTime(
+			after(PAST_THE_PAUSE_MS, run),
+			() => server.requests.length,
+		);
+		expect(third.error).toBeUndefined();
+		expect(resultsRequests()).toBe(3);
+	});
+
+	it('an execution allowed to wait longer than 5 minutes waits the 5 minutes out and succeeds', async () => {
+		useVirtualTime('2030-03-10T09:00:00.000Z');
+		const restorePolicy = overrideRetryPolicy({ maxTotalWaitMs: 10 * 60_000 });
+		try {
+			answerResults(refused('86400'));
+			const started = Date.now();
+			const result = await runInVirtualTime(run(), () => server.requests.length);
+			expect(result.error).toBeUndefined();
+			expect(resultsRequests()).toBe(2);
+			const waited = Date.now() - started;
+			expect(waited).toBeGreaterThanOrEqual(FIVE_MINUTES_MS);
+			expect(waited).toBeLessThan(PAST_THE_PAUSE_MS + 1000);
+		} finally {
+			restorePolicy();
+		}
+	});
+});
+
+describe('the wait for a turn on the credential', () => {
+	it('is bounded: a walk queued behind a slow one stops with the queue message, sends nothing, and leaves the queue clean', async () => {
+		const restorePolicy = overrideRetryPolicy({ maxTotalWaitMs: 300 });
+		try {
+			// The first walk's page takes 1.5 s to come: it holds the turn that long.
+			answerResults({ ...page, delayMs: 1500 });
+			const slow = run();
+			// Let the slow walk take its turn before the second asks.
+			while (resultsRequests() === 0) await new Promise((resolve) => setImmediate(resolve));
+			const queued = await run();
+			expect(queued.error?.message).toBe(
+				'Walks through the results on this credential are queued: this run waited 1 s for its turn behind another and stopped rather than wait longer',
+			);
+			expect((queued.error as { description?: string }).description).toMatch(
+				/take turns, so that its rate limit .* Run the workflow again when the others are done, run fewer workflows with this credential at the same time, or set a Limit/,
+			);
+			expect(resultsRequests()).toBe(1);
+
+			const first = await slow;
+			expect(first.error).toBeUndefined();
+			expect(first.items?.map((item) => item.json)).toEqual(data);
+			expect(walkTurns.queued(JSON.stringify([server.url, 'scripted-client']))).toBe(0);
+
+			// Nothing is left holding the turn: the next walk runs at once.
+			answerResults();
+			const next = await run();
+			expect(next.error).toBeUndefined();
+			expect(resultsRequests()).toBe(2);
+		} finally {
+			restorePolicy();
+		}
+	});
+});
