@@ -39,7 +39,7 @@ import {
 	type SupplierSettings,
 } from './settings';
 import { discardTokenUsedBy, redactSecrets, TokenRequestError } from './token';
-import { TurnWaitTimeout, walkTurns } from './turns';
+import { walkTurns } from './turns';
 
 export { CREDENTIAL_TYPE } from './settings';
 
@@ -175,19 +175,8 @@ export async function inCredentialTurn<T>(
 	const settings = settingsOf(node, credentials);
 	const maxWaitMs = activePolicy.maxTotalWaitMs;
 	const key = credentialKey(settings);
-	let endTurn: () => void;
-	try {
-		endTurn = await walkTurns.take(key, maxWaitMs);
-	} catch (error) {
-		if (!(error instanceof TurnWaitTimeout)) throw error;
-		// The walks ahead held the turn this long because they waited for the rate limit: when it is
-		// still spent, that is the cause to report. A wait of one slot is pacing after a 429.
-		const spent = apiRateBudget.spentFor(key);
-		if (spent !== undefined && spent.waitMs > API_RATE_WINDOW_MS / API_RATE_LIMIT) {
-			throw new RateBudgetError(node, spent.waitMs, spent.spentBy);
-		}
-		throw new TurnWaitError(node, error);
-	}
+	const endTurn = await walkTurns.take(key, maxWaitMs);
+	if (endTurn === undefined) throw turnNotCome(node, key, maxWaitMs);
 	try {
 		return await walk();
 	} finally {
@@ -196,23 +185,29 @@ export async function inCredentialTurn<T>(
 }
 
 /**
- * Thrown when other walks on this credential held its turn for longer than the transport waits.
+ * Why a walk's turn did not come within the wait. The walks ahead held it this long because they
+ * waited for the rate limit: when it is still spent, that is the cause to report (a wait of one
+ * slot is pacing after a 429); otherwise the queue is.
  */
-class TurnWaitError extends NodeApiError {
-	constructor(node: INode, timeout: TurnWaitTimeout) {
-		const seconds = Math.ceil(timeout.waitedMs / 1000);
-		const others = timeout.queued === 0 ? '' : `; ${timeout.queued} more are waiting`;
-		super(
-			node,
-			{ waitedMs: timeout.waitedMs },
-			{
-				message: `Walks through the results on this credential are queued: this run waited ${seconds} s for its turn behind another and stopped rather than wait longer${others}`,
-				description:
-					'Runs that read the results with one credential take turns, so that its rate limit (100 requests per 5 minutes) is spent on runs that finish. Run the workflow again when the others are done, run fewer workflows with this credential at the same time, or set a Limit so that each run reads fewer pages.',
-				httpCode: '429',
-			},
-		);
+function turnNotCome(node: INode, key: string, waitedMs: number): NodeApiError {
+	const spent = apiRateBudget.spentFor(key);
+	if (spent !== undefined && spent.waitMs > API_RATE_WINDOW_MS / API_RATE_LIMIT) {
+		return new RateBudgetError(node, spent.waitMs, spent.spentBy);
 	}
+	const seconds = Math.ceil(waitedMs / 1000);
+	const queued = walkTurns.queued(key);
+	const others = queued === 0 ? '' : `; ${queued} more are waiting`;
+	const message = `Walks through the results on this credential are queued: this run waited ${seconds} s for its turn behind another and stopped rather than wait longer${others}`;
+	return new NodeApiError(
+		node,
+		{ waitedMs },
+		{
+			message,
+			description:
+				'Runs that read the results with one credential take turns, so that its rate limit (100 requests per 5 minutes) is spent on runs that finish. Run the workflow again when the others are done, run fewer workflows with this credential at the same time, or set a Limit so that each run reads fewer pages.',
+			httpCode: '429',
+		},
+	);
 }
 
 /**

@@ -1,16 +1,5 @@
 import { sleep } from 'n8n-workflow';
 
-/** A caller stopped waiting for its turn: walks ahead of it held the key past its deadline. */
-export class TurnWaitTimeout extends Error {
-	constructor(
-		readonly waitedMs: number,
-		/** Callers still waiting ahead of or after this one when it gave up. */
-		readonly queued: number,
-	) {
-		super(`Gave up waiting for a turn after ${waitedMs} ms`);
-	}
-}
-
 /**
  * Walks through the result pages on one credential take turns. Concurrent walks would otherwise
  * share the rate budget page by page, and when it runs out every one of them stops halfway; in
@@ -22,13 +11,15 @@ export class Turns {
 	private readonly taken = new Set<string>();
 
 	/**
-	 * Resolves when it is this caller's turn, with the function that ends the turn; rejects with a
-	 * TurnWaitTimeout when the turn has not come within `maxWaitMs`, leaving the queue as if this
-	 * caller had never asked.
+	 * Resolves when it is this caller's turn, with the function that ends the turn; or with
+	 * undefined when the turn has not come within `maxWaitMs`, leaving the queue as if this caller
+	 * had never asked.
 	 */
-	async take(key: string, maxWaitMs = Number.POSITIVE_INFINITY): Promise<() => void> {
-		if (this.taken.has(key)) await this.waitFor(key, maxWaitMs);
-		else this.taken.add(key);
+	async take(key: string): Promise<() => void>;
+	async take(key: string, maxWaitMs: number): Promise<(() => void) | undefined>;
+	async take(key: string, maxWaitMs = Number.POSITIVE_INFINITY): Promise<(() => void) | undefined> {
+		if (!this.taken.has(key)) this.taken.add(key);
+		else if (!(await this.waitFor(key, maxWaitMs))) return undefined;
 		let ended = false;
 		return () => {
 			if (ended) return;
@@ -37,7 +28,8 @@ export class Turns {
 		};
 	}
 
-	private async waitFor(key: string, maxWaitMs: number): Promise<void> {
+	/** Whether the turn came. */
+	private async waitFor(key: string, maxWaitMs: number): Promise<boolean> {
 		let grant = () => {};
 		const granted = new Promise<void>((resolve) => {
 			grant = resolve;
@@ -45,8 +37,12 @@ export class Turns {
 		const queue = this.waiting.get(key) ?? [];
 		queue.push(grant);
 		this.waiting.set(key, queue);
-		if (maxWaitMs === Number.POSITIVE_INFINITY) return await granted;
-		// n8n's sleep takes an abort signal from n8n 2.x on; where it does not, the timer only runs out.
+		if (maxWaitMs === Number.POSITIVE_INFINITY) {
+			await granted;
+			return true;
+		}
+		// The timer is stopped once the race is decided; an n8n whose sleep takes no abort signal lets
+		// it run out, harmlessly.
 		const stopTimer = new AbortController();
 		const gaveUp = await Promise.race([
 			granted.then(() => false),
@@ -56,7 +52,7 @@ export class Turns {
 			),
 		]);
 		stopTimer.abort();
-		if (!gaveUp) return;
+		if (!gaveUp) return true;
 		const index = queue.indexOf(grant);
 		if (index >= 0) {
 			queue.splice(index, 1);
@@ -65,7 +61,7 @@ export class Turns {
 			// The turn came in the same instant: hand it on, since this caller is leaving.
 			this.pass(key);
 		}
-		throw new TurnWaitTimeout(maxWaitMs, this.queued(key));
+		return false;
 	}
 
 	private pass(key: string): void {
