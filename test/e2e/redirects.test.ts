@@ -7,7 +7,8 @@ import { startRedirectsE2e } from '../support/e2e/redirects-harness';
  * request and would answer like the API): the execution fails with a message naming that origin
  * and nothing else of the Location, and the other origin hears nothing at all, no token, client
  * ID or secret. On the same origin: a results request follows; a token request follows a 307 and
- * refuses a 302, which would turn its POST into a GET. One n8n serves every test.
+ * refuses a 302, which would turn its POST into a GET. The credential's Test reports a redirect of
+ * its check without following it. One n8n serves every test.
  */
 
 type Environment = Awaited<ReturnType<typeof startRedirectsE2e>>;
@@ -77,7 +78,16 @@ describe('a redirect to another origin fails the execution and reaches nothing t
 		expect(posts).toHaveLength(1);
 	});
 
-	test("the credential's Test names the origin too", async () => {
+	test("the credential's Test reports a redirected check without following it", async () => {
+		const result = await env.client.testCredential(env.testButtonCredentialId);
+		expect(result.status).toBe('Error');
+		expect(result.message).toContain(
+			'the Base URL answered with a redirect (HTTP 302), which the test does not follow',
+		);
+		expect(env.api.requests.map((request) => request.path)).toContain('/check-302/swagger/doc');
+	});
+
+	test("the credential's Test names the origin of a redirected token request", async () => {
 		const redirectCase = caseOf('token', 'other', 307);
 		const result = await env.client.testCredential(env.credentialId(redirectCase));
 		expect(result).toEqual({

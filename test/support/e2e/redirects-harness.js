@@ -18,6 +18,8 @@ const { startScriptedServer } = require('../reliability-server');
 /** In every cross-origin Location: none of it may reach n8n's messages. */
 const LOCATION_USER_INFO = 'intruder:hunter2';
 const LOCATION_PATH = '/collect/stolen-path?take=everything';
+/** A credential whose Base URL answers the Test's check with a 302 to the other origin. */
+const TEST_BUTTON_CREDENTIAL_ID = 'smpRedirectTestButton';
 
 /**
  * @typedef {object} RedirectCase
@@ -163,6 +165,8 @@ async function startRedirectsE2e(logger) {
 			if (request.path.startsWith('/v2/')) {
 				return { forward: sandbox.url, forwardPath: request.path.slice('/v2'.length) };
 			}
+			const check = /^\/check-(\d{3})\/swagger\/doc$/.exec(request.path);
+			if (check) return redirect(Number(check[1]), otherLocation);
 			const token = /^\/token-(other|same)-(\d{3})\/oauth2\/token$/.exec(request.path);
 			if (token) {
 				const status = Number(token[2]);
@@ -181,10 +185,16 @@ async function startRedirectsE2e(logger) {
 			keep,
 			logLevel: 'info',
 			owner: { email: 'redirects-e2e-owner@example.com', firstName: 'E2E', lastName: 'Owner' },
-			data: () => ({
-				credentials: CASES.map((redirectCase) => credentialOf(redirectCase, api.url)),
-				workflows: CASES.map(workflowOf),
-			}),
+			data: () => {
+				const credentials = CASES.map((redirectCase) => credentialOf(redirectCase, api.url));
+				const testButton = {
+					...credentials[0],
+					id: TEST_BUTTON_CREDENTIAL_ID,
+					name: 'Supplier Matched Projects (check redirected)',
+					data: { ...credentials[0].data, baseUrl: `${api.url}/check-302` },
+				};
+				return { credentials: [...credentials, testButton], workflows: CASES.map(workflowOf) };
+			},
 		});
 		for (const redirectCase of CASES) await client.activateWorkflow(redirectCase.id);
 
@@ -200,6 +210,7 @@ async function startRedirectsE2e(logger) {
 			hiddenParts: ['intruder', 'hunter2', 'collect', 'stolen-path', 'everything'],
 			/** @param {RedirectCase} redirectCase */
 			credentialId: (redirectCase) => credentialOf(redirectCase, api.url).id,
+			testButtonCredentialId: TEST_BUTTON_CREDENTIAL_ID,
 			/** @param {RedirectCase} redirectCase */
 			authUrlOf: (redirectCase) => credentialOf(redirectCase, api.url).data.authUrl,
 			stop: cleanups.stopAll,
