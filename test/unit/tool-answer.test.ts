@@ -116,7 +116,7 @@ describe('model filters', () => {
 });
 
 describe('the summary', () => {
-	const facts = { returned: 20, limit: 20, filtersApplied: [] };
+	const facts = { returned: 20, limit: 20, filtersApplied: [], unreadable: 0 };
 
 	it('says whether more match and how to get them', () => {
 		expect(summaryOf({ ...facts, moreMatch: true })).toBe(
