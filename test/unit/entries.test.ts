@@ -33,14 +33,9 @@ describe('what a broken project entry is', () => {
 			`project "P-17"'s tenders is a number, not a list`,
 		],
 		[
-			'tenders missing',
-			{ ...project({ projectId: 'P-17' }), tenders: undefined },
-			`project "P-17"'s tenders is missing, not a list`,
-		],
-		[
-			'tenders null',
-			{ ...project({ projectId: 'P-17' }), tenders: null },
-			`project "P-17"'s tenders is null, not a list`,
+			'tenders as a string',
+			{ ...project({ projectId: 'P-17' }), tenders: 't-1' },
+			`project "P-17"'s tenders is a string, not a list`,
 		],
 	])('%s', (_name, entry, fault) => {
 		expect(projectFault(entry)).toBe(fault);
@@ -49,6 +44,9 @@ describe('what a broken project entry is', () => {
 	it('reads a clean project, an empty tenders list and fields it does not know', () => {
 		expect(projectFault(project())).toBeUndefined();
 		expect(projectFault({ ...project(), tenders: [] })).toBeUndefined();
+		// Missing or null, like any other field: no tenders listed.
+		expect(projectFault({ ...project(), tenders: undefined })).toBeUndefined();
+		expect(projectFault({ ...project(), tenders: null })).toBeUndefined();
 		expect(projectFault({ ...project(), addedLater: { x: 1 } })).toBeUndefined();
 		// Other fields are read defensively where they are used; only what identifies and carries
 		// tenders decides.
@@ -107,6 +105,11 @@ describe('readPage', () => {
 			`project "P-3"'s tender 3 is a string, not a tender (entry 1 of page 1, data[0], tenders[2])`,
 			`project "P-3"'s tender 4 has an id that is a number, not text (entry 1 of page 1, data[0], tenders[3])`,
 		]);
+	});
+
+	it('hands over a project without tenders as it came', () => {
+		const bare = { projectId: 'bare', tenders: null };
+		expect(readPage([bare], 1)).toEqual({ projects: [bare], skipped: [] });
 	});
 
 	it('keeps a project all of whose tenders are broken, with none', () => {

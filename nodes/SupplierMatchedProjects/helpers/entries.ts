@@ -1,5 +1,5 @@
 import type { Project, ResultsPage } from '../api/types';
-import { isObject } from './values';
+import { isObject, listOf } from './values';
 
 /**
  * What the walk can read of a page's `data`: one broken entry must not cost the clean ones beside
@@ -44,7 +44,7 @@ export function tenderFault(entry: unknown): string | undefined {
 
 /**
  * Why a `data` entry cannot be read as a project, or undefined if it can: it must be an object
- * whose projectId is text and whose tenders is a list. A tender inside it that is broken does not
+ * whose projectId is text and whose tenders, if set, is a list. A tender inside it that is broken does not
  * make the project broken; see `readPage`.
  */
 export function projectFault(entry: unknown): string | undefined {
@@ -53,8 +53,10 @@ export function projectFault(entry: unknown): string | undefined {
 	if (typeof entry.projectId !== 'string') {
 		return `has a projectId that is ${kindOf(entry.projectId)}, not text`;
 	}
-	if (!Array.isArray(entry.tenders)) {
-		return `${project(entry.projectId)}'s tenders is ${kindOf(entry.tenders)}, not a list`;
+	// Missing or null reads as no tenders, as every other field missing or null reads as unset.
+	const { tenders } = entry;
+	if (tenders !== undefined && tenders !== null && !Array.isArray(tenders)) {
+		return `${project(entry.projectId)}'s tenders is ${kindOf(tenders)}, not a list`;
 	}
 	return undefined;
 }
@@ -97,7 +99,7 @@ export function readPage(data: readonly unknown[], page: number): ReadPage {
 			continue;
 		}
 		const read = entry as unknown as Project;
-		const tenders = read.tenders as unknown[];
+		const tenders: unknown[] = listOf(read.tenders);
 		if (tenders.every(isTender)) {
 			projects.push(read);
 			continue;
