@@ -194,3 +194,45 @@ describe.each(BROKEN)('a broken entry (%s) beside clean ones', (_name, broken, w
 		expect(results.isDone()).toBe(true);
 	});
 });
+
+describe('where a broken entry stood, and a body that is no page', () => {
+	it('names the page a broken entry was on when the walk has several', async () => {
+		const token = tokenEndpoint();
+		const clean = [project({ projectId: 'p-a' }), project({ projectId: 'p-b' })];
+		const results = nock(API)
+			.get(RESULTS)
+			.query({ limit: 100 })
+			.reply(200, rawPage([clean[0]], 'c1'))
+			.get(RESULTS)
+			.query({ limit: 100, cursor: 'c1' })
+			.reply(200, rawPage([{ ...project({ projectId: 'P-17' }), tenders: 2 }, clean[1]]));
+		const result = await runNode({
+			nodeType: new SupplierMatchedProjects(),
+			parameters: { ...PARAMETERS, returnAll: true },
+			credentialsHelper: credentials(),
+		});
+		expect(result.items?.map((item) => item.json)).toEqual(clean);
+		expect(logs.filter((entry) => entry.level === 'warn').map((entry) => entry.message)).toEqual([
+			`Supplier Matched Projects "Supplier Matched Projects" left out an unreadable entry: project "P-17"'s tenders is a number, not a list (entry 1 of page 2, data[0])`,
+		]);
+		expect(token.isDone()).toBe(true);
+		expect(results.isDone()).toBe(true);
+	});
+
+	it('tells the AI tool that a web page is for the owner to fix, not to call again', async () => {
+		const token = tokenEndpoint();
+		const results = nock(API).get(RESULTS).query(true).reply(200, '<html>sign in</html>');
+		const call = await callAsTool({
+			nodeType: new SupplierMatchedProjects(),
+			parameters: PARAMETERS,
+			credentialsHelper: credentials(),
+			args: {},
+			name: 'Matched Projects',
+		});
+		expect(call.error).toContain(
+			"The credential's Base URL answered with something that is not a page of results (HTTP 200).",
+		);
+		expect(token.isDone()).toBe(true);
+		expect(results.isDone()).toBe(true);
+	});
+});

@@ -320,6 +320,13 @@ export function toolFailureOf(status: number | undefined): ToolFailure {
 				'Wait a few minutes before calling again; ask for more projects per call rather than making more calls.',
 		};
 	}
+	if (status !== undefined && status >= 200 && status < 300) {
+		// Only an answer that is not a results page at all fails with a success status.
+		return {
+			message: `The credential's Base URL answered with something that is not a page of results (HTTP ${status}).`,
+			description: OWNER_FIXES,
+		};
+	}
 	if (status === 404) {
 		return {
 			message: "No Supplier Matched-Projects API answered at the credential's Base URL (HTTP 404).",
