@@ -10,12 +10,6 @@ import { isObject, listOf } from './values';
 /** A results page as it arrives: its entries not yet read as projects. */
 export type ListedPage = Omit<ResultsPage, 'data'> & { data: unknown[] };
 
-/** Where an entry stood: the page's number in the walk (from 1) and its index in that page's `data`. */
-interface EntryPlace {
-	page: number;
-	index: number;
-}
-
 /** Quoted values are cut to this many characters: a message must stay readable. */
 const QUOTE_LENGTH = 40;
 
@@ -44,8 +38,8 @@ export function tenderFault(entry: unknown): string | undefined {
 
 /**
  * Why a `data` entry cannot be read as a project, or undefined if it can: it must be an object
- * whose projectId is text and whose tenders, if set, is a list. A tender inside it that is broken does not
- * make the project broken; see `readPage`.
+ * whose projectId is text and whose tenders, if set, is a list. A broken tender inside it does
+ * not make the project broken; see `readPage`.
  */
 export function projectFault(entry: unknown): string | undefined {
 	if (!isObject(entry)) return `is ${kindOf(entry)}, not a project`;
@@ -65,8 +59,9 @@ function project(projectId: string): string {
 	return `project ${quoted(projectId)}`;
 }
 
-function entryAt(place: EntryPlace): string {
-	return `entry ${place.index + 1} of page ${place.page}`;
+/** Where an entry stood: its page in the walk (from 1) and its index in that page's `data`. */
+function entryAt(page: number, index: number): { where: string; slot: string } {
+	return { where: `entry ${index + 1} of page ${page}`, slot: `data[${index}]` };
 }
 
 /** What was read of one page: its projects, and a sentence for each entry left out. */
@@ -86,13 +81,12 @@ function isTender(entry: unknown): boolean {
 export function readPage(data: readonly unknown[], page: number): ReadPage {
 	const projects: Project[] = [];
 	const skipped: string[] = [];
-	let index = 0;
+	let index = -1;
 	for (const entry of data) {
-		const where = entryAt({ page, index });
-		const slot = `data[${index}]`;
 		index++;
 		const fault = projectFault(entry);
 		if (fault !== undefined) {
+			const { where, slot } = entryAt(page, index);
 			// A fault past the projectId names the project itself.
 			const named = isObject(entry) && typeof entry.projectId === 'string';
 			skipped.push(named ? `${fault} (${where}, ${slot})` : `${where} (${slot}) ${fault}`);
@@ -104,11 +98,12 @@ export function readPage(data: readonly unknown[], page: number): ReadPage {
 			projects.push(read);
 			continue;
 		}
+		const { where, slot } = entryAt(page, index);
 		tenders.forEach((tender, tenderIndex) => {
-			const tenderFaulty = tenderFault(tender);
-			if (tenderFaulty === undefined) return;
+			const problem = tenderFault(tender);
+			if (problem === undefined) return;
 			skipped.push(
-				`${project(read.projectId)}'s tender ${tenderIndex + 1} ${tenderFaulty} (${where}, ${slot}, tenders[${tenderIndex}])`,
+				`${project(read.projectId)}'s tender ${tenderIndex + 1} ${problem} (${where}, ${slot}, tenders[${tenderIndex}])`,
 			);
 		});
 		projects.push({ ...read, tenders: tenders.filter(isTender) } as Project);
@@ -119,7 +114,7 @@ export function readPage(data: readonly unknown[], page: number): ReadPage {
 /** A run's skipped entries are named in full in the log; a summary names this many. */
 const NAMED_IN_SUMMARY = 3;
 
-/** How many entries a run left out, naming the first few: for a hint or a model's summary. */
+/** How many entries a run left out, naming the first few: Get Many's hint above its output. */
 export function skippedSummary(skipped: readonly string[]): string {
 	const count =
 		skipped.length === 1
