@@ -11,11 +11,12 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
-import type { ErrorBody, ResultsPage } from '../api/types';
+import type { ErrorBody } from '../api/types';
+import type { ListedPage } from '../helpers/entries';
 import { MAX_PAGE_SIZE } from '../helpers/paging';
 import { isObject } from '../helpers/values';
 import { credentialAllowedDomains } from '../shared/n8n-features';
-import { describeApiFailure, errorCodeOf, type FailedRequest } from './api-errors';
+import { describeApiFailure, errorCodeOf, notAPageAdvice, type FailedRequest } from './api-errors';
 import {
 	API_RATE_LIMIT,
 	API_RATE_WINDOW_MS,
@@ -98,11 +99,11 @@ type Outcome =
 	| { token: TokenRequestError }
 	| { unexpected: string };
 
-function isResultsPage(body: unknown): body is ResultsPage {
+/** A page's entries are read one by one later (readPage): one broken entry is not a broken page. */
+function isResultsPage(body: unknown): body is ListedPage {
 	return (
 		isObject(body) &&
 		Array.isArray(body.data) &&
-		body.data.every(isObject) &&
 		isObject(body._metadata) &&
 		typeof body._metadata.hasNextPage === 'boolean'
 	);
@@ -305,7 +306,7 @@ type Retry =
 	| { kind: 'wait'; retryAfterMs?: number };
 
 /** An attempt judged: the page, or the failure to report should no retry follow. */
-type Verdict = { page: ResultsPage } | { retry: Retry; failure: () => NodeApiError };
+type Verdict = { page: ListedPage } | { retry: Retry; failure: () => NodeApiError };
 
 /**
  * Fetches one page of matched projects for a company. Adds nothing to the auth headers itself (the
@@ -316,7 +317,7 @@ export async function requestResultsPage(
 	this: SupplierContext,
 	companyId: string,
 	page: { cursor?: string; limit: number },
-): Promise<ResultsPage> {
+): Promise<ListedPage> {
 	const call = await pageCall(this, companyId, page);
 	const tries: Tries = { attempts: 0, waitedOut: 0, retriedUnauthorised: false, redirects: 0 };
 	for (;;) {
@@ -456,7 +457,7 @@ function judgedAnswer(call: PageCall, attempt: Attempt, answer: IN8nHttpFullResp
 				apiError(
 					call.node,
 					`The address ${call.failedRequest.baseUrl} answered, but not with a page of matched projects`,
-					"Check the credential's Base URL: it is the resource API's address, without /api/supplier/v1.",
+					notAPageAdvice(body),
 					{ httpCode: statusCode },
 				),
 		};
