@@ -486,7 +486,7 @@ const cases: Case[] = [
 		parameters: { companyId },
 		outcome: {
 			error: /answered, but not with a page of matched projects/,
-			fix: /Check the credential's Base URL/,
+			fix: /It sent text that is not JSON\. Check the credential's Base URL/,
 		},
 	},
 	{
@@ -523,7 +523,7 @@ const cases: Case[] = [
 		parameters: { companyId },
 		outcome: {
 			error: /answered, but not with a page of matched projects/,
-			fix: /Check the credential's Base URL/,
+			fix: /The answer was empty\. Check the credential's Base URL/,
 		},
 	},
 	{
@@ -537,7 +537,7 @@ const cases: Case[] = [
 		parameters: { companyId },
 		outcome: {
 			error: /answered, but not with a page of matched projects/,
-			fix: /Check the credential's Base URL/,
+			fix: /JSON that is cut off or malformed.*Run the workflow again later/,
 		},
 	},
 	{
@@ -598,7 +598,7 @@ const cases: Case[] = [
 		parameters: { companyId },
 		outcome: {
 			error: /answered, but not with a page of matched projects/,
-			fix: /Check the credential's Base URL/,
+			fix: /a data field that is not a list \(it has the fields data, _metadata\): that is not this API's results endpoint/,
 		},
 	},
 	{
@@ -607,7 +607,7 @@ const cases: Case[] = [
 		parameters: { companyId },
 		outcome: {
 			error: /answered, but not with a page of matched projects/,
-			fix: /Check the credential's Base URL/,
+			fix: /a data list but no _metadata, so the node cannot tell whether more pages follow/,
 		},
 	},
 	{
@@ -616,7 +616,7 @@ const cases: Case[] = [
 		parameters: { companyId },
 		outcome: {
 			error: /answered, but not with a page of matched projects/,
-			fix: /Check the credential's Base URL/,
+			fix: /a JSON list, not a results page/,
 		},
 	},
 	{
