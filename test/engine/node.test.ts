@@ -411,7 +411,9 @@ describe('items', () => {
 
 	it('refuses a limit below 1', async () => {
 		const result = await run({ limit: 0 });
-		expect(result.error?.message).toContain('Limit must be a whole number from 1 to 10,000 (got 0)');
+		expect(result.error?.message).toContain(
+			'Limit must be a whole number from 1 to 10,000 (got 0)',
+		);
 	});
 });
 
