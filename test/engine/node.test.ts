@@ -411,7 +411,9 @@ describe('items', () => {
 
 	it('refuses a limit below 1', async () => {
 		const result = await run({ limit: 0 });
-		expect(result.error?.message).toContain('Limit must be a whole number of at least 1');
+		expect(result.error?.message).toContain(
+			'Limit must be a whole number from 1 to 10,000 (got 0)',
+		);
 	});
 });
 
@@ -507,9 +509,10 @@ describe('API errors', () => {
 		const started = Date.now();
 		const result = await run({});
 		expect(Date.now() - started).toBeLessThan(5000);
-		// Retry-After plus the random spread of up to one slot (3 s) that keeps processes apart.
+		// Retry-After (5 minutes at most) plus the random spread of up to one slot (3 s) that keeps
+		// processes apart.
 		expect(result.error?.message).toMatch(
-			/^This credential has used its 100 requests per 5 minutes, counted by the API across every n8n process that uses it; the next one is allowed in 360[0-3] s$/,
+			/^This credential has used its 100 requests per 5 minutes, counted by the API across every n8n process that uses it; the next one is allowed in 30[0-3] s$/,
 		);
 		expect(result.error?.description).toContain('Run the workflow later');
 		expect(scope.isDone()).toBe(true);

@@ -287,7 +287,7 @@ describe('errors a model can act on', () => {
 	it('a value the model gave: names it and asks for a corrected call, before any request', async () => {
 		const result = await call({ budgetAtLeast: -5 });
 		expect(result.error).toBe(
-			'Budget At Least filter: enter a number of dollars, 0 or more, without "$" or commas (got -5)\n\nDetails: This value came from the tool call: correct it or leave it out, then call again.',
+			'Budget At Least filter: enter a number of dollars from 0 to 1,000,000,000,000 (a trillion), without "$" or commas (got -5)\n\nDetails: This value came from the tool call: correct it or leave it out, then call again.',
 		);
 		const limit = await call({ limit: 0 });
 		expect(limit.error).toMatch(

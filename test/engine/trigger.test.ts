@@ -838,12 +838,12 @@ describe('Quotes Due Soon', () => {
 		expect(trigger.saved).toEqual({});
 	});
 
-	it.each([[-1], [1.5], ['three']])(
+	it.each([[-1], [1.5], ['three'], [3651]])(
 		'rejects %j days before quotes due with a message saying what to enter',
 		async (days) => {
 			const trigger = dueSoon({ daysBeforeQuotesDue: days as number });
 			await expect(trigger.activate()).rejects.toThrow(
-				`Days Before Quotes Due must be a whole number of days, 0 or more (got ${JSON.stringify(days)})`,
+				`Days Before Quotes Due must be a whole number of days from 0 to 3650 (ten years) (got ${JSON.stringify(days)})`,
 			);
 		},
 	);

@@ -143,15 +143,15 @@ describe('parseFilters', () => {
 		[{ projectStatuses: 'Open' }, 'Project Status filter: "Open" is not one of Active, Closed'],
 		[
 			{ quotesDueWithinDays: -1 },
-			'Quotes Due Within (Days) filter: enter a whole number of days, 0 or more (got -1)',
+			'Quotes Due Within (Days) filter: enter a whole number of days from 0 to 3650 (ten years) (got -1)',
 		],
 		[
 			{ quotesDueWithinDays: 2.5 },
-			'Quotes Due Within (Days) filter: enter a whole number of days, 0 or more (got 2.5)',
+			'Quotes Due Within (Days) filter: enter a whole number of days from 0 to 3650 (ten years) (got 2.5)',
 		],
 		[
 			{ quotesDueWithinDays: '7' },
-			'Quotes Due Within (Days) filter: enter a whole number of days, 0 or more (got "7")',
+			'Quotes Due Within (Days) filter: enter a whole number of days from 0 to 3650 (ten years) (got "7")',
 		],
 		[
 			{ matchedKeywords: ['a'] },
@@ -380,15 +380,15 @@ describe('parseFilters, new filters', () => {
 	it.each([
 		[
 			{ budgetAtLeast: -1 },
-			'Budget At Least filter: enter a number of dollars, 0 or more, without "$" or commas (got -1)',
+			'Budget At Least filter: enter a number of dollars from 0 to 1,000,000,000,000 (a trillion), without "$" or commas (got -1)',
 		],
 		[
 			{ budgetAtMost: '1,000' },
-			'Budget At Most filter: enter a number of dollars, 0 or more, without "$" or commas (got "1,000")',
+			'Budget At Most filter: enter a number of dollars from 0 to 1,000,000,000,000 (a trillion), without "$" or commas (got "1,000")',
 		],
 		[
 			{ budgetAtMost: Number.NaN },
-			'Budget At Most filter: enter a number of dollars, 0 or more, without "$" or commas (got NaN)',
+			'Budget At Most filter: enter a number of dollars from 0 to 1,000,000,000,000 (a trillion), without "$" or commas (got NaN)',
 		],
 		[
 			{ budgetAtLeast: 2_000_000, budgetAtMost: 1_000_000 },

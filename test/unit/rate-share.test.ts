@@ -126,6 +126,25 @@ describe('RateShare: a 429 proves the window full', () => {
 		expect(rate.sendableAt(T0 + 1)).toBe(T0 + 50_000);
 	});
 
+	it.each([86_400_000, 2_000_000_000_000, Number.MAX_SAFE_INTEGER])(
+		'a Retry-After of %p ms pauses one window at most, then one probe goes; a refused probe pauses as long again',
+		(retryAfterMs) => {
+			const rate = share(() => 0.5);
+			send(rate, T0, { kind: 'refused', retryAfterMs });
+			const probeAt = T0 + WINDOW_MS + 0.5 * SLOT_MS;
+			expect(rate.sendableAt(T0)).toBe(probeAt);
+			// The probe, then nothing else until its answer says whether the API has room.
+			rate.sent(probeAt);
+			expect(rate.sendableAt(probeAt)).toBe(probeAt + SLOT_MS);
+			rate.answered(probeAt + 100, { kind: 'refused', retryAfterMs });
+			expect(rate.sendableAt(probeAt + 100)).toBe(probeAt + 100 + WINDOW_MS + 0.5 * SLOT_MS);
+			// An accepted probe ends the pause and the pacing.
+			const secondProbeAt = probeAt + 100 + WINDOW_MS + 0.5 * SLOT_MS;
+			send(rate, secondProbeAt);
+			expect(rate.sendableAt(secondProbeAt + 1)).toBe(secondProbeAt + 1);
+		},
+	);
+
 	it('without Retry-After shrinks the allowance but neither pauses nor paces (the transport backs off)', () => {
 		const rate = share();
 		send(rate, T0, { kind: 'refused' });

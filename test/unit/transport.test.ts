@@ -91,6 +91,13 @@ describe('retry policy', () => {
 			[7, 7000],
 			['Tue, 01 Jan 2030 00:00:30 GMT', 30_000],
 			['Mon, 31 Dec 2029 23:59:00 GMT', 0],
+			// At most the API's 5-minute window, after which one request probes.
+			['300', 300_000],
+			['301', 300_000],
+			['86400', 300_000],
+			['99999999999999999999999', 300_000],
+			[86_400, 300_000],
+			['Fri, 01 Jan 2100 00:00:00 GMT', 300_000],
 		])('reads %p as %p ms', (value, ms) => {
 			expect(parseRetryAfter(value, now)).toBe(ms);
 		});
@@ -209,7 +216,13 @@ describe('RateBudget', () => {
 		clock.advance(1000);
 		expect(budget.spentFor('a')).toEqual({ waitMs: 59_000, spentBy: 'process' });
 		await sendOn(budget, 'b', { kind: 'refused', retryAfterMs: 70_000 }, clock.now());
-		expect(budget.spentFor('b')).toEqual({ waitMs: 70_000, spentBy: 'api' });
+		expect(budget.spentFor('b')).toEqual({ waitMs: 60_000, spentBy: 'api' });
+		// A Retry-After pauses as long as it says, but never longer than the window.
+		const ten = new RateBudget({ limit: 10, windowMs: 60_000, random: () => 0, ...clock });
+		await sendOn(ten, 'a', { kind: 'refused', retryAfterMs: 50_000 }, clock.now());
+		expect(ten.spentFor('a')).toEqual({ waitMs: 50_000, spentBy: 'api' });
+		await sendOn(ten, 'b', { kind: 'refused', retryAfterMs: 86_400_000 }, clock.now());
+		expect(ten.spentFor('b')).toEqual({ waitMs: 60_000, spentBy: 'api' });
 	});
 
 	it('counts neither a 429 nor a request that never reached the API, and forgets all on reset', async () => {
@@ -257,6 +270,39 @@ describe('Turns', () => {
 			'third ends',
 		]);
 		expect(order.indexOf('other key starts')).toBeLessThan(order.indexOf('first ends'));
+	});
+
+	it('a caller that stops waiting leaves the queue: the others keep their order, none is left behind', async () => {
+		const turns = new Turns();
+		const order: string[] = [];
+		const endFirst = await turns.take('a');
+		const second = turns.take('a', 20);
+		const third = turns.take('a').then((end) => {
+			order.push('third');
+			return end;
+		});
+		expect(turns.queued('a')).toBe(2);
+		expect(await second).toBeUndefined();
+		expect(turns.queued('a')).toBe(1);
+		endFirst();
+		(await third)?.();
+		expect(order).toEqual(['third']);
+		expect(turns.queued('a')).toBe(0);
+		// Nothing holds the key: a new caller gets its turn at once.
+		const end = await turns.take('a', 0);
+		expect(end).toBeInstanceOf(Function);
+		end?.();
+	});
+
+	it('a turn that comes before the wait ends is taken', async () => {
+		const turns = new Turns();
+		const endFirst = await turns.take('a');
+		const second = turns.take('a', 10_000);
+		endFirst();
+		const endSecond = await second;
+		expect(endSecond).toBeInstanceOf(Function);
+		endSecond?.();
+		expect(turns.queued('a')).toBe(0);
 	});
 
 	it('ignores a turn ended twice', async () => {
@@ -648,13 +694,14 @@ describe('a 429 with Retry-After: the count every n8n process on the credential 
 		expect(await requestRoom(context)).toEqual({ free: 11, underLimit: 99 });
 	}, 15_000);
 
-	it('stops with the budget message when the API asks for longer than the node waits; this process then sends nothing until then', async () => {
+	it('stops with the budget message when the API asks for longer than the node waits (5 minutes at most); this process then sends nothing until then', async () => {
 		const { context, sent } = fakeContext(settings, () => limited('3600'));
 		const error = await outcomeOf(context);
 		expect(error).toBeInstanceOf(NodeApiError);
-		// Retry-After plus a random spread of up to one slot (3 s), so processes do not return together.
+		// Retry-After, capped at the API's 5-minute window, plus a random spread of up to one slot
+		// (3 s), so processes do not return together.
 		expect((error as NodeApiError).message).toMatch(
-			/^This credential has used its 100 requests per 5 minutes, counted by the API across every n8n process that uses it; the next one is allowed in 360[0-3] s$/,
+			/^This credential has used its 100 requests per 5 minutes, counted by the API across every n8n process that uses it; the next one is allowed in 30[0-3] s$/,
 		);
 		expect((error as NodeApiError).description).toContain(
 			'in queue mode: the main instance and all workers',
@@ -665,7 +712,7 @@ describe('a 429 with Retry-After: the count every n8n process on the credential 
 		const { context: another, sent: sentByAnother } = fakeContext(settings);
 		expect(await requestRoom(another)).toEqual({ free: 0, underLimit: 100 });
 		expect((await outcomeOf(another)) as NodeApiError).toMatchObject({
-			message: expect.stringMatching(/counted by the API .* allowed in 360[0-3] s$/),
+			message: expect.stringMatching(/counted by the API .* allowed in 30[0-3] s$/),
 		});
 		expect(sentByAnother).toHaveLength(0);
 		const { context: otherClient } = fakeContext({ ...settings, clientId: 'client-2' });
@@ -688,7 +735,7 @@ describe('a 429 with Retry-After: the count every n8n process on the credential 
 	});
 });
 
-describe('a walk whose turn came late', () => {
+describe('a walk whose turn does not come within the wait', () => {
 	afterEach(() => {
 		jest.restoreAllMocks();
 		apiRateBudget.reset();
@@ -707,31 +754,44 @@ describe('a walk whose turn came late', () => {
 	}
 
 	/** A walk that waits for another one holding the turn longer than the node waits. */
-	async function lateWalk(): Promise<{ walked: boolean; outcome: string }> {
+	async function lateWalk(): Promise<{ walked: boolean; outcome: string; firstRan: boolean }> {
 		const { context } = fakeContext(settings);
 		let walked = false;
-		const first = inCredentialTurn(context, async () => await sleep(150));
+		let firstRan = false;
+		const first = inCredentialTurn(context, async () => {
+			await sleep(300);
+			firstRan = true;
+		});
 		const late = inCredentialTurn(context, async () => {
 			walked = true;
 		}).then(
 			() => 'ran',
 			(error: Error) => error.message,
 		);
-		await first;
 		const outcome = await late;
-		return { walked, outcome };
+		expect(firstRan).toBe(false);
+		await first;
+		return { walked, outcome, firstRan };
 	}
 
-	it('runs when the only wait left is the pacing of one slot after a 429, and stops when the window is spent', async () => {
+	it('stops at the wait with the queue message, or the budget message when the window is spent; the walk ahead finishes', async () => {
 		jest.spyOn(Math, 'random').mockReturnValue(0);
 		const restorePolicy = overrideRetryPolicy({ maxAttempts: 1, maxTotalWaitMs: 100 });
 		try {
-			await refused('1');
-			// Past the Retry-After, the next send waits only for its slot (3 s after the refused one).
-			await sleep(1100);
-			expect(await lateWalk()).toEqual({ walked: true, outcome: 'ran' });
+			const queued = await lateWalk();
+			expect(queued).toEqual({
+				walked: false,
+				firstRan: true,
+				outcome:
+					'Walks through the results on this credential are queued: this run waited 1 s for its turn behind another and stopped rather than wait longer',
+			});
 
-			// The same late turn while a longer Retry-After is still ahead: the budget message.
+			// Past a Retry-After, the only wait left is the pacing of one slot: still the queue.
+			await refused('1');
+			await sleep(1100);
+			expect((await lateWalk()).outcome).toMatch(/^Walks through the results .* are queued/);
+
+			// The same wait while a longer Retry-After is still ahead: the budget is the cause.
 			apiRateBudget.reset();
 			await refused('60');
 			const spent = await lateWalk();
@@ -741,4 +801,15 @@ describe('a walk whose turn came late', () => {
 			restorePolicy();
 		}
 	}, 15_000);
+
+	it('leaves the turns as they were: the next walk runs at once', async () => {
+		const restorePolicy = overrideRetryPolicy({ maxTotalWaitMs: 50 });
+		try {
+			expect((await lateWalk()).outcome).toMatch(/are queued/);
+			const { context } = fakeContext(settings);
+			expect(await inCredentialTurn(context, async () => 'ran')).toBe('ran');
+		} finally {
+			restorePolicy();
+		}
+	});
 });

@@ -1,5 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { MAX_BUDGET, MAX_DAYS } from '../helpers/bounds';
 import { PROJECT_STATUSES, TENDER_TYPES } from '../helpers/filters';
 
 /**
@@ -69,7 +70,7 @@ export const filtersProperty: INodeProperties = {
 			displayName: 'Budget At Least',
 			name: 'budgetAtLeast',
 			type: 'number',
-			typeOptions: { minValue: 0, numberPrecision: 0 },
+			typeOptions: { minValue: 0, maxValue: MAX_BUDGET, numberPrecision: 0 },
 			default: 0,
 			placeholder: 'e.g. 500000',
 			description:
@@ -79,7 +80,7 @@ export const filtersProperty: INodeProperties = {
 			displayName: 'Budget At Most',
 			name: 'budgetAtMost',
 			type: 'number',
-			typeOptions: { minValue: 0, numberPrecision: 0 },
+			typeOptions: { minValue: 0, maxValue: MAX_BUDGET, numberPrecision: 0 },
 			default: 1000000,
 			placeholder: 'e.g. 2000000',
 			description:
@@ -151,7 +152,7 @@ export const filtersProperty: INodeProperties = {
 			displayName: 'Quotes Due Within (Days)',
 			name: 'quotesDueWithinDays',
 			type: 'number',
-			typeOptions: { minValue: 0, numberPrecision: 0 },
+			typeOptions: { minValue: 0, maxValue: MAX_DAYS, numberPrecision: 0 },
 			default: 14,
 			description:
 				"Keep tenders whose quotes are due from today up to this many days ahead, in the workflow's time zone. Tenders without a due date are left out.",

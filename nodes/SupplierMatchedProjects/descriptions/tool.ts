@@ -1,5 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { MAX_DAYS } from '../helpers/bounds';
 import {
 	COMPACT_FIELDS,
 	PROJECT_ANSWER_FIELDS,
@@ -64,8 +65,7 @@ const MODEL_FILTER_HELP = {
 		'Smallest budget in dollars: keeps projects whose budget band reaches it; projects without a budget are left out. 0: no minimum.',
 	budgetAtMost:
 		'Largest budget in dollars: keeps projects whose budget band starts at or below it; projects without a budget are left out. 0: no maximum.',
-	quotesDueWithinDays:
-		'Keep tenders whose quotes are due from today up to this many days ahead. 0: any due date.',
+	quotesDueWithinDays: `Keep tenders whose quotes are due from today up to this many days ahead, at most ${MAX_DAYS}. 0: any due date.`,
 } as const;
 
 const LIMIT_HELP =

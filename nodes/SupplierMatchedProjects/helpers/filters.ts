@@ -1,4 +1,12 @@
 import type { Project, ProjectStatus, Tender, TenderType } from '../api/types';
+import {
+	counted,
+	MAX_BUDGET,
+	MAX_DAYS,
+	MAX_ENTRY_LENGTH,
+	MAX_LIST_ENTRIES,
+	quoted,
+} from './bounds';
 import { addDays } from './dates';
 import { isObject, listOf } from './values';
 
@@ -186,22 +194,37 @@ function allowedValues<T extends string>(
 	const values = Array.isArray(value) ? value : [value];
 	const wrong = values.filter((entry) => !allowed.includes(entry as T));
 	if (wrong.length > 0) {
-		throw new FilterError(
-			`${label} filter: ${wrong.map((entry) => JSON.stringify(entry)).join(', ')} is not one of ${allowed.join(', ')}`,
-		);
+		const named = wrong.slice(0, 3).map(quoted).join(', ');
+		const more = wrong.length > 3 ? ` and ${counted(wrong.length - 3)} more` : '';
+		throw new FilterError(`${label} filter: ${named}${more} is not one of ${allowed.join(', ')}`);
 	}
 	return values.length > 0 ? (values as T[]) : undefined;
 }
 
 function dollars(value: unknown, label: string): number | undefined {
 	if (!given(value)) return undefined;
-	if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
+	if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || value > MAX_BUDGET) {
 		throw new FilterError(
-			// JSON would show NaN and Infinity as null.
-			`${label} filter: enter a number of dollars, 0 or more, without "$" or commas (got ${typeof value === 'number' ? String(value) : JSON.stringify(value)})`,
+			`${label} filter: enter a number of dollars from 0 to ${counted(MAX_BUDGET)} (a trillion), without "$" or commas (got ${quoted(value)})`,
 		);
 	}
 	return value;
+}
+
+/** A list within its bounds: so many entries, each so long. */
+function bounded(words: string[], label: string, what: string): string[] {
+	if (words.length > MAX_LIST_ENTRIES) {
+		throw new FilterError(
+			`${label} filter: ${counted(words.length)} entries are more than the ${MAX_LIST_ENTRIES} a filter takes; enter fewer ${what}`,
+		);
+	}
+	const long = words.find((word) => word.length > MAX_ENTRY_LENGTH);
+	if (long !== undefined) {
+		throw new FilterError(
+			`${label} filter: the entry ${quoted(long)} is longer than ${MAX_ENTRY_LENGTH} characters; enter ${what} of at most ${MAX_ENTRY_LENGTH} characters each, separated by commas`,
+		);
+	}
+	return words;
 }
 
 /**
@@ -212,17 +235,17 @@ function wordList(value: unknown, label: string, what: string): string[] | undef
 	if (value === undefined || value === null) return undefined;
 	if (typeof value !== 'string') {
 		throw new FilterError(
-			`${label} filter: enter ${what} separated by commas (got ${JSON.stringify(value)})`,
+			`${label} filter: enter ${what} separated by commas (got ${quoted(value)})`,
 		);
 	}
 	if (value.trim() === '') return undefined;
 	const words = value.split(',').map((word) => word.trim());
 	if (words.some((word) => word === '')) {
 		throw new FilterError(
-			`${label} filter: ${JSON.stringify(value)} has an empty entry; remove the extra comma or enter ${what} between the commas`,
+			`${label} filter: ${quoted(value)} has an empty entry; remove the extra comma or enter ${what} between the commas`,
 		);
 	}
-	return words;
+	return bounded(words, label, what);
 }
 
 /** Reads the Filters collection as the node receives it, checking every value. */
@@ -237,9 +260,9 @@ export function parseFilters(raw: Record<string, unknown> | undefined): ProjectF
 	if (projectStatuses) filters.projectStatuses = projectStatuses;
 	const days = raw.quotesDueWithinDays;
 	if (given(days)) {
-		if (typeof days !== 'number' || !Number.isInteger(days) || days < 0) {
+		if (typeof days !== 'number' || !Number.isInteger(days) || days < 0 || days > MAX_DAYS) {
 			throw new FilterError(
-				`Quotes Due Within (Days) filter: enter a whole number of days, 0 or more (got ${JSON.stringify(days)})`,
+				`Quotes Due Within (Days) filter: enter a whole number of days from 0 to ${MAX_DAYS} (ten years) (got ${quoted(days)})`,
 			);
 		}
 		filters.quotesDueWithinDays = days;
@@ -248,14 +271,14 @@ export function parseFilters(raw: Record<string, unknown> | undefined): ProjectF
 	if (keywords !== undefined && keywords !== null) {
 		if (typeof keywords !== 'string') {
 			throw new FilterError(
-				`Matched Keywords filter: enter keywords separated by commas (got ${JSON.stringify(keywords)})`,
+				`Matched Keywords filter: enter keywords separated by commas (got ${quoted(keywords)})`,
 			);
 		}
 		const list = keywords
 			.split(',')
 			.map((keyword) => keyword.trim())
 			.filter((keyword) => keyword !== '');
-		if (list.length > 0) filters.matchedKeywords = list;
+		if (list.length > 0) filters.matchedKeywords = bounded(list, 'Matched Keywords', 'keywords');
 	}
 	readBudget(raw, filters);
 	const categories = wordList(raw.categories, 'Category', 'categories');
@@ -278,7 +301,7 @@ function readBudget(raw: Record<string, unknown>, filters: ProjectFilters): void
 	const without = raw.projectsWithoutBudget;
 	if (given(without) && !WITHOUT_BUDGET.includes(without as WithoutBudget)) {
 		throw new FilterError(
-			`Projects Without Budget filter: ${JSON.stringify(without)} is not one of ${WITHOUT_BUDGET.join(', ')}`,
+			`Projects Without Budget filter: ${quoted(without)} is not one of ${WITHOUT_BUDGET.join(', ')}`,
 		);
 	}
 	if (atLeast !== undefined) filters.budgetAtLeast = atLeast;

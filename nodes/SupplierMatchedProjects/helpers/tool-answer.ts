@@ -1,4 +1,5 @@
 import type { Project, Tender } from '../api/types';
+import { counted, cut } from './bounds';
 import { isoDateToDay } from './dates';
 import { withoutBudgetRule, type ProjectFilters } from './filters';
 import { builderOf, LIST_SEPARATOR, partyNames, type FlatValue } from './items';
@@ -161,8 +162,14 @@ export function answerProject(
 
 // ---- what the answer says ----
 
+/** Values named in a phrase; more than these are counted, not repeated back. */
+const NAMED_VALUES = 10;
+
+/** Filter values as the answer repeats them: the first few, each cut when long. */
 function either(values: readonly string[]): string {
-	return values.join(' or ');
+	const named = values.slice(0, NAMED_VALUES).map(cut);
+	const more = values.length - named.length;
+	return `${named.join(' or ')}${more > 0 ? ` or ${counted(more)} more` : ''}`;
 }
 
 /** The filters in effect, one phrase each, as a model can repeat them to its user. */

@@ -1,6 +1,7 @@
 import type { IDataObject, INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { counted, MAX_COMPANY_ID_LENGTH, MAX_LIMIT, quoted } from '../helpers/bounds';
 import { FilterError, parseFilters, type ProjectFilters } from '../helpers/filters';
 import { OUTPUT_MODES, type OutputMode } from '../helpers/items';
 import { companyIdProblem } from '../transport';
@@ -13,14 +14,36 @@ import { companyIdProblem } from '../transport';
 export function checkedCompanyId(node: INode, companyId: string, itemIndex?: number): string {
 	const problem = companyIdProblem(companyId);
 	if (problem !== undefined) throw new NodeOperationError(node, problem, { itemIndex });
+	if (companyId.length > MAX_COMPANY_ID_LENGTH) {
+		throw new NodeOperationError(
+			node,
+			`Company ID ${quoted(companyId)} is longer than ${MAX_COMPANY_ID_LENGTH} characters, the most the node sends: enter the supplier company's ID, or check the expression that gives it`,
+			{ itemIndex },
+		);
+	}
 	return companyId;
+}
+
+/** Get Many's Limit, when Return All is off. */
+export function checkedLimit(node: INode, limit: unknown, itemIndex?: number): number {
+	if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) {
+		throw new NodeOperationError(
+			node,
+			`Limit must be a whole number from 1 to ${counted(MAX_LIMIT)} (got ${quoted(limit)}); turn on Return All to get every result`,
+			{
+				itemIndex,
+				description: `${counted(MAX_LIMIT)} projects are 100 pages, all the API's rate limit allows a credential in 5 minutes.`,
+			},
+		);
+	}
+	return limit;
 }
 
 export function checkedOutput(node: INode, output: OutputMode, itemIndex?: number): OutputMode {
 	if (!OUTPUT_MODES.includes(output)) {
 		throw new NodeOperationError(
 			node,
-			`Output must be "projects" or "tenders" (got ${JSON.stringify(output)})`,
+			`Output must be "projects" or "tenders" (got ${quoted(output)})`,
 			{ itemIndex },
 		);
 	}

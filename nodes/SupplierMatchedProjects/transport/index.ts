@@ -166,7 +166,7 @@ export async function requestRoom(context: SupplierContext): Promise<RequestRoom
  * Runs a walk through the result pages in this credential's turn: concurrent walks on one
  * credential take turns, so that when the rate budget runs out it has been spent on walks that
  * finished rather than on many stopped halfway. Waiting for the turn is bounded like every other
- * wait; a turn that comes later than that fails instead of starting.
+ * wait: a turn that does not come within it fails instead of starting.
  */
 export async function inCredentialTurn<T>(
 	context: SupplierContext,
@@ -176,23 +176,40 @@ export async function inCredentialTurn<T>(
 	const credentials = await context.getCredentials<ICredentialDataDecryptedObject>(CREDENTIAL_TYPE);
 	const settings = settingsOf(node, credentials);
 	const maxWaitMs = activePolicy.maxTotalWaitMs;
-	const deadline = Date.now() + maxWaitMs;
 	const key = credentialKey(settings);
-	const endTurn = await walkTurns.take(key);
+	const endTurn = await walkTurns.take(key, maxWaitMs);
+	if (endTurn === undefined) throw turnNotCome(node, key, maxWaitMs);
 	try {
-		if (Date.now() > deadline) {
-			// The turn came late because earlier walks waited for the rate limit. When it is still
-			// spent, that is the cause to report; when the API has room again, refusing a walk that can
-			// run now would only waste the wait. A wait of one slot is pacing after a 429, not a spent window.
-			const spent = apiRateBudget.spentFor(key);
-			if (spent !== undefined && spent.waitMs > API_RATE_WINDOW_MS / API_RATE_LIMIT) {
-				throw new RateBudgetError(node, spent.waitMs, spent.spentBy);
-			}
-		}
 		return await walk();
 	} finally {
 		endTurn();
 	}
+}
+
+/**
+ * Why a walk's turn did not come within the wait. The walks ahead held it this long because they
+ * waited for the rate limit: when it is still spent, that is the cause to report (a wait of one
+ * slot is pacing after a 429); otherwise the queue is.
+ */
+function turnNotCome(node: INode, key: string, waitedMs: number): NodeApiError {
+	const spent = apiRateBudget.spentFor(key);
+	if (spent !== undefined && spent.waitMs > API_RATE_WINDOW_MS / API_RATE_LIMIT) {
+		return new RateBudgetError(node, spent.waitMs, spent.spentBy);
+	}
+	const seconds = Math.ceil(waitedMs / 1000);
+	const queued = walkTurns.queued(key);
+	const others = queued === 0 ? '' : `; ${queued} more are waiting`;
+	const message = `Walks through the results on this credential are queued: this run waited ${seconds} s for its turn behind another and stopped rather than wait longer${others}`;
+	return new NodeApiError(
+		node,
+		{ waitedMs },
+		{
+			message,
+			description:
+				'Runs that read the results with one credential take turns, so that its rate limit (100 requests per 5 minutes) is spent on runs that finish. Run the workflow again when the others are done, run fewer workflows with this credential at the same time, or set a Limit so that each run reads fewer pages.',
+			httpCode: '429',
+		},
+	);
 }
 
 /**

@@ -11,9 +11,11 @@
  *   own requests leave, into slots no other process is waiting for. A process alone can tell no
  *   better than one among many: 429s from clients it cannot see shrink its share all the same, and
  *   the trigger skips a poll such a share cannot carry instead of reporting it as the user's to fix.
- * - After a Retry-After it waits a random extra of up to one slot's time, then sends one slot
- *   apart until a request is accepted: processes that learned the same Retry-After do not come
- *   back at the same instant, and one process's waiting requests leave one by one.
+ * - After a Retry-After (at most one window: no longer is needed for the API's count to empty, and
+ *   a gateway's day-long one must not lock the credential) it waits a random extra of up to one
+ *   slot's time, then sends one slot apart until a request is accepted: the first is a probe,
+ *   processes that learned the same Retry-After do not come back at the same instant, and one
+ *   process's waiting requests leave one by one.
  * - Every accepted request grows the allowance by 1/allowance (about one request per window of
  *   accepted requests) while a 429 is recent; once a whole window passed without one, by one per
  *   accepted request, back to the whole limit.
@@ -144,7 +146,10 @@ export class RateShare {
 		this.lastRefusedAt = now;
 		this.allowanceValue = Math.max(1, this.inWindow(now), this.allowanceValue * DECREASE);
 		if (answer.retryAfterMs !== undefined && answer.retryAfterMs > 0) {
-			const until = now + answer.retryAfterMs + this.random() * this.slotMs;
+			// Never longer than a window: the API's count has emptied by then, and the first send
+			// after the pause probes it (a refused probe pauses again, as long at most).
+			const pause = Math.min(answer.retryAfterMs, this.options.windowMs);
+			const until = now + pause + this.random() * this.slotMs;
 			this.pausedUntil = Math.max(this.pausedUntil, until);
 			this.pacing = true;
 		}

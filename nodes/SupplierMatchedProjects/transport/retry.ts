@@ -1,3 +1,5 @@
+import { API_RATE_WINDOW_MS } from './budget';
+
 export interface RetryPolicy {
 	/** Sends per call, the first included. */
 	maxAttempts: number;
@@ -38,11 +40,22 @@ export function backoffDelay(
 }
 
 /**
- * Retry-After as milliseconds from now: delay-seconds or an HTTP date (RFC 9110 section 10.2.3).
- * Undefined when absent or unreadable; a date in the past means no wait.
+ * The longest Retry-After honoured: the API's rate window, after which its count of this
+ * credential has emptied, so one request may probe. Longer (a gateway's 86400, a date in 2100)
+ * would lock the credential in this process until a restart.
+ */
+export const MAX_RETRY_AFTER_MS = API_RATE_WINDOW_MS;
+
+/**
+ * Retry-After as milliseconds from now: delay-seconds or an HTTP date (RFC 9110 section 10.2.3),
+ * at most MAX_RETRY_AFTER_MS. Undefined when absent or unreadable; a date in the past means no wait.
  */
 export function parseRetryAfter(value: unknown, now: number): number | undefined {
-	const header = Array.isArray(value) ? value[0] : value;
+	const ms = retryAfterMs(Array.isArray(value) ? value[0] : value, now);
+	return ms === undefined ? undefined : Math.min(ms, MAX_RETRY_AFTER_MS);
+}
+
+function retryAfterMs(header: unknown, now: number): number | undefined {
 	if (typeof header === 'number') return header >= 0 ? header * 1000 : undefined;
 	if (typeof header !== 'string') return undefined;
 	const trimmed = header.trim();

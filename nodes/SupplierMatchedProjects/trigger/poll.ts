@@ -2,6 +2,7 @@ import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workfl
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { Project } from '../api/types';
+import { MAX_DAYS, quoted } from '../helpers/bounds';
 import { isoDateToDay } from '../helpers/dates';
 import { filterProjects, type ProjectFilters } from '../helpers/filters';
 import type { OutputMode } from '../helpers/items';
@@ -51,7 +52,7 @@ export function readTriggerParameters(this: IPollFunctions): TriggerParameters {
 	if (!EVENTS.includes(event)) {
 		throw new NodeOperationError(
 			node,
-			`Event must be "newTender", "newOrUpdatedTender" or "quotesDueSoon" (got ${JSON.stringify(event)})`,
+			`Event must be "newTender", "newOrUpdatedTender" or "quotesDueSoon" (got ${quoted(event)})`,
 		);
 	}
 	const daysBeforeQuotesDue =
@@ -59,11 +60,12 @@ export function readTriggerParameters(this: IPollFunctions): TriggerParameters {
 	if (
 		typeof daysBeforeQuotesDue !== 'number' ||
 		!Number.isInteger(daysBeforeQuotesDue) ||
-		daysBeforeQuotesDue < 0
+		daysBeforeQuotesDue < 0 ||
+		daysBeforeQuotesDue > MAX_DAYS
 	) {
 		throw new NodeOperationError(
 			node,
-			`Days Before Quotes Due must be a whole number of days, 0 or more (got ${JSON.stringify(daysBeforeQuotesDue)})`,
+			`Days Before Quotes Due must be a whole number of days from 0 to ${MAX_DAYS} (ten years) (got ${quoted(daysBeforeQuotesDue)})`,
 			{
 				description:
 					'Enter 3 to be reminded three days before quotes close, 0 for the day they close.',

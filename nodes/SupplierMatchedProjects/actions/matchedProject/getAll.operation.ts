@@ -1,5 +1,5 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
 import {
 	companyIdProperty,
@@ -8,13 +8,19 @@ import {
 	simplifyProperty,
 } from '../../descriptions';
 import type { Project } from '../../api/types';
+import { MAX_LIMIT } from '../../helpers/bounds';
 import { toolProperties } from '../../descriptions/tool';
 import { skippedSummary } from '../../helpers/entries';
 import { filterProjects, hasFilters } from '../../helpers/filters';
 import { shapeItems, type OutputMode } from '../../helpers/items';
 import { walkToLimit, type FetchPage } from '../../helpers/paging';
 import { inCredentialTurn, requestResultsPage } from '../../transport';
-import { checkedCompanyId, checkedFilters, checkedOutput } from '../../shared/parameters';
+import {
+	checkedCompanyId,
+	checkedFilters,
+	checkedLimit,
+	checkedOutput,
+} from '../../shared/parameters';
 import { answerAsTool, runsAsTool } from './getAll.tool';
 
 const showForGetMany = { show: { resource: ['matchedProject'], operation: ['getAll'] } };
@@ -37,7 +43,7 @@ export const description: INodeProperties[] = [
 			displayName: 'Limit',
 			name: 'limit',
 			type: 'number',
-			typeOptions: { minValue: 1 },
+			typeOptions: { minValue: 1, maxValue: MAX_LIMIT },
 			default: 50,
 			description: 'Max number of results to return',
 		},
@@ -64,14 +70,9 @@ export async function execute(
 	);
 	if (runsAsTool(node)) return [await answerAsTool.call(this, { itemIndex, today, companyId })];
 	const returnAll = this.getNodeParameter('returnAll', itemIndex, false) as boolean;
-	const limit = returnAll ? Infinity : (this.getNodeParameter('limit', itemIndex, 50) as number);
-	if (!returnAll && (!Number.isInteger(limit) || limit < 1)) {
-		throw new NodeOperationError(
-			node,
-			`Limit must be a whole number of at least 1 (got ${JSON.stringify(limit)}); turn on Return All to get every result`,
-			{ itemIndex },
-		);
-	}
+	const limit = returnAll
+		? Infinity
+		: checkedLimit(node, this.getNodeParameter('limit', itemIndex, 50), itemIndex);
 	const output = checkedOutput(
 		node,
 		this.getNodeParameter('output', itemIndex, 'projects') as OutputMode,

@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions, INode } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import type { Project } from '../../api/types';
+import { quoted } from '../../helpers/bounds';
 import { DEFAULT_TOOL_LIMIT } from '../../descriptions/tool';
 import { filterProjects, hasFilters, type ProjectFilters } from '../../helpers/filters';
 import { PagingError, walkToLimit, type FetchPage, type OnSkipped } from '../../helpers/paging';
@@ -36,7 +37,7 @@ function checkedLimit(node: INode, limit: unknown, itemIndex: number): number {
 	if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1) {
 		throw new NodeOperationError(
 			node,
-			`Max Projects (limit) must be a whole number of projects from 1 to ${MAX_TOOL_LIMIT} (got ${JSON.stringify(limit)})`,
+			`Max Projects (limit) must be a whole number of projects from 1 to ${MAX_TOOL_LIMIT} (got ${quoted(limit)})`,
 			{ itemIndex, description: MODEL_ARGUMENT_FIX },
 		);
 	}
@@ -47,7 +48,7 @@ function checkedAnswer(node: INode, answer: unknown, itemIndex: number): AnswerM
 	if (!ANSWER_MODES.includes(answer as AnswerMode)) {
 		throw new NodeOperationError(
 			node,
-			`Answer must be one of ${ANSWER_MODES.join(', ')} (got ${JSON.stringify(answer)}): open the tool and choose an answer from its list`,
+			`Answer must be one of ${ANSWER_MODES.join(', ')} (got ${quoted(answer)}): open the tool and choose an answer from its list`,
 			{ itemIndex },
 		);
 	}

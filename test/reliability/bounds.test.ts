@@ -1,0 +1,253 @@
+/**
+ * Bounds on every number and text a user or a model can set, through n8n's real engine: the Get
+ * Many node, the trigger and the tool against the sandbox. A value past its bound fails before any
+ * request with a message that names the bound and the fix and quotes no more than a prefix of what
+ * was given; a value at its bound works. Before, 100,000,000 days failed with a bare "Invalid time
+ * value" (in the tool after its page request), and a 10 kB company ID or a 1 MB filter value was
+ * echoed whole.
+ */
+import type { INodeParameters } from 'n8n-workflow';
+
+import { SupplierMatchedProjects } from '../../nodes/SupplierMatchedProjects/SupplierMatchedProjects.node';
+import { apiRateBudget } from '../../nodes/SupplierMatchedProjects/transport/budget';
+import { forgetAllTokens } from '../../nodes/SupplierMatchedProjects/transport/token';
+import { startSandbox } from '../../sandbox';
+import type { NodeRun } from '../support/engine';
+import { startPollWorld, useFakeDate, type PollWorld } from '../support/poll-world';
+import { credentialsHelper, getMany, type CredentialFields } from '../support/reliability';
+import { parseToolAnswer } from '../support/tool-answer';
+import { callAsTool } from '../support/tool-engine';
+
+type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
+
+const companyId = 'company-1';
+const MEGABYTE = 'x'.repeat(1_048_576);
+const PREFIX = 'x'.repeat(100);
+const MODEL_FIX =
+	'\n\nDetails: This value came from the tool call: correct it or leave it out, then call again.';
+
+let sandbox: Sandbox;
+let credential: CredentialFields;
+
+beforeAll(async () => {
+	sandbox = await startSandbox({ projects: 120 });
+	credential = { authUrl: sandbox.url, baseUrl: sandbox.url, ...sandbox.fixtures.client };
+});
+
+afterAll(async () => {
+	await sandbox.stop();
+});
+
+beforeEach(() => {
+	forgetAllTokens();
+	apiRateBudget.reset();
+	sandbox.resetRequests();
+});
+
+async function node(parameters: INodeParameters): Promise<NodeRun> {
+	return await getMany(credentialsHelper(credential), { companyId, ...parameters });
+}
+
+/** The error n8n shows, and that nothing reached the API or the token issuer. */
+function refusedBeforeAnyRequest(run: NodeRun): { message: string; description: string } {
+	expect(run.items).toBeUndefined();
+	expect(sandbox.requests()).toEqual([]);
+	const message = run.error?.message ?? '';
+	const description = (run.error as { description?: string | null } | undefined)?.description;
+	return { message, description: description ?? '' };
+}
+
+describe('the node: a value past its bound is refused before any request', () => {
+	it.each<[string, INodeParameters, RegExp]>([
+		[
+			'100,000,000 days',
+			{ filters: { quotesDueWithinDays: 100_000_000 } },
+			/^Quotes Due Within \(Days\) filter: enter a whole number of days from 0 to 3650 \(ten years\) \(got 100000000\)$/,
+		],
+		[
+			'a budget of 1e300 dollars',
+			{ filters: { budgetAtLeast: 1e300 } },
+			/^Budget At Least filter: enter a number of dollars from 0 to 1,000,000,000,000 \(a trillion\), without "\$" or commas \(got 1e\+300\)$/,
+		],
+		[
+			'a Limit of 10,001',
+			{ returnAll: false, limit: 10_001 },
+			/^Limit must be a whole number from 1 to 10,000 \(got 10001\); turn on Return All to get every result$/,
+		],
+		[
+			'501 project IDs',
+			{
+				filters: {
+					projectIds: Array.from({ length: 501 }, (_, index) => `prj-${index}`).join(','),
+				},
+			},
+			/^Project IDs filter: 501 entries are more than the 500 a filter takes; enter fewer project IDs$/,
+		],
+		[
+			'a builder word of 101 characters',
+			{ filters: { builders: `Acme, ${'b'.repeat(101)}` } },
+			/^Builder filter: the entry "b{100}…" \(101 characters\) is longer than 100 characters; enter words of builder names of at most 100 characters each, separated by commas$/,
+		],
+	])('%s', async (_name, parameters, message) => {
+		const refused = refusedBeforeAnyRequest(await node(parameters));
+		expect(refused.message).toMatch(message);
+	});
+
+	it('a 10 kB company ID: named by its first 100 characters and its length, not echoed', async () => {
+		const run = await node({ companyId: 'c'.repeat(10_000) });
+		const refused = refusedBeforeAnyRequest(run);
+		expect(refused.message).toBe(
+			`Company ID "${'c'.repeat(100)}…" (10,000 characters) is longer than 256 characters, the most the node sends: enter the supplier company's ID, or check the expression that gives it`,
+		);
+		// n8n itself keeps the node's parameters with the error; the node's own words are short.
+		expect(`${refused.message} ${refused.description}`.includes('c'.repeat(101))).toBe(false);
+	});
+
+	it('a 1 MB location: named by its first 100 characters and its length, not echoed', async () => {
+		const run = await node({ filters: { locations: MEGABYTE } });
+		const refused = refusedBeforeAnyRequest(run);
+		expect(refused.message).toBe(
+			`Location filter: the entry "${PREFIX}…" (1,048,576 characters) is longer than 100 characters; enter words or postcodes of at most 100 characters each, separated by commas`,
+		);
+		expect(`${refused.message} ${refused.description}`.length).toBeLessThan(400);
+	});
+
+	it('a Limit from an expression that gives 1 MB of text: cut in the message', async () => {
+		const run = await node({ returnAll: false, limit: '={{ "9".repeat(1048576) }}' });
+		const refused = refusedBeforeAnyRequest(run);
+		expect(refused.message.length).toBeLessThan(300);
+		expect(refused.message).toMatch(/Limit/);
+	});
+
+	it('values at their bounds work', async () => {
+		const open = sandbox.listOpen(companyId);
+		const run = await node({
+			returnAll: false,
+			limit: 10_000,
+			filters: {
+				quotesDueWithinDays: 3650,
+				budgetAtMost: 1_000_000_000_000,
+				projectsWithoutBudget: 'keep',
+				projectIds: [
+					...open.map((project) => project.projectId),
+					...Array.from({ length: 500 - open.length }, (_, index) => `p${'0'.repeat(95)}${index}`),
+				].join(','),
+			},
+		});
+		expect(run.error).toBeUndefined();
+		const dated = open.filter((project) =>
+			project.tenders.some((tender) => tender.quotesDueAt !== null),
+		);
+		expect(run.items?.length).toBe(dated.length);
+		expect(dated.length).toBeGreaterThan(0);
+	});
+
+	it('a company ID of 256 characters is sent (the API then says it is not registered)', async () => {
+		const run = await node({ companyId: 'c'.repeat(256) });
+		expect(run.error?.message).toMatch(/refused access to company/);
+		const sent = sandbox
+			.requests()
+			.filter((request) => request.path.endsWith('/speci-finder/results'));
+		expect(sent.length).toBeGreaterThan(0);
+		expect(sent.every((request) => request.path.includes(`/companies/${'c'.repeat(256)}/`))).toBe(
+			true,
+		);
+	});
+});
+
+describe('the trigger: a value past its bound stops the activation before any request', () => {
+	let world: PollWorld;
+
+	beforeEach(async () => {
+		useFakeDate();
+		world = await startPollWorld();
+	});
+
+	afterEach(async () => {
+		await world.stop();
+		jest.useRealTimers();
+	});
+
+	it.each<[string, INodeParameters, string]>([
+		[
+			'100,000,000 days before quotes due',
+			{ event: 'quotesDueSoon', daysBeforeQuotesDue: 100_000_000 },
+			'Days Before Quotes Due must be a whole number of days from 0 to 3650 (ten years) (got 100000000)',
+		],
+		[
+			'a filter of 100,000,000 days',
+			{ filters: { quotesDueWithinDays: 100_000_000 } },
+			'Quotes Due Within (Days) filter: enter a whole number of days from 0 to 3650 (ten years) (got 100000000)',
+		],
+		[
+			'a 10 kB company ID',
+			{ companyId: 'c'.repeat(10_000) },
+			`Company ID "${'c'.repeat(100)}…" (10,000 characters) is longer than 256 characters, the most the node sends: enter the supplier company's ID, or check the expression that gives it`,
+		],
+		[
+			'a 1 MB category',
+			{ filters: { categories: MEGABYTE } },
+			`Category filter: the entry "${PREFIX}…" (1,048,576 characters) is longer than 100 characters; enter categories of at most 100 characters each, separated by commas`,
+		],
+	])('%s', async (_name, parameters, message) => {
+		const trigger = world.trigger(parameters);
+		await expect(trigger.activate()).rejects.toThrow(message);
+		expect(world.sandbox.requests()).toEqual([]);
+	});
+
+	it('3650 days before quotes due works', async () => {
+		const trigger = world.trigger({ event: 'quotesDueSoon', daysBeforeQuotesDue: 3650 });
+		expect(await trigger.activate()).toEqual({ kind: 'nothing' });
+	});
+});
+
+describe('the tool: a value the model gives past its bound is refused before any request', () => {
+	const nodeType = new SupplierMatchedProjects();
+
+	async function call(args: Record<string, unknown>) {
+		return await callAsTool({
+			nodeType,
+			parameters: { resource: 'matchedProject', operation: 'getAll', companyId },
+			credentialsHelper: credentialsHelper(credential),
+			args,
+		});
+	}
+
+	it('100,000,000 days: says what to give, and spends no request', async () => {
+		const result = await call({ quotesDueWithinDays: 100_000_000 });
+		expect(result.answer).toBeUndefined();
+		expect(result.error).toBe(
+			`Quotes Due Within (Days) filter: enter a whole number of days from 0 to 3650 (ten years) (got 100000000)${MODEL_FIX}`,
+		);
+		expect(sandbox.requests()).toEqual([]);
+	});
+
+	it('a 1 MB location: cut in the error, and no request', async () => {
+		const result = await call({ location: MEGABYTE });
+		expect(result.error).toBe(
+			`Location filter: the entry "${PREFIX}…" (1,048,576 characters) is longer than 100 characters; enter words or postcodes of at most 100 characters each, separated by commas${MODEL_FIX}`,
+		);
+		expect(sandbox.requests()).toEqual([]);
+	});
+
+	it('40 project IDs: the answer repeats ten of them, not all, in its summary and filters', async () => {
+		const ids = sandbox
+			.listOpen(companyId)
+			.slice(0, 40)
+			.map((project) => project.projectId);
+		const result = await call({ projectIds: ids.join(', '), limit: 50 });
+		const answer = parseToolAnswer(result.answer ?? 'null');
+		expect(answer.returned).toBe(40);
+		const phrase = `project ID is ${ids.slice(0, 10).join(' or ')} or 30 more`;
+		expect(answer.filtersApplied).toEqual([phrase]);
+		expect(answer.summary).toContain(phrase);
+		expect(answer.summary).not.toContain(ids[10]);
+	});
+
+	it('a location of 100 characters, the most, is applied and repeated whole', async () => {
+		const location = 'l'.repeat(100);
+		const result = await call({ location });
+		const answer = parseToolAnswer(result.answer ?? 'null');
+		expect(answer.filtersApplied).toEqual([`address contains ${location}`]);
+	});
+});
