@@ -51,6 +51,8 @@ const FAILURES_BY_CODES: ReadonlyArray<[codes: string[], failure: NetworkFailure
 		{ kind: 'cancelled', summary: 'the request was cancelled', retryable: false },
 	],
 	[['CERT_HAS_EXPIRED'], tls('has expired')],
+	[['CERT_NOT_YET_VALID'], tls('is not valid yet')],
+	[['UNABLE_TO_GET_ISSUER_CERT_LOCALLY'], tls('was issued by an authority n8n does not trust')],
 	[['DEPTH_ZERO_SELF_SIGNED_CERT'], tls('is self-signed')],
 	[['SELF_SIGNED_CERT_IN_CHAIN'], tls('chain is self-signed')],
 	[['UNABLE_TO_VERIFY_LEAF_SIGNATURE'], tls('could not be verified')],

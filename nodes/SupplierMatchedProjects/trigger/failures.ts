@@ -39,9 +39,18 @@ function isLastingNetworkFailure(error: unknown): boolean {
 	return network !== undefined && (network.kind === 'dns' || network.kind === 'tls');
 }
 
-/** No HTTP answer at all: the service cannot be reached, for whatever reason. */
+/**
+ * No usable answer at all: the service cannot be reached, for whatever reason, including one the
+ * transport cannot name. The token issuer's failures declare their cause; those are judged by
+ * their words.
+ */
 function isUnreachable(error: unknown): boolean {
-	return networkFailureOfError(error) !== undefined;
+	if (networkFailureOfError(error) !== undefined) return true;
+	return (
+		error instanceof NodeApiError &&
+		(error.httpCode === undefined || error.httpCode === null) &&
+		error.failure === undefined
+	);
 }
 
 /** Only an error without an HTTP answer: an answer's text may quote anything. */
@@ -80,10 +89,10 @@ export interface FailureStreak {
 }
 
 /**
- * Whether this failed poll fails an execution. One the user must fix always does, as does any
- * failure with no state to catch up from. A failure that passes on its own stays a log line,
- * unless it is one that will not: a missing host name or a bad certificate is heard at once, an
- * API out of reach once it has been so for UNREACHABLE_STREAK_MS; either once per streak.
+ * Whether this failed poll fails an execution. One the user must fix always does. A failure
+ * that passes on its own stays a log line, unless it is one that will not: a missing host name
+ * or a bad certificate is heard at once, an API without a usable answer once it has been so for
+ * UNREACHABLE_STREAK_MS; either once per streak. An API answering 429 or 5xx stays quiet.
  */
 export function isHeard(error: unknown, streak: FailureStreak, now: number): boolean {
 	if (!passesOnItsOwn(error)) return true;
