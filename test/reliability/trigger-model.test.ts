@@ -1,7 +1,7 @@
 /**
  * A model-based property test of the trigger (New Tender, Tender Type filter "Tender"): fast-check
  * generates sequences of listing changes (tenders opening, closing, changing type or due date,
- * odd ids such as `__proto__`), polls, overlapping polls whose page answers its scheduler orders,
+ * odd ids such as `__proto__`, broken entries), polls, overlapping polls whose page answers its scheduler orders,
  * failures, restarts and clock moves, and runs them against the trigger's real poll code in n8n's
  * engine (test/support/poll-harness.ts) over HTTP to the sandbox. After every command:
  *
@@ -11,7 +11,9 @@
  * - after a good poll, every tender it listed that passes the filters has been announced, or was
  *   in the baseline.
  *
- * Broken entries are left out: the trigger's handling of them is another change.
+ * Broken entries (a `null`, a string, a project whose `tenders` is an object or a number, a tender
+ * without a text id) stand in the first page beside clean projects until fixed: none of their
+ * tenders may be announced while unreadable, and a readable one must be, once, when it is fixed.
  *
  * CI size by default (200 runs, fixed seed); `npm run soak` runs 5,000 runs of up to 50 commands,
  * SOAK_MODEL_RUNS sets the count (test/support/reliability-report.js).
@@ -53,6 +55,9 @@ interface Model {
 	everPassed: Set<string>;
 	/** Tenders a good poll listed passing the filters: each must be announced (or baseline). */
 	due: Set<string>;
+	/** Entries the sandbox puts in the first page as given, and the passing tenders readable in them. */
+	raw: Array<{ entry: unknown; readable: string[]; fixed?: unknown }>;
+	rawCount: number;
 	figures: Figures;
 }
 
@@ -66,14 +71,46 @@ interface Figures {
 	failedPolls: number;
 	announced: number;
 	oddIdsAnnounced: number;
+	brokenEntries: number;
+	fixedEntriesAnnounced: number;
 }
 
-function passingNow(world: PollWorld): string[] {
+function passingNow(world: PollWorld, model?: Model): string[] {
 	return world.sandbox
 		.listOpen(companyId)
 		.flatMap((project) => project.tenders)
 		.filter((tender) => tender.type === 'Tender')
-		.map((tender) => tender.id);
+		.map((tender) => tender.id)
+		.concat((model?.raw ?? []).flatMap((raw) => raw.readable));
+}
+
+/** A tender of type Tender, open and due in five days, as the API lists one. */
+function rawTender(id: string): Record<string, unknown> {
+	return {
+		id,
+		name: 'Roofing',
+		type: 'Tender',
+		builder: { name: 'Kauri Build', website: null },
+		tenderOpenAt: isoDay(0),
+		quotesDueAt: isoDay(5),
+		status: 'Open',
+		matchedKeywords: ['roofing'],
+	};
+}
+
+function rawProject(projectId: string, tenders: unknown): Record<string, unknown> {
+	return {
+		projectId,
+		projectName: 'Raw entry',
+		address: '1 Quay St, Auckland',
+		category: 'Residential',
+		budget: null,
+		status: 'Active',
+		consultants: [],
+		tenders,
+		tenderingSubcontractors: [],
+		url: `https://app.example/projects/${projectId}`,
+	};
 }
 
 function announcedCounts(trigger: PollHarness): Map<string, number> {
@@ -86,7 +123,7 @@ function announcedCounts(trigger: PollHarness): Map<string, number> {
 
 /** Every listed tender passing now may be announced, now or later. */
 function noteListing(model: Model, world: PollWorld): string[] {
-	const passing = passingNow(world);
+	const passing = passingNow(world, model);
 	for (const id of passing) model.everPassed.add(id);
 	return passing;
 }
@@ -118,12 +155,26 @@ function checkInvariants(model: Model, real: Real): void {
 	}
 	model.figures.announced = counts.size;
 	model.figures.oddIdsAnnounced = [...counts.keys()].filter((id) => ODD_IDS.includes(id)).length;
+	model.figures.fixedEntriesAnnounced = [...counts.keys()].filter((id) =>
+		id.startsWith('raw-fixed-'),
+	).length;
+}
+
+/** A failed or dropped poll warns so; a warning of an entry left out is not a failure. */
+function failedSince(trigger: PollHarness, logsBefore: number, errorsBefore: number): boolean {
+	const warned = trigger.logs
+		.slice(logsBefore)
+		.some(
+			({ level, message }) =>
+				level === 'warn' &&
+				(message.includes('skipped a poll') || message.includes('dropped a poll')),
+		);
+	return warned || trigger.errors.length > errorsBefore;
 }
 
 /** A poll counts as good when it neither failed nor was skipped for a failure. */
 function pollWasGood(trigger: PollHarness, logsBefore: number, errorsBefore: number): boolean {
-	const warned = trigger.logs.slice(logsBefore).some(({ level }) => level === 'warn');
-	return !warned && trigger.errors.length === errorsBefore;
+	return !failedSince(trigger, logsBefore, errorsBefore);
 }
 
 type Command = fc.AsyncCommand<Model, Real>;
@@ -230,12 +281,69 @@ class OverlappingPolls implements Command {
 		model.figures.skippedAsRunning += logged.filter(({ message }) =>
 			message.includes('is still running'),
 		).length;
-		const failed = logged.some(({ level }) => level === 'warn') || trigger.errors.length > errors;
+		const failed = failedSince(trigger, logs, errors);
 		// A tender opened midway may or may not be in the walk: only the listing before counts.
 		if (!failed) for (const id of passing) model.due.add(id);
 		checkInvariants(model, real);
 	}
 	toString = () => `overlapping(${this.count}${this.openMidway ? ', open midway' : ''})`;
+}
+
+/**
+ * An entry the trigger cannot read in the first page, beside the clean projects, until fixed. A
+ * project whose `tenders` is an object can be fixed: its tender is then readable, and new.
+ */
+class BrokenEntry implements Command {
+	constructor(
+		readonly shape: 'null' | 'text' | 'tendersObject' | 'tendersNumber' | 'tenderWithoutId',
+		readonly at: number,
+	) {}
+	check = () => true;
+	async run(model: Model, real: Real): Promise<void> {
+		const n = ++model.rawCount;
+		const broken: Model['raw'][number] =
+			this.shape === 'null'
+				? { entry: null, readable: [] }
+				: this.shape === 'text'
+					? { entry: 'not a project', readable: [] }
+					: this.shape === 'tendersNumber'
+						? { entry: rawProject(`raw-p${n}`, 7), readable: [] }
+						: this.shape === 'tendersObject'
+							? {
+									entry: rawProject(`raw-p${n}`, rawTender(`raw-fixed-${n}`)),
+									readable: [],
+									fixed: rawProject(`raw-p${n}`, [rawTender(`raw-fixed-${n}`)]),
+								}
+							: {
+									// The clean tender beside the broken one is readable and listed.
+									entry: rawProject(`raw-p${n}`, [{ id: n }, rawTender(`raw-beside-${n}`)]),
+									readable: [`raw-beside-${n}`],
+								};
+		real.world.sandbox.addRawEntry(companyId, { entry: broken.entry, at: this.at });
+		model.raw.push(broken);
+		model.figures.brokenEntries++;
+		noteListing(model, real.world);
+	}
+	toString = () => `broken(${this.shape} at ${this.at})`;
+}
+
+/** The service repairs its records: each fixable entry becomes readable, the others go. */
+class FixEntries implements Command {
+	check = (model: Readonly<Model>) => model.raw.length > 0;
+	async run(model: Model, real: Real): Promise<void> {
+		real.world.sandbox.clearRawEntries(companyId);
+		const kept: Model['raw'] = [];
+		for (const raw of model.raw) {
+			if (raw.fixed !== undefined) {
+				const project = raw.fixed as { tenders: Array<{ id: string }> };
+				kept.push({ entry: raw.fixed, readable: project.tenders.map((tender) => tender.id) });
+			} else if (raw.readable.length > 0) kept.push(raw);
+		}
+		for (const raw of kept) real.world.sandbox.addRawEntry(companyId, { entry: raw.entry });
+		model.raw = kept;
+		noteListing(model, real.world);
+	}
+	toString = () => 'fix entries';
 }
 
 /** The API fails the next requests on its side; the poll may come through on a retry or not. */
@@ -306,6 +414,19 @@ const commands = [
 		.map(([kind, times]) => new Failure(kind, times)),
 	fc.constant(new Restart()),
 	fc
+		.tuple(
+			fc.constantFrom<BrokenEntry['shape']>(
+				'null',
+				'text',
+				'tendersObject',
+				'tendersNumber',
+				'tenderWithoutId',
+			),
+			fc.integer({ min: 0, max: 3 }),
+		)
+		.map(([shape, at]) => new BrokenEntry(shape, at)),
+	fc.constant(new FixEntries()),
+	fc
 		.oneof(
 			fc.integer({ min: 1, max: 120 }).map((m) => m * MINUTE_MS),
 			fc.constant(DAY_MS),
@@ -324,6 +445,8 @@ function noFigures(): Figures {
 		failedPolls: 0,
 		announced: 0,
 		oddIdsAnnounced: 0,
+		brokenEntries: 0,
+		fixedEntriesAnnounced: 0,
 	};
 }
 
@@ -363,6 +486,8 @@ test(
 							baseline,
 							everPassed: new Set(baseline),
 							due: new Set(),
+							raw: [],
+							rawCount: 0,
 							figures: noFigures(),
 						};
 						const real: Real = { world, trigger, opened };
@@ -388,6 +513,8 @@ test(
 		expect(totals.oddIdsAnnounced).toBeGreaterThan(0);
 		expect(totals.restarts).toBeGreaterThan(0);
 		expect(totals.failedPolls).toBeGreaterThan(0);
+		expect(totals.brokenEntries).toBeGreaterThan(0);
+		expect(totals.fixedEntriesAnnounced).toBeGreaterThan(0);
 	},
 	size.timeoutMs,
 );
