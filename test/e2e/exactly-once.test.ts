@@ -1,7 +1,7 @@
 import { sleep } from 'n8n-workflow';
 
 import { outputItems, startE2e, type E2eEnvironment } from '../support/e2e/harness';
-import { stderrLogger } from '../support/e2e/support';
+import { stderrLogger, waitForLogLines } from '../support/e2e/support';
 
 /**
  * Exactly once in a real n8n where the field broke it: a trigger whose two Poll Times fall due at
@@ -82,6 +82,19 @@ test(
 		// One walk per workflow per minute, not two: the second poll of each minute was skipped.
 		expect(walks).toBeGreaterThanOrEqual(3 * WORKFLOWS.length);
 		expect(walks).toBeLessThanOrEqual(4 * WORKFLOWS.length);
+		const skips: number[] = [];
+		for (const { trigger } of WORKFLOWS) {
+			const lines = await waitForLogLines(
+				env,
+				`Supplier Matched Projects Trigger "${trigger}" skipped a poll: its poll started at`,
+				10_000,
+			);
+			skips.push(lines.length);
+			expect(lines.length).toBeGreaterThanOrEqual(3);
+		}
+		stderrLogger.log(
+			`exactly once: ${walks} walks in the last 3 minutes 10 s of both workflows; polls skipped as running: ${skips.join(' and ')}; each of ${opened.length} tenders announced once by each`,
+		);
 	},
 	12 * 60_000,
 );
