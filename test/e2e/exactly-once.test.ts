@@ -82,16 +82,13 @@ test(
 		// One walk per workflow per minute, not two: the second poll of each minute was skipped.
 		expect(walks).toBeGreaterThanOrEqual(3 * WORKFLOWS.length);
 		expect(walks).toBeLessThanOrEqual(4 * WORKFLOWS.length);
+		// Quotes left out of what is looked for: the log file may escape them.
+		const skipped = await waitForLogLines(env, 'skipped a poll: its poll started at', 10_000);
 		const skips: number[] = [];
 		for (const { trigger } of WORKFLOWS) {
-			const lines = await waitForLogLines(
-				env,
-				`Supplier Matched Projects Trigger "${trigger}" skipped a poll: its poll started at`,
-				10_000,
-			);
-			skips.push(lines.length);
-			expect(lines.length).toBeGreaterThanOrEqual(3);
+			skips.push(skipped.filter((line) => line.includes(trigger)).length);
 		}
+		for (const count of skips) expect(count).toBeGreaterThanOrEqual(3);
 		stderrLogger.log(
 			`exactly once: ${walks} walks in the last 3 minutes 10 s of both workflows; polls skipped as running: ${skips.join(' and ')}; each of ${opened.length} tenders announced once by each`,
 		);
