@@ -80,6 +80,13 @@ function createControlRouter(sandbox) {
 			run: ({ body }) => sandbox.openTender(body),
 		},
 		{
+			method: 'PUT',
+			path: 'tenders/:tenderId',
+			does: 'openTenderWithId(tenderId, { projectId?, companyId?, name?, ... }) -> tender',
+			status: 201,
+			run: ({ params, body }) => sandbox.openTenderWithId(params.tenderId, body),
+		},
+		{
 			method: 'GET',
 			path: 'tenders/:tenderId',
 			does: 'getTender(tenderId) -> tender',

@@ -62,6 +62,8 @@ const { createSandboxCertificate, tlsVersionOf } = require('./tls');
  * @property {{ now: () => number, set: (at: Date | string | number) => void, advance: (ms: number) => void }} clock
  * @property {(options?: OpenTenderOptions) => SandboxTender} openTender a new open tender matching the company
  *   (default SANDBOX_FIXTURES.companyId); without projectId, on a new project
+ * @property {(id: string, options?: OpenTenderOptions) => SandboxTender} openTenderWithId openTender
+ *   with the given tender id (any non-empty string not in use, `__proto__` included)
  * @property {(tenderId: string, status?: 'Closed' | 'Awarded') => SandboxTender} closeTender
  * @property {(tenderId: string, patch: TenderPatch) => SandboxTender} updateTender
  * @property {(tenderId: string, dueInDays: number) => SandboxTender} redateTender quotesDueAt moved to
@@ -270,6 +272,7 @@ async function startSandbox(options = {}) {
 		stop: async () => {},
 		clock: { now: clock.now, set: clock.set, advance: clock.advance },
 		openTender: (tenderOptions) => store.openTender(tenderOptions),
+		openTenderWithId: (id, tenderOptions) => store.openTenderWithId(id, tenderOptions),
 		closeTender: (tenderId, status) => store.closeTender(tenderId, status),
 		updateTender: (tenderId, patch) => store.updateTender(tenderId, patch),
 		redateTender: (tenderId, dueInDays) => store.redateTender(tenderId, dueInDays),

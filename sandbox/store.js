@@ -462,9 +462,10 @@ function createStore({
 
 	/**
 	 * @param {OpenTenderOptions} options
+	 * @param {string} [id] the caller's id instead of the next in sequence (openTenderWithId)
 	 * @returns {SandboxTender}
 	 */
-	function openTender(options = {}) {
+	function openTender(options = {}, id = undefined) {
 		rejectUnknownFields(
 			options,
 			['projectId', 'companyId', 'name', 'type', 'builder', 'tenderOpenAt', 'quotesDueAt'],
@@ -498,7 +499,7 @@ function createStore({
 		if (options.projectId === undefined) projects.set(project.projectId, project);
 		/** @type {StoredTender} */
 		const tender = {
-			id: tenderIdFor(++lastTenderSequence),
+			id: id ?? tenderIdFor(++lastTenderSequence),
 			projectId: project.projectId,
 			name,
 			type,
@@ -512,6 +513,21 @@ function createStore({
 		tenders.set(tender.id, tender);
 		record(tender, 'opened');
 		return toSandboxTender(tender);
+	}
+
+	/**
+	 * openTender with an id of the caller's choice: any non-empty string not in use, such as
+	 * `__proto__` or `constructor`, to try the ids a real API may send.
+	 * @param {string} id
+	 * @param {OpenTenderOptions} options
+	 * @returns {SandboxTender}
+	 */
+	function openTenderWithId(id, options = {}) {
+		if (typeof id !== 'string' || id === '') {
+			throw new Error(`openTenderWithId needs a non-empty string id (got ${JSON.stringify(id)})`);
+		}
+		if (tenders.has(id)) throw new Error(`a tender with id ${JSON.stringify(id)} exists already`);
+		return openTender(options, id);
 	}
 
 	/**
@@ -558,6 +574,7 @@ function createStore({
 
 	return {
 		openTender,
+		openTenderWithId,
 		updateTender,
 		/**
 		 * @param {string} tenderId

@@ -16,13 +16,17 @@ import {
 import { filterProjects } from './helpers/filters';
 import { dayOf, todayIn } from './helpers/dates';
 import { diffPoll } from './trigger/diff';
+import type { FailureStreak } from './trigger/failures';
 import { listedTenders, scopeOf } from './trigger/listing';
+import { endTurn, holdsTurn, takeTurn, type RunningPoll } from './trigger/overlap';
 import {
 	dueSoonWindow,
 	emittedItems,
 	fetchListing,
 	fetchSample,
 	readTriggerParameters,
+	triggerKey,
+	type TriggerParameters,
 } from './trigger/poll';
 import { readTriggerState, writeTriggerState, type TriggerState } from './trigger/state';
 
@@ -32,6 +36,16 @@ import { readTriggerState, writeTriggerState, type TriggerState } from './trigge
  * unknown: the state is told, and keeps every remembered tender for a full retention period.
  */
 const statesWrittenHere = new WeakSet<object>();
+
+/**
+ * The poll of each trigger running in this process, by workflow and node: a poll that starts while
+ * another of the same trigger runs is skipped (trigger/overlap.ts). Per process is enough: only one
+ * process polls a workflow, the leader main in queue mode.
+ */
+const runningPolls = new Map<string, RunningPoll>();
+
+/** Failed polls in a row, by trigger: a failure that will not pass is reported once per streak. */
+const failureStreaks = new Map<string, FailureStreak>();
 
 /** The state the last emitting poll saved; an unreadable one is logged and starts a new baseline. */
 function savedState(this: IPollFunctions, staticData: IDataObject): TriggerState | undefined {
@@ -156,26 +170,59 @@ export class SupplierMatchedProjectsTrigger implements INodeType {
 		const today = todayIn(this.getTimezone());
 		if (this.getMode() === 'manual') return await fetchSample.call(this, parameters, today);
 
-		const staticData = this.getWorkflowStaticData('node');
-		const previous = savedState.call(this, staticData);
-		// A failed walk leaves the state untouched: the tenders it missed come with the next good poll.
-		const projects = await fetchListing.call(this, parameters, previous);
-		if (projects === null) return null;
-
-		const kept = filterProjects(projects, parameters.filters, today);
-		const diff = diffPoll({
-			previous,
-			scope: scopeOf(parameters.companyId, parameters.filters),
-			today: dayOf(Date.now()),
-			loadedFromStorage: !statesWrittenHere.has(staticData),
-			listed: listedTenders(kept),
-			projectCount: projects.length,
-			event: parameters.event,
-			dueSoon: dueSoonWindow(parameters, today),
-			emitOpenOnFirstRun: parameters.emitOpenOnFirstRun,
-		});
-		replaceStaticData(staticData, writeTriggerState(diff.next));
-		statesWrittenHere.add(staticData);
-		return emittedItems(kept, diff, parameters);
+		const key = triggerKey(this);
+		const turn = takeTurn(runningPolls, key, Date.now());
+		if (turn === undefined) {
+			const since = new Date(runningPolls.get(key)?.since ?? Date.now()).toISOString();
+			this.logger.info(
+				`Supplier Matched Projects Trigger "${this.getNode().name}" skipped a poll: its poll started at ${since} is still running and announces what is new`,
+			);
+			return null;
+		}
+		try {
+			return await pollInTurn.call(this, parameters, today, () =>
+				holdsTurn(runningPolls, key, turn),
+			);
+		} finally {
+			endTurn(runningPolls, key, turn);
+		}
 	}
+}
+
+/** A scheduled poll: the read, the walk, then the compare and write with nothing in between. */
+async function pollInTurn(
+	this: IPollFunctions,
+	parameters: TriggerParameters,
+	today: string,
+	stillInTurn: () => boolean,
+): Promise<INodeExecutionData[][] | null> {
+	const staticData = this.getWorkflowStaticData('node');
+	const previous = savedState.call(this, staticData);
+	// A failed walk leaves the state untouched: the tenders it missed come with the next good poll.
+	const listing = await fetchListing.call(this, parameters, previous, failureStreaks);
+	if (listing === null) return null;
+	if (!stillInTurn()) {
+		this.logger.warn(
+			`Supplier Matched Projects Trigger "${this.getNode().name}" dropped a poll that ran so long that a later poll took over`,
+		);
+		return null;
+	}
+
+	const { projects, pages } = listing;
+	const kept = filterProjects(projects, parameters.filters, today);
+	const diff = diffPoll({
+		previous,
+		scope: scopeOf(parameters.companyId, parameters.filters),
+		today: dayOf(Date.now()),
+		loadedFromStorage: !statesWrittenHere.has(staticData),
+		listed: listedTenders(kept),
+		projectCount: projects.length,
+		pages,
+		event: parameters.event,
+		dueSoon: dueSoonWindow(parameters, today),
+		emitOpenOnFirstRun: parameters.emitOpenOnFirstRun,
+	});
+	replaceStaticData(staticData, writeTriggerState(diff.next));
+	statesWrittenHere.add(staticData);
+	return emittedItems(kept, diff, parameters);
 }

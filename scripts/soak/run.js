@@ -3,11 +3,12 @@
 
 /**
  * `npm run soak`: the full fault soak (1,000 trigger polls and 200 Get Many walks against the
- * sandbox under faults), which the test suite runs only at a small size. It runs
- * test/reliability/soak.test.ts through jest (the nodes are TypeScript) with SOAK_SIZE=full,
- * collects the figures the test prints, and writes them to scripts/soak/last-figures.json.
+ * sandbox under faults) and 5,000 runs of the trigger's model-based property test, which the test
+ * suite runs only at a small size. It runs test/reliability/soak.test.ts and trigger-model.test.ts
+ * through jest (the nodes are TypeScript) with SOAK_SIZE=full, collects the figures the tests
+ * print, and writes them to scripts/soak/last-figures.json.
  *
- * Options: --polls N and --walks N change the counts (for a quicker look).
+ * Options: --polls N, --walks N and --model-runs N change the counts (for a quicker look).
  */
 
 const { spawn } = require('node:child_process');
@@ -21,16 +22,21 @@ const OUTPUT = path.join(__dirname, 'last-figures.json');
 
 /**
  * @param {string[]} args
- * @returns {{ polls?: string, walks?: string }}
+ * @returns {{ polls?: string, walks?: string, 'model-runs'?: string }}
  */
 function parseArguments(args) {
-	const usage = 'use --polls N and --walks N (whole numbers), or nothing for the full soak';
-	/** @type {{ values: { polls?: string, walks?: string } }} */
+	const usage =
+		'use --polls N, --walks N and --model-runs N (whole numbers), or nothing for the full soak';
+	/** @type {{ values: { polls?: string, walks?: string, 'model-runs'?: string } }} */
 	let parsed;
 	try {
 		parsed = parseArgs({
 			args,
-			options: { polls: { type: 'string' }, walks: { type: 'string' } },
+			options: {
+				polls: { type: 'string' },
+				walks: { type: 'string' },
+				'model-runs': { type: 'string' },
+			},
 			strict: true,
 		});
 	} catch (error) {
@@ -52,7 +58,12 @@ async function main() {
 	const code = await new Promise((resolve, reject) => {
 		const child = spawn(
 			process.execPath,
-			[require.resolve('jest/bin/jest'), '--runInBand', 'test/reliability/soak.test.ts'],
+			[
+				require.resolve('jest/bin/jest'),
+				'--runInBand',
+				'test/reliability/soak.test.ts',
+				'test/reliability/trigger-model.test.ts',
+			],
 			{
 				cwd: ROOT,
 				stdio: 'inherit',
@@ -63,6 +74,7 @@ async function main() {
 					SOAK_FIGURES_FILE: figuresFile,
 					...(options.polls ? { SOAK_POLLS: options.polls } : {}),
 					...(options.walks ? { SOAK_WALKS: options.walks } : {}),
+					...(options['model-runs'] ? { SOAK_MODEL_RUNS: options['model-runs'] } : {}),
 				},
 			},
 		);

@@ -339,8 +339,8 @@ describe('rate budget', () => {
 		world.sandbox.openTender();
 		const trigger = world.trigger();
 		await trigger.activate();
-		// As if the last walk had listed 9,901 projects: the next one needs 100 requests, 99 are left.
-		trigger.setSavedNodeData({ ...trigger.savedNodeData(), n: 9_901 });
+		// As if the last walk had taken 100 requests: 99 are left.
+		trigger.setSavedNodeData({ ...trigger.savedNodeData(), n: 9_901, p: 100 });
 		const requestsBefore = resultRequests();
 		advanceTime(MINUTE_MS);
 		await expect(trigger.restart()).rejects.toThrow(
@@ -350,15 +350,34 @@ describe('rate budget', () => {
 		expect(trigger.savedNodeData().n).toBe(9_901);
 	});
 
-	it('says when a walk can never fit in the budget', async () => {
+	it('is not locked by a count above 10,000 that one oversized page saved: the walk rewrites it', async () => {
+		world.sandbox.openTender();
 		const trigger = world.trigger();
 		await trigger.activate();
-		trigger.setSavedNodeData({ ...trigger.savedNodeData(), n: 12_000 });
+		// A state saved before page counts were kept, by a walk of one page that ignored the limit.
+		const older: IDataObject = { ...trigger.savedNodeData(), n: 12_000 };
+		delete older.p;
+		trigger.setSavedNodeData(older);
 		advanceTime(10 * MINUTE_MS);
-		const failure = trigger.restart();
-		await expect(failure).rejects.toThrow(
-			'A poll over 12000 matched projects needs 120 requests, more than the 100 requests per 5 minutes this credential is allowed',
-		);
+		expect(await trigger.restart()).toEqual({ kind: 'nothing' });
+		expect(trigger.savedNodeData()).toMatchObject({ n: 1, p: 1 });
+		const opened = world.sandbox.openTender();
+		expect(await newIdsOf(trigger, 1)).toEqual([opened.id]);
+	});
+
+	it('judges a walk by what the last one cost, and not at all after a change of company', async () => {
+		world.sandbox.openTender();
+		const trigger = world.trigger();
+		await trigger.activate();
+		// 12,000 projects in one request: 99 requests left is plenty.
+		trigger.setSavedNodeData({ ...trigger.savedNodeData(), n: 12_000, p: 1 });
+		advanceTime(MINUTE_MS);
+		expect(await trigger.restart()).toEqual({ kind: 'nothing' });
+		// A state of another company (another scope) says nothing of this company's walk.
+		trigger.setSavedNodeData({ ...trigger.savedNodeData(), s: 'another-scope', n: 9_950, p: 100 });
+		advanceTime(MINUTE_MS);
+		expect(await trigger.restart()).toEqual({ kind: 'nothing' });
+		expect(trigger.savedNodeData()).toMatchObject({ n: 1, p: 1 });
 	});
 
 	it('reports a scheduled poll the budget cannot carry, sends nothing, and catches up later', async () => {

@@ -47,6 +47,22 @@ describe('sandbox control functions and their /__sandbox HTTP routes', () => {
 		harness.token = await harness.client.token();
 	});
 
+	it("opens tenders with ids of the caller's choice, odd ones included, and refuses one in use", async () => {
+		for (const id of ['__proto__', 'constructor', 'hasOwnProperty']) {
+			const tender = await control().openTenderWithId(id);
+			expect(tender).toMatchObject({ id, status: 'Open' });
+			expect(harness.sandbox.getTender(id)).toEqual(tender);
+		}
+		const listed = harness.sandbox
+			.listOpen(SANDBOX_FIXTURES.companyId)
+			.flatMap((project) => project.tenders.map((tender) => tender.id));
+		expect(listed).toEqual(expect.arrayContaining(['__proto__', 'constructor', 'hasOwnProperty']));
+		await expect(control().openTenderWithId('constructor')).rejects.toThrow(
+			'a tender with id "constructor" exists already',
+		);
+		expect(() => harness.sandbox.openTenderWithId('')).toThrow('needs a non-empty string id');
+	});
+
 	it('opens a tender over HTTP that the next walk returns, and records it in history', async () => {
 		const tender = await control().openTender({
 			quotesDueAt: sandboxDay(harness.sandbox, 3),

@@ -68,6 +68,12 @@ export class PollHarness {
 	/** What the node logged (n8n's log file), instead of the console. */
 	readonly logs: Array<{ level: LogLevel; message: string }> = [];
 
+	/**
+	 * When set, every authenticated request of a scheduled poll is handed over through it, so a
+	 * test decides when each answer reaches the trigger (fast-check's scheduler orders them).
+	 */
+	requestGate: (<T>(answer: Promise<T>) => Promise<T>) | undefined;
+
 	private readonly node: INode;
 
 	private active: Activation | undefined;
@@ -127,6 +133,21 @@ export class PollHarness {
 		return context;
 	}
 
+	/** Passes the context's authenticated requests through `requestGate` while one is set. */
+	private gateRequests(context: PollContext): PollContext {
+		const helpers = context.helpers;
+		const send = helpers.httpRequestWithAuthentication;
+		const gate = () => this.requestGate;
+		helpers.httpRequestWithAuthentication = async function (
+			this: ThisParameterType<typeof send>,
+			...args: Parameters<typeof send>
+		) {
+			const answer = send.apply(this, args);
+			return await (gate()?.(answer) ?? answer);
+		} as typeof send;
+		return context;
+	}
+
 	/** The cli's WorkflowStaticDataService.saveStaticData: writes only what changed. */
 	private save(workflow: Workflow): void {
 		if (workflow.staticData.__dataChanged !== true) return;
@@ -143,23 +164,25 @@ export class PollHarness {
 		this.active = undefined;
 		const workflow = this.createWorkflow(copy(this.saved));
 		let outcome: PollOutcome = { kind: 'nothing' };
-		const pollFunctions = this.captureLogs(
-			new PollContext(
-				workflow,
-				this.node,
-				createAdditionalData(this.options.credentialsHelper),
-				'trigger',
-				activation,
-				(data) => {
-					// The cli saves the static data first, then starts the execution.
-					this.save(workflow);
-					this.emits.push(data[0]);
-					outcome = { kind: 'emitted', items: data[0] };
-				},
-				(error) => {
-					this.errors.push(error);
-					outcome = { kind: 'error', error };
-				},
+		const pollFunctions = this.gateRequests(
+			this.captureLogs(
+				new PollContext(
+					workflow,
+					this.node,
+					createAdditionalData(this.options.credentialsHelper),
+					'trigger',
+					activation,
+					(data) => {
+						// The cli saves the static data first, then starts the execution.
+						this.save(workflow);
+						this.emits.push(data[0]);
+						outcome = { kind: 'emitted', items: data[0] };
+					},
+					(error) => {
+						this.errors.push(error);
+						outcome = { kind: 'error', error };
+					},
+				),
 			),
 		);
 		const executor = pollTriggerExecutor().create(workflow, this.node, pollFunctions, () => true);

@@ -14,13 +14,22 @@ const fs = require('node:fs');
  * @property {'ci' | 'full'} name
  * @property {number} polls trigger polls
  * @property {number} walks return-all walks of the Get Many node
- * @property {number} timeoutMs for each of the two soak tests
+ * @property {number} modelRuns generated runs of the trigger's model-based property test
+ * @property {number} modelCommands most commands in one of those runs
+ * @property {number} timeoutMs for each of the soak tests
  */
 
 /** @type {Record<SoakSize['name'], SoakSize>} */
 const SIZES = {
-	ci: { name: 'ci', polls: 80, walks: 20, timeoutMs: 120_000 },
-	full: { name: 'full', polls: 1000, walks: 200, timeoutMs: 3_600_000 },
+	ci: { name: 'ci', polls: 80, walks: 20, modelRuns: 200, modelCommands: 30, timeoutMs: 120_000 },
+	full: {
+		name: 'full',
+		polls: 1000,
+		walks: 200,
+		modelRuns: 5000,
+		modelCommands: 50,
+		timeoutMs: 3_600_000,
+	},
 };
 
 /**
@@ -38,7 +47,7 @@ function positiveWhole(value, name) {
 }
 
 /**
- * SOAK_SIZE=ci (default) or full; SOAK_POLLS and SOAK_WALKS override the counts.
+ * SOAK_SIZE=ci (default) or full; SOAK_POLLS, SOAK_WALKS and SOAK_MODEL_RUNS override the counts.
  * @returns {SoakSize}
  */
 function soakSize() {
@@ -51,6 +60,7 @@ function soakSize() {
 		...size,
 		polls: positiveWhole(process.env.SOAK_POLLS, 'SOAK_POLLS') ?? size.polls,
 		walks: positiveWhole(process.env.SOAK_WALKS, 'SOAK_WALKS') ?? size.walks,
+		modelRuns: positiveWhole(process.env.SOAK_MODEL_RUNS, 'SOAK_MODEL_RUNS') ?? size.modelRuns,
 	};
 }
 

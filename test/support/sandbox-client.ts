@@ -175,6 +175,8 @@ export function createSandboxClient(url: string) {
 			},
 			openTender: (options: OpenTenderOptions = {}) =>
 				control<SandboxTender>('POST', '/tenders', options),
+			openTenderWithId: (id: string, options: OpenTenderOptions = {}) =>
+				control<SandboxTender>('PUT', `/tenders/${segment(id)}`, options),
 			getTender: (tenderId: string) =>
 				control<SandboxTender>('GET', `/tenders/${segment(tenderId)}`),
 			closeTender: (tenderId: string, status?: 'Closed' | 'Awarded') =>

@@ -3,7 +3,15 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { PagingError } from '../../nodes/SupplierMatchedProjects/helpers/paging';
 import { budgetExhausted, budgetRefusal } from '../../nodes/SupplierMatchedProjects/trigger/budget';
-import { passesOnItsOwn } from '../../nodes/SupplierMatchedProjects/trigger/failures';
+import {
+	failureOf,
+	isHeard,
+	passesOnItsOwn,
+	UNREACHABLE_STREAK_MS,
+} from '../../nodes/SupplierMatchedProjects/trigger/failures';
+import { networkFailureNamedIn } from '../../nodes/SupplierMatchedProjects/transport/network';
+
+const DAY_MS = 86_400_000;
 
 const node: INode = {
 	id: 'trigger',
@@ -32,7 +40,7 @@ describe('which failed polls the trigger only logs, and which it reports', () =>
 		['paging the service broke', new PagingError('a cursor repeated')],
 		[
 			"a share of the limit the API's 429s hold this process to",
-			budgetRefusal(node, 500, { free: 2, underLimit: 90 }),
+			budgetRefusal(node, { projectCount: 500 }, { free: 2, underLimit: 90 }),
 		],
 		["a walk stopped by the API's count", budgetExhausted(node, 3, 200, 'api')],
 	])('passes on its own: %s', (_case, error) => {
@@ -51,15 +59,119 @@ describe('which failed polls the trigger only logs, and which it reports', () =>
 			'a declared cause that needs the user, whatever the HTTP code says',
 			apiError({ httpCode: '503', failure: { cause: 'configuration-invalid' } }),
 		],
-		['a walk no budget can carry', budgetRefusal(node, 20_000, { free: 100, underLimit: 100 })],
+		['a walk no budget can carry', budgetExhausted(node, 101, 10_000, 'process')],
 		[
 			"a walk this process's own requests leave no room for",
-			budgetRefusal(node, 500, { free: 2, underLimit: 2 }),
+			budgetRefusal(node, { projectCount: 500 }, { free: 2, underLimit: 2 }),
 		],
 		["a walk stopped by this process's own count", budgetExhausted(node, 3, 200, 'process')],
 		['a parameter to fix', new NodeOperationError(node, 'Company ID is empty')],
 		['anything else', new Error('unexpected')],
 	])('needs the user: %s', (_case, error) => {
 		expect(passesOnItsOwn(error)).toBe(false);
+	});
+});
+
+describe('why a poll failed, in n8n terms', () => {
+	const unreachable = (summary: string) =>
+		apiError({ message: `Could not reach the API at https://api.example: ${summary}` });
+
+	it.each([
+		['a 429', apiError({ httpCode: '429' }), 'rate-limited'],
+		['a 503', apiError({ httpCode: '503' }), 'temporarily-unavailable'],
+		['a 401', apiError({ httpCode: '401' }), 'credential-invalid'],
+		['a 404 (no API at the Base URL)', apiError({ httpCode: '404' }), 'configuration-invalid'],
+		['a refused connection', unreachable('the connection was refused'), 'temporarily-unavailable'],
+		['a host name not found', unreachable('the host name was not found'), 'configuration-invalid'],
+		[
+			'an expired certificate',
+			unreachable('its TLS certificate has expired'),
+			'configuration-invalid',
+		],
+		['paging the service broke', new PagingError('a cursor repeated'), 'temporarily-unavailable'],
+		["a walk the API's 429s hold back", budgetExhausted(node, 3, 200, 'api'), 'rate-limited'],
+		["this process's budget used up", budgetExhausted(node, 3, 200, 'process'), 'quota-exhausted'],
+		[
+			'a parameter to fix',
+			new NodeOperationError(node, 'Company ID is empty'),
+			'configuration-invalid',
+		],
+		['a bug', new TypeError('x is undefined'), 'node-defect'],
+	])('%s: %s', (_case, error, cause) => {
+		expect(failureOf(error)).toEqual({ cause });
+	});
+
+	it('keeps a cause the transport declared', () => {
+		const declared = apiError({ failure: { cause: 'credential-invalid' } });
+		expect(failureOf(declared)).toEqual({ cause: 'credential-invalid' });
+	});
+});
+
+describe('which failures fail an execution, once per streak', () => {
+	const refused = apiError({
+		message: 'Could not reach the API at https://api.example: the connection was refused',
+	});
+	const noHost = apiError({
+		message:
+			'Could not reach the token issuer at https://auth.example: the host name was not found',
+		failure: { cause: 'temporarily-unavailable' },
+	});
+	const wrongHost = apiError({
+		message:
+			'Could not reach the API at https://api.example: its TLS certificate is for another host name',
+	});
+
+	it('hears a host name not found or a bad certificate at once, then not again in that streak', () => {
+		for (const error of [noHost, wrongHost]) {
+			expect(isHeard(error, { since: 0, heard: false }, 0)).toBe(true);
+			expect(isHeard(error, { since: 0, heard: true }, DAY_MS)).toBe(false);
+		}
+	});
+
+	it('hears a refused connection only once it has lasted half an hour', () => {
+		expect(isHeard(refused, { since: 0, heard: false }, UNREACHABLE_STREAK_MS - 1)).toBe(false);
+		expect(isHeard(refused, { since: 0, heard: false }, UNREACHABLE_STREAK_MS)).toBe(true);
+		expect(isHeard(refused, { since: 0, heard: true }, 2 * UNREACHABLE_STREAK_MS)).toBe(false);
+	});
+
+	it("does not take an answer's words for a network failure", () => {
+		const answered = apiError({
+			httpCode: '502',
+			message: 'The API says: the host name was not found',
+		});
+		expect(isHeard(answered, { since: 0, heard: false }, DAY_MS)).toBe(false);
+		expect(failureOf(answered)).toEqual({ cause: 'temporarily-unavailable' });
+	});
+
+	it('keeps a 5xx, a 429 and broken paging quiet however long they last', () => {
+		for (const error of [apiError({ httpCode: '503' }), apiError({ httpCode: '429' })]) {
+			expect(isHeard(error, { since: 0, heard: false }, DAY_MS)).toBe(false);
+		}
+		expect(isHeard(new PagingError('x'), { since: 0, heard: false }, DAY_MS)).toBe(false);
+	});
+
+	it('hears every poll a failure the user must fix', () => {
+		expect(isHeard(apiError({ httpCode: '401' }), { since: 0, heard: true }, 0)).toBe(true);
+	});
+});
+
+describe('network failures told apart by the words errors keep', () => {
+	it.each([
+		['Could not reach the API at https://x: the host name was not found', 'dns', false],
+		[
+			'Could not reach the API at https://x: the host name could not be resolved for now',
+			'dns',
+			true,
+		],
+		['Could not reach the API at https://x: its TLS certificate has expired', 'tls', false],
+		['Could not reach the API at https://x: the connection was refused', 'refused', true],
+	])('%s', (message, kind, retryable) => {
+		expect(networkFailureNamedIn(message)).toMatchObject({ kind, retryable });
+	});
+
+	it('finds none in an answer from the API', () => {
+		expect(networkFailureNamedIn('The API answered 503: the host name was not found yet')).toBe(
+			undefined,
+		);
 	});
 });

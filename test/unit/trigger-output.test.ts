@@ -4,6 +4,7 @@ import {
 	advisedInterval,
 	budgetExhausted,
 	budgetRefusal,
+	expectedRequests,
 	requestsFor,
 } from '../../nodes/SupplierMatchedProjects/trigger/budget';
 import { listedTenders, scopeOf } from '../../nodes/SupplierMatchedProjects/trigger/listing';
@@ -249,11 +250,13 @@ describe('rate budget arithmetic', () => {
 	});
 
 	it('lets a walk through that fits in what is left', () => {
-		expect(budgetRefusal(node, 2_500, { free: 25, underLimit: 25 })).toBeUndefined();
+		expect(
+			budgetRefusal(node, { projectCount: 2_500 }, { free: 25, underLimit: 25 }),
+		).toBeUndefined();
 	});
 
 	it('refuses a walk that needs more than is left, naming projects, requests and budget', () => {
-		const refusal = budgetRefusal(node, 2_501, { free: 25, underLimit: 25 });
+		const refusal = budgetRefusal(node, { projectCount: 2_501 }, { free: 25, underLimit: 25 });
 		expect(refusal?.message).toBe(
 			'A poll over 2501 matched projects needs 26 requests, but this credential has 25 of its 100 requests per 5 minutes left',
 		);
@@ -276,19 +279,39 @@ describe('rate budget arithmetic', () => {
 			'process',
 		],
 	])('says who holds the walk back: %s', (_, room, reason, spentBy) => {
-		const refusal = budgetRefusal(node, 2_501, room);
+		const refusal = budgetRefusal(node, { projectCount: 2_501 }, room);
 		expect(refusal?.message).toBe(
 			`A poll over 2501 matched projects needs 26 requests, but ${reason}`,
 		);
 		expect(refusal?.spentBy).toBe(spentBy);
 	});
 
-	it('says a walk of more than 100 requests can never fit', () => {
-		const refusal = budgetRefusal(node, 10_050, { free: 100, underLimit: 100 });
+	it('judges a walk by the requests the previous one took, not by its projects', () => {
+		// One oversized page from an API that ignores the page size: 12,000 projects, 1 request.
+		const previous = { projectCount: 12_000, pages: 1 };
+		expect(expectedRequests(previous)).toBe(1);
+		expect(budgetRefusal(node, previous, { free: 1, underLimit: 1 })).toBeUndefined();
+		expect(
+			budgetRefusal(node, { projectCount: 150, pages: 3 }, { free: 2, underLimit: 2 }),
+		).toBeDefined();
+	});
+
+	it('never refuses for good: a count above 10,000 without pages is judged at the limit', () => {
+		const previous = { projectCount: 15_000 };
+		expect(expectedRequests(previous)).toBe(100);
+		expect(budgetRefusal(node, previous, { free: 100, underLimit: 100 })).toBeUndefined();
+		const refusal = budgetRefusal(node, previous, { free: 99, underLimit: 99 });
 		expect(refusal?.message).toBe(
-			'A poll over 10050 matched projects needs 101 requests, more than the 100 requests per 5 minutes this credential is allowed',
+			'A poll over 15000 matched projects needs 100 requests, but this credential has 99 of its 100 requests per 5 minutes left',
 		);
-		expect(refusal?.description).toContain("narrow the supplier account's keywords");
+		expect(refusal?.failure).toEqual({ cause: 'quota-exhausted' });
+	});
+
+	it('says a walk stopped past 100 requests cannot fit, as a configuration to change', () => {
+		const stopped = budgetExhausted(node, 101, 10_000);
+		expect(stopped.description).toContain("narrow the supplier account's keywords");
+		expect(stopped.failure).toEqual({ cause: 'configuration-invalid' });
+		expect(budgetExhausted(node, 3, 200, 'api').failure).toEqual({ cause: 'rate-limited' });
 	});
 
 	it('says where a walk stopped when the budget ran out partway', () => {

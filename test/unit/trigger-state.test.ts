@@ -254,3 +254,62 @@ describe('trigger state: reading what is stored', () => {
 		expect(readTriggerState(stored)).toEqual({ kind: 'unreadable', reason });
 	});
 });
+
+describe('trigger state: any string is a tender id', () => {
+	const ODD_IDS = [
+		'__proto__',
+		'__proto__~',
+		'__proto__~~',
+		'constructor',
+		'hasOwnProperty',
+		'toString',
+		'valueOf',
+		'toJSON',
+		'__defineGetter__',
+		'',
+		'~',
+	];
+
+	it.each([
+		['newTender', () => ({ lastListedDay: TODAY - 1 })],
+		['newOrUpdatedTender', () => ({ lastListedDay: TODAY, snapshot: snapshot() })],
+		['quotesDueSoon', () => ({ lastListedDay: TODAY, dueDays: [TODAY + 2] })],
+	])('round-trips every odd id through JSON, as n8n saves it (%s)', (event, entry) => {
+		const state: TriggerState = {
+			scope: 'abc123',
+			day: TODAY,
+			projectCount: 3,
+			pages: 1,
+			...(event === 'quotesDueSoon' ? { reminders: true } : {}),
+			tenders: new Map(ODD_IDS.map((id) => [id, entry()])),
+		};
+		const stored = writeTriggerState(state);
+		expect(Object.getPrototypeOf(stored.t)).toBe(Object.prototype);
+		expect(Object.keys(stored.t as object)).toHaveLength(ODD_IDS.length);
+		expect(roundTrip(state)).toEqual(state);
+		// A copy made key by key, as n8n's own copies are, keeps every entry too.
+		const copied = readTriggerState({ ...stored, t: { ...(stored.t as object) } });
+		expect(copied.kind === 'state' && [...copied.state.tenders.keys()].sort()).toEqual(
+			[...ODD_IDS].sort(),
+		);
+	});
+
+	it('keeps the page count of the last walk, and refuses one that is not a whole number', () => {
+		const state: TriggerState = {
+			scope: 's',
+			day: TODAY,
+			projectCount: 12_000,
+			pages: 1,
+			tenders: new Map(),
+		};
+		expect(writeTriggerState(state)).toMatchObject({ n: 12_000, p: 1 });
+		expect(roundTrip(state)).toEqual(state);
+		const older = writeTriggerState(state);
+		delete older.p;
+		expect(readTriggerState(older)).toMatchObject({ kind: 'state', state: { pages: undefined } });
+		expect(readTriggerState({ ...older, p: 0 })).toEqual({
+			kind: 'unreadable',
+			reason: 'its page count is not a whole number above 0',
+		});
+	});
+});

@@ -51,6 +51,8 @@ const FAILURES_BY_CODES: ReadonlyArray<[codes: string[], failure: NetworkFailure
 		{ kind: 'cancelled', summary: 'the request was cancelled', retryable: false },
 	],
 	[['CERT_HAS_EXPIRED'], tls('has expired')],
+	[['CERT_NOT_YET_VALID'], tls('is not valid yet')],
+	[['UNABLE_TO_GET_ISSUER_CERT_LOCALLY'], tls('was issued by an authority n8n does not trust')],
 	[['DEPTH_ZERO_SELF_SIGNED_CERT'], tls('is self-signed')],
 	[['SELF_SIGNED_CERT_IN_CHAIN'], tls('chain is self-signed')],
 	[['UNABLE_TO_VERIFY_LEAF_SIGNATURE'], tls('could not be verified')],
@@ -87,6 +89,17 @@ export function networkFailureOf(error: unknown): NetworkFailure | undefined {
 		if (failure !== undefined) return failure;
 		if (current.name === 'AbortError') return FAILURES.get('ABORT_ERR');
 		level = current.cause;
+	}
+	return undefined;
+}
+
+/**
+ * The failure whose summary ends an error message. Errors built from a NetworkFailure keep its
+ * words only, so this is how their handlers (the trigger) tell what kind it was.
+ */
+export function networkFailureNamedIn(message: string): NetworkFailure | undefined {
+	for (const [, failure] of FAILURES_BY_CODES) {
+		if (message.endsWith(`: ${failure.summary}`)) return failure;
 	}
 	return undefined;
 }

@@ -44,30 +44,40 @@ export class WalkBudgetError extends NodeApiError {
 			description,
 			httpCode: '429',
 		});
+		// Set here, not as an option: n8n lines before failure causes ignore the option.
+		this.failure =
+			spentBy === 'api'
+				? { cause: 'rate-limited' }
+				: requests > API_RATE_LIMIT
+					? { cause: 'configuration-invalid' }
+					: { cause: 'quota-exhausted' };
 	}
 }
 
 /**
- * Judged by the size of the previous complete walk, before anything is sent: the refusal when the
- * next walk cannot fit in the requests left, since failing up front beats failing halfway on
- * every poll.
+ * What the next walk is likely to cost: the requests the previous complete walk took. A state
+ * saved before that was kept has only its project count: a page per 100 projects, at most what
+ * the limit allows, since one oversized page from an API that ignores the page size can count
+ * far more projects than requests.
+ */
+export function expectedRequests(previous: { projectCount: number; pages?: number }): number {
+	return previous.pages ?? Math.min(requestsFor(previous.projectCount), API_RATE_LIMIT);
+}
+
+/**
+ * Judged by the cost of the previous complete walk, before anything is sent: the refusal when
+ * the next walk cannot fit in the requests left, since failing up front beats failing halfway on
+ * every poll. Never one that a quiet window cannot clear: a walk over more requests than the
+ * limit is judged at the limit, and its own waits for room decide.
  */
 export function budgetRefusal(
 	node: INode,
-	previousProjectCount: number,
+	previous: { projectCount: number; pages?: number },
 	room: RequestRoom,
 ): WalkBudgetError | undefined {
-	const requests = requestsFor(previousProjectCount);
+	const requests = Math.min(expectedRequests(previous), API_RATE_LIMIT);
 	if (requests <= room.free) return undefined;
-	const needs = `A poll over ${previousProjectCount} matched projects needs ${requests} request${requests === 1 ? '' : 's'}`;
-	if (requests > API_RATE_LIMIT) {
-		return new WalkBudgetError(
-			node,
-			`${needs}, more than the ${LIMIT} this credential is allowed`,
-			requests,
-			'process',
-		);
-	}
+	const needs = `A poll over ${previous.projectCount} matched projects needs ${requests} request${requests === 1 ? '' : 's'}`;
 	if (requests <= room.underLimit) {
 		return new WalkBudgetError(
 			node,

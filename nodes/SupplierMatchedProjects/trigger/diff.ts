@@ -56,6 +56,8 @@ export interface PollDiffInput {
 	listed: readonly ListedTender[];
 	/** Projects the walk listed, filters aside. */
 	projectCount: number;
+	/** Requests the walk took, when known. */
+	pages?: number;
 	event: TriggerEvent;
 	/** Only the quotesDueSoon event reads it. */
 	dueSoon: DueSoonWindow;
@@ -239,7 +241,14 @@ export function diffPoll(input: PollDiffInput): PollDiff {
 		newTenderIds,
 		updates,
 		reminders: [],
-		next: { scope, day: today, loadedDay, projectCount: input.projectCount, tenders },
+		next: {
+			scope,
+			day: today,
+			loadedDay,
+			projectCount: input.projectCount,
+			pages: input.pages,
+			tenders,
+		},
 	};
 }
 
@@ -312,6 +321,7 @@ function dueSoonDiff(
 			day: today,
 			loadedDay,
 			projectCount: input.projectCount,
+			pages: input.pages,
 			reminders: true,
 			tenders,
 		},

@@ -18,7 +18,8 @@ import { checkedCompanyId, checkedFilters, checkedOutput } from '../shared/param
 import { isRateBudgetError, requestResultsPage, requestRoom } from '../transport';
 import { budgetExhausted, budgetRefusal } from './budget';
 import { daysLeftInWindow, type DueSoonWindow, type PollDiff, type TriggerEvent } from './diff';
-import { passesOnItsOwn } from './failures';
+import { failureOf, isHeard, type FailureStreak } from './failures';
+import { scopeOf } from './listing';
 import { announcedItems, type Announcement } from './output';
 import type { TriggerState } from './state';
 
@@ -177,22 +178,48 @@ async function sample(
 	return [items.slice(0, SAMPLE_SIZE).map((json) => ({ json }))];
 }
 
+/** One complete walk: every project listed for the company now, and the requests it took. */
+export interface Listing {
+	projects: Project[];
+	pages: number;
+}
+
+/** One trigger of one workflow: n8n's own key for its static data is the node's name. */
+export function triggerKey(context: IPollFunctions): string {
+	return JSON.stringify([context.getWorkflow().id ?? '', context.getNode().name]);
+}
+
 /**
- * Every project listed for the company now, or null when the walk failed in a way the next poll
- * may not see and a previous state lets that poll catch up. Any other failure is thrown.
+ * The complete listing, or null when the walk failed in a way that stays quiet: it passes on its
+ * own and a previous state lets the next good poll catch up. Anything else is thrown, with why in
+ * n8n's terms; a failure that will not pass on its own once per streak (see isHeard).
+ * `streaks` is this process's record of failed polls by trigger.
  */
 export async function fetchListing(
 	this: IPollFunctions,
 	parameters: TriggerParameters,
 	previous: TriggerState | undefined,
-): Promise<Project[] | null> {
+	streaks: Map<string, FailureStreak>,
+): Promise<Listing | null> {
 	const node = this.getNode();
+	const key = triggerKey(this);
 	try {
-		if (previous !== undefined) await checkBudget.call(this, previous.projectCount);
-		return await walkAll.call(this, pagesOf(this, parameters.companyId));
+		// The previous walk's cost says nothing about another company's.
+		if (previous?.scope === scopeOf(parameters.companyId, parameters.filters)) {
+			await checkBudget.call(this, previous);
+		}
+		const listing = await walkAll.call(this, pagesOf(this, parameters.companyId));
+		streaks.delete(key);
+		return listing;
 	} catch (error) {
-		if (previous === undefined || !passesOnItsOwn(error)) {
-			throw nodeErrorOf(node, error, { pagingAdvice: PAGING_ADVICE });
+		const now = Date.now();
+		const streak = streaks.get(key) ?? { since: now, heard: false };
+		streaks.set(key, streak);
+		if (previous === undefined || isHeard(error, streak, now)) {
+			streak.heard = true;
+			const reported = nodeErrorOf(node, error, { pagingAdvice: PAGING_ADVICE });
+			reported.failure ??= failureOf(error);
+			throw reported;
 		}
 		this.logger.warn(
 			`Supplier Matched Projects Trigger "${node.name}" skipped a poll: ${(error as Error).message}. Nothing was emitted; the next poll catches up.`,
@@ -202,13 +229,13 @@ export async function fetchListing(
 }
 
 /** Refuses a walk the rate budget cannot carry, before anything is sent. */
-async function checkBudget(this: IPollFunctions, previousProjectCount: number): Promise<void> {
-	const refusal = budgetRefusal(this.getNode(), previousProjectCount, await requestRoom(this));
+async function checkBudget(this: IPollFunctions, previous: TriggerState): Promise<void> {
+	const refusal = budgetRefusal(this.getNode(), previous, await requestRoom(this));
 	if (refusal !== undefined) throw refusal;
 }
 
 /** Walks every page, 100 projects per request: a new tender can sit on any page. */
-async function walkAll(this: IPollFunctions, fetchPage: FetchPage): Promise<Project[]> {
+async function walkAll(this: IPollFunctions, fetchPage: FetchPage): Promise<Listing> {
 	let requests = 0;
 	let projectsSoFar = 0;
 	const counted: FetchPage = async (page) => {
@@ -218,7 +245,7 @@ async function walkAll(this: IPollFunctions, fetchPage: FetchPage): Promise<Proj
 		return results;
 	};
 	try {
-		return await collectProjects(counted, warnSkipped(this));
+		return { projects: await collectProjects(counted, warnSkipped(this)), pages: requests };
 	} catch (error) {
 		throw isRateBudgetError(error)
 			? budgetExhausted(this.getNode(), requests, projectsSoFar, error.spentBy)

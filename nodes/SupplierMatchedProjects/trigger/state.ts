@@ -54,8 +54,13 @@ export interface TriggerState {
 	 * any tender without that being saved, so no remembered tender counts as unlisted before it.
 	 */
 	loadedDay?: number;
-	/** Projects the last complete walk listed: how many requests the next walk is likely to need. */
+	/** Projects the last complete walk listed. */
 	projectCount: number;
+	/**
+	 * Requests the last complete walk took: what the next one is likely to cost. Absent from states
+	 * written before it was kept; an API that ignores the page size lists more projects per request.
+	 */
+	pages?: number;
 	/**
 	 * Written by the quotesDueSoon event: it remembers only the tenders that were inside the window,
 	 * by their due dates. A state of the other kind is a new baseline for either.
@@ -150,8 +155,24 @@ class DueDateReader {
 }
 
 /**
+ * A tender id as a key of the stored tender list. `__proto__` cannot be a key of a plain object
+ * (assigning it sets the prototype, and copies drop it), so it and its escaped forms gain a tilde:
+ * `__proto__` is stored as `__proto__~`, `__proto__~` as `__proto__~~`. Every other id is itself.
+ */
+const PROTO_KEY = /^__proto__~*$/;
+
+function storedKey(id: string): string {
+	return PROTO_KEY.test(id) ? `${id}~` : id;
+}
+
+function idOfKey(key: string): string {
+	return PROTO_KEY.test(key) ? key.slice(0, -1) : key;
+}
+
+/**
  * Compact form, version 3 (all JSON primitives):
- *   { v: 3, s: scope, d: day, h?: loadedDay, n: projectCount, r?: 1, t: { [tenderId]: entry },
+ *   { v: 3, s: scope, d: day, h?: loadedDay, n: projectCount, p?: pages, r?: 1,
+ *     t: { [storedKey(tenderId)]: entry },
  *     b?: builderNames, m?: tenderNames }
  * where entry is the age in days since last listed (d - lastListedDay), or, when a snapshot is
  * kept, [age, due, status, type, nameIndex, builderIndex] with due in days after d (negative
@@ -165,12 +186,13 @@ export function writeTriggerState(state: TriggerState): IDataObject {
 	const tenders: IDataObject = {};
 	for (const [id, tracked] of state.tenders) {
 		const age = state.day - tracked.lastListedDay;
+		const key = storedKey(id);
 		if (state.reminders === true) {
-			tenders[id] = [age, ...(tracked.dueDays ?? []).map((day) => day - state.day)];
+			tenders[key] = [age, ...(tracked.dueDays ?? []).map((day) => day - state.day)];
 			continue;
 		}
 		const snapshot = tracked.snapshot;
-		tenders[id] =
+		tenders[key] =
 			snapshot === undefined
 				? age
 				: [
@@ -185,6 +207,7 @@ export function writeTriggerState(state: TriggerState): IDataObject {
 	const written: IDataObject = { v: STATE_VERSION, s: state.scope, d: state.day };
 	if (state.loadedDay !== undefined) written.h = state.loadedDay;
 	written.n = state.projectCount;
+	if (state.pages !== undefined) written.p = state.pages;
 	if (state.reminders === true) written.r = 1;
 	written.t = tenders;
 	if (builders.values.length > 0) written.b = builders.values;
@@ -210,6 +233,7 @@ export function readTriggerState(stored: IDataObject): ReadStateResult {
 		d: day,
 		h: loadedDay,
 		n: projectCount,
+		p: pages,
 		r: reminders,
 		t: tenders,
 		b: builders = [],
@@ -223,6 +247,9 @@ export function readTriggerState(stored: IDataObject): ReadStateResult {
 	if (!isWholeNumber(projectCount)) {
 		return { kind: 'unreadable', reason: 'its project count is not a number' };
 	}
+	if (pages !== undefined && !(isWholeNumber(pages) && pages >= 1)) {
+		return { kind: 'unreadable', reason: 'its page count is not a whole number above 0' };
+	}
 	if (reminders !== undefined && reminders !== 1) {
 		return { kind: 'unreadable', reason: 'its reminders mark is not 1' };
 	}
@@ -234,6 +261,7 @@ export function readTriggerState(stored: IDataObject): ReadStateResult {
 		day,
 		loadedDay: loadedDay as number | undefined,
 		projectCount,
+		pages: pages as number | undefined,
 	};
 	if (reminders === 1) return readReminders(header, tenders as IDataObject);
 	if (!isTextList(builders)) {
@@ -257,8 +285,9 @@ function readSnapshots(
 ): Map<string, TrackedTender> | string {
 	const dueDates = new DueDateReader(day);
 	const tracked = new Map<string, TrackedTender>();
-	for (const id of Object.keys(entries)) {
-		const entry = entries[id];
+	for (const key of Object.keys(entries)) {
+		const entry = entries[key];
+		const id = idOfKey(key);
 		if (isWholeNumber(entry)) {
 			tracked.set(id, { lastListedDay: day - entry });
 			continue;
@@ -297,8 +326,9 @@ function readReminders(
 ): ReadStateResult {
 	const { day } = header;
 	const tracked = new Map<string, TrackedTender>();
-	for (const id of Object.keys(entries)) {
-		const entry = entries[id];
+	for (const key of Object.keys(entries)) {
+		const entry = entries[key];
+		const id = idOfKey(key);
 		const valid =
 			Array.isArray(entry) &&
 			entry.length >= 2 &&

@@ -1,0 +1,97 @@
+import { sleep } from 'n8n-workflow';
+
+import { outputItems, startE2e, type E2eEnvironment } from '../support/e2e/harness';
+import { stderrLogger, waitForLogLines } from '../support/e2e/support';
+
+/**
+ * Exactly once in a real n8n where the field broke it: a trigger whose two Poll Times fall due at
+ * the same second (n8n starts a poll for each, without waiting for the other), against an API
+ * that answers slowly, and tenders whose ids are names of Object.prototype. One n8n runs both
+ * workflows side by side (test/e2e/workflows/two-schedules-*.json), so a few minutes of polls
+ * cover both events.
+ */
+
+const ONE_POLL_MS = 75_000;
+const DAY_MS = 86_400_000;
+const LATENCY_MS = 300;
+
+const WORKFLOWS = [
+	{ id: 'smpE2eTwoSchedulesNew', trigger: 'New Tender' },
+	{ id: 'smpE2eTwoSchedulesDueSoon', trigger: 'Quotes Due Soon' },
+];
+
+const ODD_IDS = ['__proto__', 'constructor', 'hasOwnProperty'];
+
+let env: E2eEnvironment;
+
+function sandboxNow(): string {
+	return new Date(env.sandbox.clock.now()).toISOString();
+}
+
+function firstPagesSince(since: string): number {
+	return env.sandbox
+		.requests()
+		.filter(
+			(entry) =>
+				entry.path.endsWith('/speci-finder/results') && entry.at > since && !entry.query.cursor,
+		).length;
+}
+
+beforeAll(async () => {
+	env = await startE2e(stderrLogger);
+}, 10 * 60_000);
+
+afterAll(async () => {
+	await env?.stop();
+}, 60_000);
+
+test(
+	'two Poll Times at the same second and ids named like Object.prototype: each tender announced once, with New Tender and with Quotes Due Soon',
+	async () => {
+		const { companyId } = env.fixtures;
+		env.sandbox.setLatency(LATENCY_MS);
+		const activatedAt = sandboxNow();
+		for (const { id } of WORKFLOWS) await env.client.activateWorkflow(id);
+		await env.waitForPolls(activatedAt, WORKFLOWS.length, ONE_POLL_MS);
+		await sleep(5_000);
+		for (const { id } of WORKFLOWS) expect(await env.client.listExecutions(id)).toEqual([]);
+
+		// Inside the three-day window of Quotes Due Soon, so both events announce all four.
+		const quotesDueAt = new Date(env.sandbox.clock.now() + 2 * DAY_MS).toISOString().slice(0, 10);
+		const opened = [env.sandbox.openTender({ companyId, quotesDueAt }).id];
+		for (const id of ODD_IDS) {
+			opened.push(env.sandbox.openTenderWithId(id, { companyId, quotesDueAt }).id);
+		}
+
+		for (const { id } of WORKFLOWS) await env.waitForExecutions(id, 1, 2 * ONE_POLL_MS);
+		// Three more minutes: each minute both Poll Times of both workflows fall due together.
+		const settledAt = sandboxNow();
+		await sleep(3 * 60_000 + 10_000);
+		const walks = firstPagesSince(settledAt);
+
+		for (const { id, trigger } of WORKFLOWS) {
+			const executions = await env.client.listExecutions(id);
+			const announced: string[] = [];
+			for (const execution of executions) {
+				expect(execution.status).toBe('success');
+				const detail = await env.executionDetail(execution.id);
+				announced.push(...outputItems(detail, trigger).map((item) => String(item.id)));
+			}
+			expect(announced.sort()).toEqual([...opened].sort());
+		}
+		// One walk per workflow per minute, not two: the second poll of each minute was skipped.
+		expect(walks).toBeGreaterThanOrEqual(3 * WORKFLOWS.length);
+		expect(walks).toBeLessThanOrEqual(4 * WORKFLOWS.length);
+		// Quotes left out of what is looked for: the log file may escape them.
+		const skipped = await waitForLogLines(env, 'skipped a poll: its poll started at', 10_000);
+		const skips: number[] = [];
+		for (const { trigger } of WORKFLOWS) {
+			skips.push(skipped.filter((line) => line.includes(trigger)).length);
+		}
+		for (const count of skips) expect(count).toBeGreaterThanOrEqual(3);
+		stderrLogger.log(
+			`exactly once: ${walks} walks in the last 3 minutes 10 s of both workflows; polls skipped as running: ${skips.join(' and ')}; each of ${opened.length} tenders announced once by each`,
+		);
+	},
+	12 * 60_000,
+);
