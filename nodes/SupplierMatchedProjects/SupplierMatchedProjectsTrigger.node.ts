@@ -13,6 +13,7 @@ import {
 	outputProperty,
 	simplifyProperty,
 } from './descriptions';
+import { MAX_DAYS } from './helpers/bounds';
 import { filterProjects } from './helpers/filters';
 import { dayOf, todayIn } from './helpers/dates';
 import { diffPoll } from './trigger/diff';
@@ -121,7 +122,7 @@ export class SupplierMatchedProjectsTrigger implements INodeType {
 				displayName: 'Days Before Quotes Due',
 				name: 'daysBeforeQuotesDue',
 				type: 'number',
-				typeOptions: { minValue: 0, numberPrecision: 0 },
+				typeOptions: { minValue: 0, maxValue: MAX_DAYS, numberPrecision: 0 },
 				default: 3,
 				description:
 					"How many days before quotes close to announce a tender, in the workflow's time zone; 0 announces it on the day they close",
