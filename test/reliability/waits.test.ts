@@ -14,6 +14,7 @@ import { forgetAllTokens } from '../../nodes/SupplierMatchedProjects/transport/t
 import { walkTurns } from '../../nodes/SupplierMatchedProjects/transport/turns';
 import type { NodeRun } from '../support/engine';
 import { project, tender } from '../support/n8n-fixtures';
+import { advanceTime, useFakeDate } from '../support/poll-world';
 import { credentialsHelper, getMany } from '../support/reliability';
 import { captureLogs } from '../support/reliability-logs';
 import {
@@ -27,32 +28,6 @@ const companyId = 'company-1';
 const FIVE_MINUTES_MS = 300_000;
 /** Retry-After's pause plus the spread of up to one slot (3 s) that keeps processes apart. */
 const PAST_THE_PAUSE_MS = FIVE_MINUTES_MS + 3001;
-/** Fakes `Date` alone: sockets, timers and ticks stay real, so only what reads the clock moves. */
-function useFakeDate(): void {
-	jest.useFakeTimers({
-		now: new Date('2030-03-10T09:00:00.000Z'),
-		doNotFake: [
-			'hrtime',
-			'nextTick',
-			'performance',
-			'queueMicrotask',
-			'requestAnimationFrame',
-			'cancelAnimationFrame',
-			'requestIdleCallback',
-			'cancelIdleCallback',
-			'setImmediate',
-			'clearImmediate',
-			'setInterval',
-			'clearInterval',
-			'setTimeout',
-			'clearTimeout',
-		],
-	});
-}
-
-function advanceTime(ms: number): void {
-	jest.setSystemTime(Date.now() + ms);
-}
 
 const BUDGET_MESSAGE =
 	/^This credential has used its 100 requests per 5 minutes, counted by the API across every n8n process that uses it; the next one is allowed in 30[0-3] s$/;
