@@ -6,8 +6,9 @@
  * `npm run test:e2e`: runs the e2e jest suite (jest.e2e.config.js, whose global setup installs
  * n8n if needed and packs the package) and closes with one line CI reads:
  * `e2e: N passed, N failed`. With `--queue` (`npm run test:e2e:queue`) it runs the queue-mode
- * suite (jest.e2e-queue.config.js) and closes with `e2e queue: N passed, N failed`. Other
- * arguments go to jest.
+ * suite (jest.e2e-queue.config.js) and closes with `e2e queue: N passed, N failed`; with
+ * `--compat` (`npm run test:e2e:compat`) the compatibility suite (jest.e2e-compat.config.js),
+ * closing with `e2e compat: N passed, N failed`. Other arguments go to jest.
  */
 
 const fs = require('node:fs');
@@ -18,9 +19,16 @@ const { spawn } = require('node:child_process');
 const { exited, onShutdown } = require('../n8n/processes');
 
 const root = path.resolve(__dirname, '..', '..');
-const suite = process.argv.includes('--queue')
-	? { label: 'e2e queue', config: 'jest.e2e-queue.config.js' }
-	: { label: 'e2e', config: 'jest.e2e.config.js' };
+const SUITES = {
+	'--queue': { label: 'e2e queue', config: 'jest.e2e-queue.config.js' },
+	'--compat': { label: 'e2e compat', config: 'jest.e2e-compat.config.js' },
+};
+const chosen = Object.keys(SUITES).filter((flag) => process.argv.includes(flag));
+if (chosen.length > 1) throw new Error(`choose one of ${chosen.join(', ')}`);
+const suite =
+	chosen.length === 1
+		? SUITES[/** @type {keyof typeof SUITES} */ (chosen[0])]
+		: { label: 'e2e', config: 'jest.e2e.config.js' };
 
 // The run's own files (jest's results, the tarball the global setup packs), gone however it ends.
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'smp-e2e-'));
@@ -36,7 +44,7 @@ const jest = spawn(
 		'--ci',
 		'--json',
 		`--outputFile=${resultsFile}`,
-		...process.argv.slice(2).filter((argument) => argument !== '--queue'),
+		...process.argv.slice(2).filter((argument) => !(argument in SUITES)),
 	],
 	{ cwd: root, stdio: 'inherit', env: { ...process.env, SMP_E2E_WORK_DIR: work } },
 );
