@@ -16,6 +16,7 @@ const os = require('node:os');
 const path = require('node:path');
 const { spawn } = require('node:child_process');
 
+const { selectedN8nVersion } = require('../n8n/install');
 const { exited, onShutdown } = require('../n8n/processes');
 
 const root = path.resolve(__dirname, '..', '..');
@@ -60,6 +61,15 @@ jest.on('exit', (code, signal) => {
 		results = JSON.parse(fs.readFileSync(resultsFile, 'utf8'));
 	} catch {
 		results = undefined;
+	}
+	// Kept for the compatibility table (scripts/e2e/compat-table.js) when CI asks for it.
+	const reportDir = process.env.SMP_E2E_REPORT_DIR;
+	if (reportDir && results) {
+		fs.mkdirSync(reportDir, { recursive: true });
+		fs.copyFileSync(
+			resultsFile,
+			path.join(reportDir, `${suite.label.replace(/ /g, '-')}-${selectedN8nVersion()}.json`),
+		);
 	}
 	cleanup();
 	// A suite that failed before its tests ran (setup error) reports no failed test: count it.

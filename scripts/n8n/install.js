@@ -300,6 +300,41 @@ async function capture(command, args, cwd) {
 }
 
 /**
+ * Puts a sqlite3 addon built for Node 24 into an n8n install. Every supported n8n pins the same
+ * sqlite3, so its build (about three minutes of both cores) is done by the first install and kept
+ * in the cache for the others, which copy the one file it makes.
+ * @param {Logger} logger
+ * @param {string} dir the n8n install being built
+ * @param {{ env: NodeJS.ProcessEnv, logFile: string }} options
+ */
+async function addSqlite3(logger, dir, { env, logFile }) {
+	const sqlite3Dir = path.join(dir, 'node_modules', 'sqlite3');
+	const { version } = JSON.parse(fs.readFileSync(path.join(sqlite3Dir, 'package.json'), 'utf8'));
+	const addon = path.join('build', 'Release', 'node_sqlite3.node');
+	const built = path.join(cacheRoot(), `sqlite3-${version}-node-${NODE_VERSION}-r${RECIPE}`);
+	await buildOnce(
+		built,
+		async (partialDir) => {
+			logger.log(
+				`building sqlite3 ${version} for Node ${NODE_VERSION} from source (about three minutes, once)`,
+			);
+			await run('npm', ['rebuild', 'sqlite3', '--ignore-scripts=false'], {
+				cwd: dir,
+				env,
+				logFile,
+			});
+			fs.mkdirSync(path.join(partialDir, path.dirname(addon)), { recursive: true });
+			fs.copyFileSync(path.join(sqlite3Dir, addon), path.join(partialDir, addon));
+		},
+		logger,
+	);
+	if (!fs.existsSync(path.join(sqlite3Dir, addon))) {
+		fs.mkdirSync(path.join(sqlite3Dir, path.dirname(addon)), { recursive: true });
+		fs.copyFileSync(path.join(built, addon), path.join(sqlite3Dir, addon));
+	}
+}
+
+/**
  * How each kind of runtime is installed, told by the file its folder in runtimes/ holds. `npm`:
  * n8n from the npm registry under the pinned Node, as every version here is. n8n 3.0 ships only as
  * a Docker image: an image runtime is one more entry (its folder naming the image by digest, pulled
@@ -363,12 +398,7 @@ async function ensureNpmRuntime(logger, n8nVersion, manifestDir) {
 				env,
 				logFile,
 			});
-			logger.log('building sqlite3 for Node 24 from source (about three minutes)');
-			await run('npm', ['rebuild', 'sqlite3', '--ignore-scripts=false'], {
-				cwd: dir,
-				env,
-				logFile,
-			});
+			await addSqlite3(logger, dir, { env, logFile });
 			const installed = await capture(
 				nodeBinOf(nodeHome),
 				['-e', "require('sqlite3'); process.stdout.write(require('n8n/package.json').version)"],
@@ -394,7 +424,7 @@ async function ensureNpmRuntime(logger, n8nVersion, manifestDir) {
 	};
 }
 
-module.exports = { ensureRuntime, cacheRoot, supportedN8nVersions };
+module.exports = { ensureRuntime, cacheRoot, supportedN8nVersions, selectedN8nVersion };
 
 if (require.main === module) {
 	const logger = { log: (/** @type {string} */ line) => console.log(`[n8n-runtime] ${line}`) };
