@@ -1,4 +1,5 @@
 import type {
+	IAuthenticateRuleResponseCode,
 	ICredentialDataDecryptedObject,
 	ICredentialTestRequest,
 	ICredentialType,
@@ -10,6 +11,15 @@ import type {
 } from 'n8n-workflow';
 
 import { addAuthHeaders, prepareToken } from '../nodes/SupplierMatchedProjects/transport/token';
+
+/** n8n's tester names only the status, so each redirect status gets its own rule. */
+const redirectRules: IAuthenticateRuleResponseCode[] = [301, 302, 303, 307, 308].map((status) => ({
+	type: 'responseCode',
+	properties: {
+		value: status,
+		message: `The token exchange worked, but the Base URL answered with a redirect (HTTP ${status}), which the test does not follow, so the credential was sent nowhere else. Correct the Base URL: enter the API's address as the operator issued it, without /api/supplier/v1. The node follows a redirect only within the Base URL's own scheme, host and port, and its error names any other target.`,
+	},
+}));
 
 export class SupplierMatchedProjectsApi implements ICredentialType {
 	name = 'supplierMatchedProjectsApi';
@@ -104,6 +114,9 @@ export class SupplierMatchedProjectsApi implements ICredentialType {
 			baseURL: '={{$credentials.baseUrl.trim()}}',
 			url: '/swagger/doc',
 			method: 'GET',
+			// The access token and client ID stay at the Base URL: a redirect is reported, not followed.
+			disableFollowRedirect: true,
+			sendCredentialsOnCrossOriginRedirect: false,
 		},
 		rules: [
 			{
@@ -122,6 +135,7 @@ export class SupplierMatchedProjectsApi implements ICredentialType {
 						'The token exchange worked, but the API refused the token (HTTP 401). Check that the Base URL belongs to the same service as the Auth URL, and keep the Scope as speci-finder/read.',
 				},
 			},
+			...redirectRules,
 		],
 	};
 }

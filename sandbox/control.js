@@ -141,6 +141,27 @@ function createControlRouter(sandbox) {
 			run: ({ params }) => sandbox.listOpen(params.companyId),
 		},
 		{
+			method: 'POST',
+			path: 'companies/:companyId/raw-entries',
+			does: 'addRawEntry(companyId, { entry, at? }): entry (any JSON, null too) as given in the first page, at index at -> { entries }',
+			status: 201,
+			run: ({ params, body }) => ({
+				entries: sandbox.addRawEntry(
+					params.companyId,
+					/** @type {{ entry: unknown, at?: number }} */ (body),
+				),
+			}),
+		},
+		{
+			method: 'DELETE',
+			path: 'companies/:companyId/raw-entries',
+			does: 'clearRawEntries(companyId)',
+			run: ({ params }) => {
+				sandbox.clearRawEntries(params.companyId);
+				return undefined;
+			},
+		},
+		{
 			method: 'GET',
 			path: 'history',
 			does: 'history(): tender events',

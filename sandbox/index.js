@@ -8,6 +8,7 @@ const { createClock } = require('./clock');
 const { createControlRouter } = require('./control');
 const { createCursorCodec } = require('./cursor');
 const { createFaults } = require('./faults');
+const { createRawEntries } = require('./raw-entries');
 const { DEFAULT_CLIENTS, DEFAULT_COMPANIES, SANDBOX_FIXTURES } = require('./fixtures');
 const { createRandom, deriveSeed } = require('./random');
 const { createRateLimiter } = require('./rate-limit');
@@ -83,6 +84,10 @@ const { createSandboxCertificate, tlsVersionOf } = require('./tls');
  * @property {(version: import('./tls').TlsVersion | undefined) => void} setTlsVersion the TLS version new
  *   connections to an HTTPS sandbox must speak (undefined: 1.2 or 1.3); throws over HTTP
  * @property {() => void} clearCache
+ * @property {(companyId: string, request: { entry: unknown, at?: number }) => number} addRawEntry
+ *   puts `entry` as given into the company's first page, at index `at` (default 0), until
+ *   clearRawEntries; returns how many the page holds
+ * @property {(companyId: string) => void} clearRawEntries
  */
 
 const LOOPBACK_HOSTS = ['127.0.0.1', '::1', 'localhost'];
@@ -232,6 +237,7 @@ async function startSandbox(options = {}) {
 	store.warm();
 	const auth = createAuth({ clients, clock, tokenTtlSeconds });
 	const faults = createFaults();
+	const rawEntries = createRawEntries();
 	/** @type {RequestLogEntry[]} */
 	let requestLog = [];
 	/** @type {Map<string, { expiresAt: number, body: string }>} */
@@ -293,6 +299,16 @@ async function startSandbox(options = {}) {
 			latencyMs = ms;
 		},
 		clearCache: () => cache.clear(),
+		// A cached first page would hide the change until it expires.
+		addRawEntry: (companyId, request) => {
+			const count = rawEntries.add(companyId, request);
+			cache.clear();
+			return count;
+		},
+		clearRawEntries: (companyId) => {
+			rawEntries.clear(companyId);
+			cache.clear();
+		},
 		setTlsVersion: () => {
 			throw new Error(
 				'setTlsVersion: this sandbox serves plain HTTP; start it with the https option',
@@ -319,6 +335,7 @@ async function startSandbox(options = {}) {
 		url: () => url,
 		control: createControlRouter(sandbox),
 		cache,
+		rawEntries,
 	});
 	const server =
 		certificate === undefined

@@ -49,6 +49,7 @@ const { SCOPE } = require('./fixtures');
  * @property {() => string} url
  * @property {(request: { method: string, segments: string[], query: URLSearchParams, body: unknown }) => Reply} control
  * @property {Map<string, { expiresAt: number, body: string }>} cache
+ * @property {import('./raw-entries').RawEntries} rawEntries
  */
 
 const RESULTS_PATH = /^\/api\/supplier\/v1\/companies\/([^/]+)\/speci-finder\/results$/;
@@ -337,7 +338,10 @@ function resultsReply(context, request, companySegment, query, at) {
 	const page = context.store.page(companyId, after, limit);
 	/** @type {ResultsPage} */
 	const envelope = {
-		data: page.projects,
+		// Raw entries may be anything (that is what they are for): the envelope is still a page's.
+		data: /** @type {ResultsPage['data']} */ (
+			context.rawEntries.into(companyId, page.projects, after === undefined)
+		),
 		_metadata: {
 			nextCursor: page.hasNextPage && page.last ? context.cursors.encode(page.last) : null,
 			hasNextPage: page.hasNextPage,

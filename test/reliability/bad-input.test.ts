@@ -469,7 +469,7 @@ const cases: Case[] = [
 		parameters: { companyId },
 		outcome: {
 			error: /answered, but not with a page of matched projects/,
-			fix: /Check the credential's Base URL/,
+			fix: /It sent text that is not JSON\. Check the credential's Base URL/,
 		},
 	},
 	{
@@ -506,7 +506,7 @@ const cases: Case[] = [
 		parameters: { companyId },
 		outcome: {
 			error: /answered, but not with a page of matched projects/,
-			fix: /Check the credential's Base URL/,
+			fix: /The answer was empty\. Check the credential's Base URL/,
 		},
 	},
 	{
@@ -520,7 +520,7 @@ const cases: Case[] = [
 		parameters: { companyId },
 		outcome: {
 			error: /answered, but not with a page of matched projects/,
-			fix: /Check the credential's Base URL/,
+			fix: /JSON that is cut off or malformed.*Run the workflow again later/,
 		},
 	},
 	{
@@ -581,7 +581,7 @@ const cases: Case[] = [
 		parameters: { companyId },
 		outcome: {
 			error: /answered, but not with a page of matched projects/,
-			fix: /Check the credential's Base URL/,
+			fix: /a data field that is not a list \(it has the fields data, _metadata\): that is not this API's results endpoint/,
 		},
 	},
 	{
@@ -590,7 +590,7 @@ const cases: Case[] = [
 		parameters: { companyId },
 		outcome: {
 			error: /answered, but not with a page of matched projects/,
-			fix: /Check the credential's Base URL/,
+			fix: /a data list but no _metadata, so the node cannot tell whether more pages follow/,
 		},
 	},
 	{
@@ -599,7 +599,7 @@ const cases: Case[] = [
 		parameters: { companyId },
 		outcome: {
 			error: /answered, but not with a page of matched projects/,
-			fix: /Check the credential's Base URL/,
+			fix: /a JSON list, not a results page/,
 		},
 	},
 	{

@@ -32,6 +32,7 @@ const http = require('node:http');
  * @property {number} [delayMs]
  * @property {boolean} [drop]
  * @property {string} [forward] base URL to forward to
+ * @property {string} [forwardPath] the path to forward to there; by default the request's
  */
 
 /**
@@ -90,16 +91,17 @@ async function startScriptedServer(initial) {
 	/**
 	 * @param {ScriptedRequest} request
 	 * @param {string} target
+	 * @param {string} path
 	 * @returns {Promise<{ status: number, headers: Record<string, string>, body: string }>}
 	 */
-	async function forward(request, target) {
+	async function forward(request, target, path) {
 		/** @type {Record<string, string>} */
 		const headers = {};
 		for (const [name, value] of Object.entries(request.headers)) {
 			if (typeof value === 'string' && !['host', 'connection', 'content-length'].includes(name))
 				headers[name] = value;
 		}
-		const answer = await fetch(`${target}${request.path}`, {
+		const answer = await fetch(`${target}${path}`, {
 			method: request.method,
 			headers,
 			body: request.method === 'GET' || request.method === 'HEAD' ? undefined : request.body,
@@ -136,7 +138,7 @@ async function startScriptedServer(initial) {
 		/** @type {{ status: number, headers: Record<string, string>, body: string }} */
 		let sent;
 		if (reply.forward !== undefined) {
-			sent = await forward(request, reply.forward);
+			sent = await forward(request, reply.forward, reply.forwardPath ?? request.path);
 		} else if (reply.json !== undefined) {
 			sent = {
 				status: reply.status ?? 200,

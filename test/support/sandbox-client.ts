@@ -221,6 +221,16 @@ export function createSandboxClient(url: string) {
 			faultsInjected: () => control<Record<FaultKind, number>>('GET', '/faults'),
 			setLatency: (ms: number) => control<void>('PUT', '/latency', { ms }),
 			clearCache: () => control<void>('DELETE', '/cache'),
+			addRawEntry: async (companyId: string, request: { entry: unknown; at?: number }) =>
+				(
+					await control<{ entries: number }>(
+						'POST',
+						`/companies/${segment(companyId)}/raw-entries`,
+						request,
+					)
+				).entries,
+			clearRawEntries: (companyId: string) =>
+				control<void>('DELETE', `/companies/${segment(companyId)}/raw-entries`),
 		},
 	};
 }

@@ -372,7 +372,7 @@ describe('token errors name the cause and the fix, never the secret', () => {
 	it('an unusable credential field', async () => {
 		const { helpers, requests } = fakeHelpers();
 		await expect(preAuthenticate(helpers, credentials({ authUrl: 'mailto:x@y' }))).rejects.toThrow(
-			'The credential\'s Auth URL "mailto:x@y" is not an http:// or https:// address',
+			'The credential\'s Auth URL "***@y" is not an http:// or https:// address',
 		);
 		expect(requests).toHaveLength(0);
 	});

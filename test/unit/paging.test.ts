@@ -6,12 +6,18 @@ import {
 	walkPages,
 	walkToLimit,
 	type FetchPage,
+	type OnSkipped,
 } from '../../nodes/SupplierMatchedProjects/helpers/paging';
 import { sleep } from 'n8n-workflow';
 
 import { page, projects } from '../support/n8n-fixtures';
 
 type Request = { cursor?: string; limit: number };
+
+/** These pages hold only clean entries: a skip would be a bug in reading them. */
+const noSkips: OnSkipped = (entry) => {
+	throw new Error(`left out a clean entry: ${entry}`);
+};
 
 /** A fake API over a list of projects: cursors are opaque strings with characters that need care. */
 function fakeApi(total: number) {
@@ -40,7 +46,7 @@ function scripted(pages: ResultsPage[]) {
 describe('collectProjects', () => {
 	it('walks every page 100 at a time, passing cursors back verbatim', async () => {
 		const api = fakeApi(250);
-		const result = await collectProjects(api.fetchPage);
+		const result = await collectProjects(api.fetchPage, noSkips);
 		expect(result.map((p) => p.projectId)).toEqual(api.all.map((p) => p.projectId));
 		expect(api.requests).toEqual([
 			{ limit: 100 },
@@ -51,7 +57,7 @@ describe('collectProjects', () => {
 
 	it('returns an empty list for an empty first page', async () => {
 		const api = scripted([page([])]);
-		expect(await collectProjects(api.fetchPage)).toEqual([]);
+		expect(await collectProjects(api.fetchPage, noSkips)).toEqual([]);
 	});
 
 	it('stops with a clear error when a next page is announced without a cursor', async () => {
@@ -59,7 +65,7 @@ describe('collectProjects', () => {
 			page(projects(2), 'c1'),
 			{ data: projects(2, 'q'), _metadata: { hasNextPage: true, nextCursor: null } },
 		]);
-		await expect(collectProjects(api.fetchPage)).rejects.toThrow(
+		await expect(collectProjects(api.fetchPage, noSkips)).rejects.toThrow(
 			'The API said page 2 is followed by another but sent no cursor for it, so the walk stopped there',
 		);
 		expect(api.requests).toHaveLength(2);
@@ -67,7 +73,7 @@ describe('collectProjects', () => {
 
 	it('treats an empty cursor like a missing one', async () => {
 		const api = scripted([{ data: [], _metadata: { hasNextPage: true, nextCursor: '' } }]);
-		await expect(collectProjects(api.fetchPage)).rejects.toThrow(PagingError);
+		await expect(collectProjects(api.fetchPage, noSkips)).rejects.toThrow(PagingError);
 	});
 
 	it('stops with a clear error instead of looping when a cursor repeats', async () => {
@@ -76,7 +82,7 @@ describe('collectProjects', () => {
 			page(projects(1, 'q'), 'b'),
 			page(projects(1, 'r'), 'a'),
 		]);
-		await expect(collectProjects(api.fetchPage)).rejects.toThrow(
+		await expect(collectProjects(api.fetchPage, noSkips)).rejects.toThrow(
 			'The API sent a cursor on page 3 that it had already sent, so the walk stopped rather than loop',
 		);
 		expect(api.requests.map((r) => r.cursor)).toEqual([undefined, 'a', 'b']);
@@ -86,7 +92,7 @@ describe('collectProjects', () => {
 		const api = scripted([
 			{ data: projects(1), _metadata: { hasNextPage: false, nextCursor: 'x' } },
 		]);
-		expect(await collectProjects(api.fetchPage)).toHaveLength(1);
+		expect(await collectProjects(api.fetchPage, noSkips)).toHaveLength(1);
 		expect(api.requests).toHaveLength(1);
 	});
 });
@@ -94,7 +100,7 @@ describe('collectProjects', () => {
 describe('walkPages', () => {
 	it('fetches nothing more once the consumer stops', async () => {
 		const api = fakeApi(1000);
-		for await (const data of walkPages(api.fetchPage, () => MAX_PAGE_SIZE)) {
+		for await (const data of walkPages(api.fetchPage, () => MAX_PAGE_SIZE, noSkips)) {
 			expect(data).toHaveLength(100);
 			break;
 		}
@@ -105,7 +111,7 @@ describe('walkPages', () => {
 		const api = fakeApi(30);
 		const sizes = [10, 7, 20];
 		const seen: number[][] = [];
-		for await (const data of walkPages(api.fetchPage, () => sizes.shift() ?? 100)) {
+		for await (const data of walkPages(api.fetchPage, () => sizes.shift() ?? 100, noSkips)) {
 			seen.push(data.map((p) => Number(p.projectId.slice(1))));
 		}
 		expect(api.requests.map((r) => r.limit)).toEqual([10, 7, 20]);
@@ -119,7 +125,10 @@ describe('walkToLimit', () => {
 
 	it('asks only for what is still missing when each project gives an item', async () => {
 		const api = fakeApi(250);
-		const gathered = await walkToLimit(api.fetchPage, 130, everyProject, { fullPages: false });
+		const gathered = await walkToLimit(api.fetchPage, 130, everyProject, {
+			fullPages: false,
+			onSkipped: noSkips,
+		});
 		expect(api.requests.map((r) => r.limit)).toEqual([100, 30]);
 		expect(gathered.items).toHaveLength(130);
 		expect(gathered).toMatchObject({ moreRead: false, morePages: true });
@@ -129,7 +138,10 @@ describe('walkToLimit', () => {
 		const api = fakeApi(250);
 		const odd = (projects: ReturnType<typeof fakeApi>['all']) =>
 			projects.filter((p) => Number(p.projectId.slice(1)) % 2 === 1);
-		const gathered = await walkToLimit(api.fetchPage, 60, odd, { fullPages: true });
+		const gathered = await walkToLimit(api.fetchPage, 60, odd, {
+			fullPages: true,
+			onSkipped: noSkips,
+		});
 		expect(api.requests.map((r) => r.limit)).toEqual([100, 100]);
 		expect(ids(gathered.items)).toEqual(ids(odd(api.all).slice(0, 60)));
 		expect(gathered).toMatchObject({ moreRead: true, morePages: true });
@@ -137,7 +149,10 @@ describe('walkToLimit', () => {
 
 	it('says when the last page read was the last', async () => {
 		const api = fakeApi(40);
-		const gathered = await walkToLimit(api.fetchPage, 50, everyProject, { fullPages: false });
+		const gathered = await walkToLimit(api.fetchPage, 50, everyProject, {
+			fullPages: false,
+			onSkipped: noSkips,
+		});
 		expect(api.requests.map((r) => r.limit)).toEqual([50]);
 		expect(gathered).toMatchObject({ moreRead: false, morePages: false });
 		expect(gathered.items).toHaveLength(40);
@@ -147,6 +162,7 @@ describe('walkToLimit', () => {
 		const api = fakeApi(250);
 		const gathered = await walkToLimit(api.fetchPage, Infinity, everyProject, {
 			fullPages: false,
+			onSkipped: noSkips,
 		});
 		expect(api.requests.map((r) => r.limit)).toEqual([100, 100, 100]);
 		expect(ids(gathered.items)).toEqual(ids(api.all));
@@ -206,7 +222,7 @@ async function consume(
 	let done = false;
 	const answering = api.answerAll(() => done);
 	try {
-		for await (const data of walkPages(api.fetchPage, () => 10, { everyPage })) {
+		for await (const data of walkPages(api.fetchPage, () => 10, noSkips, { everyPage })) {
 			pages++;
 			api.events.push(`consume ${pages} (${data.length})`);
 			await sleep(5);
@@ -286,7 +302,7 @@ describe('walkPages reading ahead (everyPage)', () => {
 
 	it('sends no request ahead after the last page or a page whose cursor cannot be followed', async () => {
 		const last = scripted([page(projects(2))]);
-		for await (const data of walkPages(last.fetchPage, () => 100, { everyPage: true })) {
+		for await (const data of walkPages(last.fetchPage, () => 100, noSkips, { everyPage: true })) {
 			expect(data).toHaveLength(2);
 		}
 		expect(last.requests).toHaveLength(1);
@@ -302,7 +318,9 @@ describe('walkPages reading ahead (everyPage)', () => {
 			const seen: string[] = [];
 			await expect(
 				(async () => {
-					for await (const data of walkPages(api.fetchPage, () => 100, { everyPage: true })) {
+					for await (const data of walkPages(api.fetchPage, () => 100, noSkips, {
+						everyPage: true,
+					})) {
 						seen.push(data[0].projectId);
 					}
 				})(),
@@ -328,7 +346,7 @@ describe('walkPages reading ahead (everyPage)', () => {
 			};
 			return page(data, end < all.length ? String(end) : null);
 		};
-		expect(await collectProjects(fetchPage)).toEqual(all);
+		expect(await collectProjects(fetchPage, noSkips)).toEqual(all);
 		expect(events).toEqual([
 			'request from 0',
 			'request from 100',
@@ -337,5 +355,56 @@ describe('walkPages reading ahead (everyPage)', () => {
 			'take from 100',
 			'take from 200',
 		]);
+	});
+});
+
+function idsOf(items: Array<{ projectId: string }>): string[] {
+	return items.map((p) => p.projectId);
+}
+
+describe('broken entries on a walk', () => {
+	it('are left out where they stand, each told with its page, and the walk goes on', async () => {
+		const first = projects(2, 'a');
+		const second = projects(2, 'b');
+		const api = scripted([
+			{ data: [first[0], null, first[1]], _metadata: { hasNextPage: true, nextCursor: 'c1' } },
+			{ data: ['x', ...second], _metadata: { hasNextPage: false, nextCursor: null } },
+		] as unknown as ResultsPage[]);
+		const skipped: string[] = [];
+		const all = await collectProjects(api.fetchPage, (entry) => skipped.push(entry));
+		expect(all).toEqual([...first, ...second]);
+		expect(skipped).toEqual([
+			'entry 2 of page 1 (data[1]) is null, not a project',
+			'entry 1 of page 2 (data[0]) is a string, not a project',
+		]);
+	});
+
+	it('are told before the page that held them is handed over', async () => {
+		const api = scripted([
+			{ data: [7], _metadata: { hasNextPage: false, nextCursor: null } },
+		] as unknown as ResultsPage[]);
+		const events: string[] = [];
+		for await (const data of walkPages(
+			api.fetchPage,
+			() => 10,
+			() => events.push('skipped'),
+		)) {
+			events.push(`page of ${data.length}`);
+		}
+		expect(events).toEqual(['skipped', 'page of 0']);
+	});
+
+	it('do not count toward a limit: the walk reads on until it has that many clean projects', async () => {
+		const clean = projects(3);
+		const api = scripted([
+			{ data: [clean[0], null], _metadata: { hasNextPage: true, nextCursor: 'c1' } },
+			{ data: clean.slice(1), _metadata: { hasNextPage: false, nextCursor: null } },
+		] as unknown as ResultsPage[]);
+		const gathered = await walkToLimit(api.fetchPage, 2, (found) => found, {
+			fullPages: false,
+			onSkipped: () => undefined,
+		});
+		expect(idsOf(gathered.items)).toEqual(['p1', 'p2']);
+		expect(api.requests).toEqual([{ limit: 2 }, { cursor: 'c1', limit: 1 }]);
 	});
 });

@@ -31,7 +31,13 @@ function answerWith(limit: number, mode: 'compact' | 'raw') {
 	const projects = account.slice(0, limit);
 	const answer = toolAnswerOf(
 		// More match whenever the account holds more: the API's page then says it has a next one.
-		{ returned: projects.length, moreMatch: account.length > limit, limit, filtersApplied: [] },
+		{
+			returned: projects.length,
+			moreMatch: account.length > limit,
+			limit,
+			filtersApplied: [],
+			unreadable: 0,
+		},
 		mode === 'raw'
 			? projects
 			: projects.map((project) => answerProject(project, COMPACT_FIELDS, TODAY)),

@@ -116,7 +116,7 @@ describe('model filters', () => {
 });
 
 describe('the summary', () => {
-	const facts = { returned: 20, limit: 20, filtersApplied: [] };
+	const facts = { returned: 20, limit: 20, filtersApplied: [], unreadable: 0 };
 
 	it('says whether more match and how to get them', () => {
 		expect(summaryOf({ ...facts, moreMatch: true })).toBe(
@@ -152,6 +152,11 @@ describe('failures told to a model', () => {
 		[401, /refused/, /owner must fix/],
 		[400, /refused/, /calling again will not help/],
 		[404, /Base URL/, /owner must fix/],
+		[
+			200,
+			/Base URL answered with something that is not a page of results \(HTTP 200\)/,
+			/owner must fix/,
+		],
 		[429, /rate limit/, /Wait a few minutes/],
 		[503, /failed or could not be reached \(HTTP 503\)/, /call again in a few minutes/],
 		[undefined, /failed or could not be reached\.$/, /call again in a few minutes/],

@@ -1,15 +1,19 @@
-import type { Project, ResultsPage } from '../api/types';
+import type { Project } from '../api/types';
+import { readPage, type ListedPage } from './entries';
 
 /** The API serves 1 to 100 projects per page. */
 export const MAX_PAGE_SIZE = 100;
 
-export type FetchPage = (page: { cursor?: string; limit: number }) => Promise<ResultsPage>;
+export type FetchPage = (page: { cursor?: string; limit: number }) => Promise<ListedPage>;
+
+/** Told of each entry a walk left out, in a sentence that says where it was and what was wrong. */
+export type OnSkipped = (skipped: string) => void;
 
 /** The API's paging metadata cannot be followed; the walk stops instead of looping or restarting. */
 export class PagingError extends Error {}
 
 /** A request's outcome as a value, so a request read ahead never leaves a rejection unhandled. */
-type Requested = { page: ResultsPage } | { failure: unknown };
+type Requested = { page: ListedPage } | { failure: unknown };
 
 async function requested(
 	fetchPage: FetchPage,
@@ -25,7 +29,7 @@ async function requested(
 
 /** The cursor of the page after this one; undefined after the last page. */
 function cursorAfter(
-	page: ResultsPage,
+	page: ListedPage,
 	pageNumber: number,
 	usedCursors: Set<string>,
 ): string | undefined | PagingError {
@@ -46,7 +50,8 @@ function cursorAfter(
 }
 
 /**
- * Walks the result pages in order and yields each page's projects. Cursors go back exactly as the
+ * Walks the result pages in order and yields each page's readable projects; `onSkipped` hears of
+ * every entry left out (see readPage) before its page is yielded. Cursors go back exactly as the
  * API sent them. `nextLimit` gives the page size of each request (1 to 100). Stops after the page
  * that says there is no next page, or when the consumer stops iterating.
  *
@@ -60,6 +65,7 @@ function cursorAfter(
 export async function* walkPages(
 	fetchPage: FetchPage,
 	nextLimit: () => number,
+	onSkipped: OnSkipped,
 	options: { everyPage?: boolean } = {},
 ): AsyncGenerator<Project[], void, undefined> {
 	const usedCursors = new Set<string>();
@@ -73,7 +79,9 @@ export async function* walkPages(
 			if (options.everyPage === true && typeof next === 'string') {
 				pending = requested(fetchPage, next, nextLimit());
 			}
-			yield outcome.page.data;
+			const { projects, skipped } = readPage(outcome.page.data, pageNumber);
+			skipped.forEach(onSkipped);
+			yield projects;
 			if (next instanceof PagingError) throw next;
 			if (next !== undefined) pending ??= requested(fetchPage, next, nextLimit());
 		}
@@ -83,9 +91,13 @@ export async function* walkPages(
 }
 
 /** Collects the projects of every page, 100 at a time, reading each next page ahead. */
-export async function collectProjects(fetchPage: FetchPage): Promise<Project[]> {
+export async function collectProjects(
+	fetchPage: FetchPage,
+	onSkipped: OnSkipped,
+): Promise<Project[]> {
 	const projects: Project[] = [];
-	for await (const data of walkPages(fetchPage, () => MAX_PAGE_SIZE, { everyPage: true })) {
+	const pages = walkPages(fetchPage, () => MAX_PAGE_SIZE, onSkipped, { everyPage: true });
+	for await (const data of pages) {
 		projects.push(...data);
 	}
 	return projects;
@@ -112,7 +124,7 @@ export async function walkToLimit<T>(
 	fetchPage: FetchPage,
 	limit: number,
 	take: (projects: Project[]) => T[],
-	options: { fullPages: boolean },
+	options: { fullPages: boolean; onSkipped: OnSkipped },
 ): Promise<Gathered<T>> {
 	let morePages = false;
 	const recordingFetch: FetchPage = async (page) => {
@@ -124,7 +136,8 @@ export async function walkToLimit<T>(
 	const nextLimit = () =>
 		options.fullPages ? MAX_PAGE_SIZE : Math.min(MAX_PAGE_SIZE, limit - items.length);
 	const everyPage = limit === Infinity;
-	for await (const projects of walkPages(recordingFetch, nextLimit, { everyPage })) {
+	const pages = walkPages(recordingFetch, nextLimit, options.onSkipped, { everyPage });
+	for await (const projects of pages) {
 		items.push(...take(projects));
 		if (items.length >= limit) break;
 	}

@@ -207,10 +207,22 @@ export interface AnswerFacts {
 	/** The limit asked for, when it was more than one call returns. */
 	cappedFrom?: number;
 	filtersApplied: string[];
+	/** Entries of the pages read that could not be read as a project or a tender, left out. */
+	unreadable: number;
 }
 
 function projectsWord(count: number): string {
 	return count === 1 ? '1 matched project' : `${count} matched projects`;
+}
+
+/** What the answer cannot say: entries the API sent that could not be read. */
+function unreadableSentence(unreadable: number): string[] {
+	if (unreadable === 0) return [];
+	const entries =
+		unreadable === 1 ? '1 entry the API sent was' : `${unreadable} entries the API sent were`;
+	return [
+		`${entries} unreadable and left out; calling again returns the same until the service fixes its data.`,
+	];
 }
 
 /** The answer's sentences: what it holds, what it does not, and what to ask for next. */
@@ -223,6 +235,7 @@ export function summaryOf(facts: AnswerFacts): string {
 			filtered
 				? `No matched project with open tenders passes the filters applied: ${filtersApplied.join('; ')}. Remove or widen a filter to see more.`
 				: "No project matches the supplier's keywords right now. The API lists only currently open tenders, and the keywords are set on the supplier account, not in this tool.",
+			...unreadableSentence(facts.unreadable),
 		);
 		return sentences.join(' ');
 	}
@@ -234,6 +247,7 @@ export function summaryOf(facts: AnswerFacts): string {
 			`The limit of ${facts.cappedFrom} was lowered to ${limit}, the most one call returns.`,
 		);
 	}
+	sentences.push(...unreadableSentence(facts.unreadable));
 	if (moreMatch === false) {
 		sentences.push('No other project matches.');
 	} else {
@@ -304,6 +318,13 @@ export function toolFailureOf(status: number | undefined): ToolFailure {
 			message: "The API's rate limit for this credential is reached (HTTP 429).",
 			description:
 				'Wait a few minutes before calling again; ask for more projects per call rather than making more calls.',
+		};
+	}
+	if (status !== undefined && status >= 200 && status < 300) {
+		// Only an answer that is not a results page at all fails with a success status.
+		return {
+			message: `The credential's Base URL answered with something that is not a page of results (HTTP ${status}).`,
+			description: OWNER_FIXES,
 		};
 	}
 	if (status === 404) {

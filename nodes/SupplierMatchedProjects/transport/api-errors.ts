@@ -87,3 +87,58 @@ export function describeApiFailure(
 		description: `Check the credential's Base URL and the Company ID.${says}`,
 	};
 }
+
+const BASE_URL_FIX =
+	"Check the credential's Base URL: it is the resource API's address, without /api/supplier/v1.";
+
+/** At most this many of a body's field names are named, each cut short. */
+const NAMED_FIELDS = 5;
+const NAME_LENGTH = 40;
+
+function fieldNames(body: Record<string, unknown>): string {
+	const names = Object.keys(body);
+	if (names.length === 0) return 'no fields';
+	const shown = names
+		.slice(0, NAMED_FIELDS)
+		.map((name) => (name.length > NAME_LENGTH ? `${name.slice(0, NAME_LENGTH - 1)}…` : name));
+	const more = names.length > NAMED_FIELDS ? ` and ${names.length - NAMED_FIELDS} more` : '';
+	return `the fields ${shown.join(', ')}${more}`;
+}
+
+/**
+ * What to do about a successful answer that is not a results page, fitted to what it was: a web
+ * page, text, JSON cut off, other JSON, or a page without its paging information. Quotes nothing
+ * of the body but its field names, cut short.
+ */
+export function notAPageAdvice(body: unknown): string {
+	if (typeof body === 'string') {
+		const start = body.trimStart();
+		if (start === '') return `The answer was empty. ${BASE_URL_FIX}`;
+		if (start.startsWith('<')) {
+			return `It sent a web page (HTML), not JSON: the address probably leads to a website, a sign-in portal or a proxy's page rather than the API. ${BASE_URL_FIX}`;
+		}
+		if (start.startsWith('{') || start.startsWith('[')) {
+			return `It sent JSON that is cut off or malformed: a proxy or a dropped connection may have cut it. Run the workflow again later; if it keeps happening, ${BASE_URL_FIX.charAt(0).toLowerCase()}${BASE_URL_FIX.slice(1)}`;
+		}
+		return `It sent text that is not JSON. ${BASE_URL_FIX}`;
+	}
+	if (Array.isArray(body)) {
+		return `It sent a JSON list, not a results page (an object with a data list and _metadata): the address leads to another service. ${BASE_URL_FIX}`;
+	}
+	if (typeof body !== 'object' || body === null) {
+		return `It sent the JSON value ${body === null ? 'null' : typeof body}, not a results page. ${BASE_URL_FIX}`;
+	}
+	const page = body as Record<string, unknown>;
+	if (!Array.isArray(page.data)) {
+		const data = page.data === undefined ? 'no data list' : 'a data field that is not a list';
+		return `It sent JSON with ${data} (it has ${fieldNames(page)}): that is not this API's results endpoint. ${BASE_URL_FIX}`;
+	}
+	const metadata = page._metadata;
+	const paging =
+		metadata === undefined
+			? 'no _metadata'
+			: typeof metadata !== 'object' || metadata === null || Array.isArray(metadata)
+				? 'a _metadata that is not an object'
+				: 'a _metadata whose hasNextPage is not true or false';
+	return `It sent a data list but ${paging}, so the node cannot tell whether more pages follow. The address may lead to another version of the API or through a proxy that rewrites answers. ${BASE_URL_FIX} If it is right, tell the API's operator.`;
+}

@@ -11,11 +11,12 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
-import type { ErrorBody, ResultsPage } from '../api/types';
+import type { ErrorBody } from '../api/types';
+import type { ListedPage } from '../helpers/entries';
 import { MAX_PAGE_SIZE } from '../helpers/paging';
 import { isObject } from '../helpers/values';
 import { credentialAllowedDomains } from '../shared/n8n-features';
-import { describeApiFailure, errorCodeOf, type FailedRequest } from './api-errors';
+import { describeApiFailure, errorCodeOf, notAPageAdvice, type FailedRequest } from './api-errors';
 import {
 	API_RATE_LIMIT,
 	API_RATE_WINDOW_MS,
@@ -25,6 +26,7 @@ import {
 	type SpentBy,
 } from './budget';
 import { networkFailureOf, type NetworkFailure } from './network';
+import { MAX_REDIRECTS, redirectOf, requestedUrl, type Redirect } from './redirects';
 import {
 	backoffDelay,
 	DEFAULT_RETRY_POLICY,
@@ -97,11 +99,11 @@ type Outcome =
 	| { token: TokenRequestError }
 	| { unexpected: string };
 
-function isResultsPage(body: unknown): body is ResultsPage {
+/** A page's entries are read one by one later (readPage): one broken entry is not a broken page. */
+function isResultsPage(body: unknown): body is ListedPage {
 	return (
 		isObject(body) &&
 		Array.isArray(body.data) &&
-		body.data.every(isObject) &&
 		isObject(body._metadata) &&
 		typeof body._metadata.hasNextPage === 'boolean'
 	);
@@ -246,12 +248,15 @@ function apiError(
 	description: string,
 	why: { httpCode?: number; failure?: Failure } = {},
 ): NodeApiError {
-	return new NodeApiError(node, { message, description } as JsonObject, {
+	const error = new NodeApiError(node, { message, description } as JsonObject, {
 		message,
 		description,
 		httpCode: why.httpCode === undefined ? undefined : String(why.httpCode),
 		failure: why.failure,
 	});
+	// n8n-workflow before 2.40 ignores the option; the trigger reads the cause all the same.
+	error.failure ??= why.failure;
+	return error;
 }
 
 /** What the attempts of one page request share, fixed before the first is sent. */
@@ -274,11 +279,17 @@ interface Tries {
 	/** 429s that said when to come back: the API refused them unread, so they use up time, not attempts. */
 	waitedOut: number;
 	retriedUnauthorised: boolean;
+	/** Same-origin redirects followed; each hop is an attempt the rate budget counted. */
+	redirects: number;
+	/** Where the last redirect followed pointed: the next attempt goes there. */
+	redirectedTo?: string;
 }
 
 /** One attempt: its number, what came of it, and the copy of the credentials it was sent with. */
 interface Attempt {
 	number: number;
+	/** The URL it was sent to, query included. */
+	url: string;
 	outcome: Outcome;
 	credentials: ICredentialDataDecryptedObject;
 }
@@ -291,10 +302,11 @@ type Retry =
 	| { kind: 'never' }
 	| { kind: 'newToken' }
 	| { kind: 'apiSaidWhen' }
+	| { kind: 'redirect'; url: string }
 	| { kind: 'wait'; retryAfterMs?: number };
 
 /** An attempt judged: the page, or the failure to report should no retry follow. */
-type Verdict = { page: ResultsPage } | { retry: Retry; failure: () => NodeApiError };
+type Verdict = { page: ListedPage } | { retry: Retry; failure: () => NodeApiError };
 
 /**
  * Fetches one page of matched projects for a company. Adds nothing to the auth headers itself (the
@@ -305,9 +317,9 @@ export async function requestResultsPage(
 	this: SupplierContext,
 	companyId: string,
 	page: { cursor?: string; limit: number },
-): Promise<ResultsPage> {
+): Promise<ListedPage> {
 	const call = await pageCall(this, companyId, page);
-	const tries: Tries = { attempts: 0, waitedOut: 0, retriedUnauthorised: false };
+	const tries: Tries = { attempts: 0, waitedOut: 0, retriedUnauthorised: false, redirects: 0 };
 	for (;;) {
 		const attempt = await sendAttempt(call, tries);
 		const verdict = judged(call, attempt);
@@ -375,6 +387,11 @@ function requestOptions(
 		returnFullResponse: true,
 		ignoreHttpStatusErrors: true,
 		timeout: policy.requestTimeoutMs,
+		// The transport judges every redirect itself (judgedAnswer), so n8n never carries the token
+		// and client ID to another origin. The second option is defence in depth: n8n versions that
+		// lack it ignore it.
+		disableFollowRedirect: true,
+		sendCredentialsOnCrossOriginRedirect: false,
 		...(allowedDomains === undefined ? {} : { allowedDomains }),
 	};
 }
@@ -386,9 +403,13 @@ async function sendAttempt(call: PageCall, tries: Tries): Promise<Attempt> {
 	tries.attempts++;
 	// A copy per attempt: the token used for it is remembered against this object.
 	const credentials = { ...call.credentials };
-	const outcome = await send(call.context, credentials, call.options);
+	const { redirectedTo } = tries;
+	const options =
+		redirectedTo === undefined ? call.options : { ...call.options, url: redirectedTo, qs: {} };
+	const outcome = await send(call.context, credentials, options);
 	apiRateBudget.answered(call.budgetKey, rateAnswerOf(outcome));
-	return { number: tries.attempts, outcome, credentials };
+	const url = redirectedTo ?? requestedUrl(call.options.url, call.options.qs);
+	return { number: tries.attempts, url, outcome, credentials };
 }
 
 /** What the rate budget learns from an attempt: every answer but a 429 counted, a 429 not. */
@@ -436,11 +457,13 @@ function judgedAnswer(call: PageCall, attempt: Attempt, answer: IN8nHttpFullResp
 				apiError(
 					call.node,
 					`The address ${call.failedRequest.baseUrl} answered, but not with a page of matched projects`,
-					"Check the credential's Base URL: it is the resource API's address, without /api/supplier/v1.",
+					notAPageAdvice(body),
 					{ httpCode: statusCode },
 				),
 		};
 	}
+	const redirect = redirectOf(statusCode, headers, attempt.url);
+	if (redirect !== undefined) return redirected(call, redirect);
 	const retryAfterMs = parseRetryAfter(headers?.['retry-after'], Date.now());
 	let retry: Retry = { kind: 'never' };
 	if (statusCode === 401) retry = { kind: 'newToken' };
@@ -448,6 +471,37 @@ function judgedAnswer(call: PageCall, attempt: Attempt, answer: IN8nHttpFullResp
 		retry = { kind: 'apiSaidWhen' };
 	} else if (isRetryableStatus(statusCode)) retry = { kind: 'wait', retryAfterMs };
 	return { retry, failure: () => statusError(call, attempt, answer) };
+}
+
+/**
+ * A redirect: followed on the Base URL's own origin (the GET stays a GET, as every redirect
+ * status allows), refused anywhere else, since the credential belongs to that origin alone.
+ */
+function redirected(call: PageCall, redirect: Redirect): Verdict {
+	const { baseUrl } = call.failedRequest;
+	const failure = { cause: 'configuration-invalid' } as const;
+	if (redirect.kind === 'otherOrigin') {
+		return {
+			retry: { kind: 'never' },
+			failure: () =>
+				apiError(
+					call.node,
+					`The API at ${baseUrl} redirected the request to another address, ${redirect.origin} (HTTP ${redirect.status}); the node did not follow it, so the credential was not sent there`,
+					`The node sends the access token and client ID only to the Base URL's own scheme, host and port. Correct the credential's Base URL: enter the API's address as the operator issued it, without /api/supplier/v1. If the operator confirms the API moved to ${redirect.origin}, enter that.`,
+					{ httpCode: redirect.status, failure },
+				),
+		};
+	}
+	return {
+		retry: { kind: 'redirect', url: redirect.url },
+		failure: () =>
+			apiError(
+				call.node,
+				`The API at ${baseUrl} redirected the request more than ${MAX_REDIRECTS} times (HTTP ${redirect.status})`,
+				"Correct the credential's Base URL: enter the API's address as the operator issued it, without /api/supplier/v1.",
+				{ httpCode: redirect.status, failure },
+			),
+	};
 }
 
 /** With the attempt's own credentials, so the token it was sent with is blanked out too. */
@@ -484,8 +538,9 @@ function networkError(call: PageCall, network: NetworkFailure, attempts: number)
 
 /**
  * The retry policy, all of it: a first 401 is sent again at once with a new token; a 429 that
- * says when to come back waits in the rate budget and costs no attempt; anything else that may
- * pass waits (the API's Retry-After, or backoff) while attempts and the deadline allow.
+ * says when to come back waits in the rate budget and costs no attempt; a same-origin redirect is
+ * followed at once, up to MAX_REDIRECTS; anything else that may pass waits (the API's Retry-After,
+ * or backoff) while attempts and the deadline allow.
  */
 async function triesAgain(
 	call: PageCall,
@@ -498,13 +553,20 @@ async function triesAgain(
 		discardTokenUsedBy(attempt.credentials);
 		return true;
 	}
+	if (retry.kind === 'redirect') {
+		if (tries.redirects >= MAX_REDIRECTS) return false;
+		tries.redirects++;
+		tries.redirectedTo = retry.url;
+		return true;
+	}
 	if (retry.kind === 'apiSaidWhen') {
 		// The budget learned from this 429 (rateAnswerOf): the next slot comes past Retry-After and
 		// within this process's share, and a wait past the deadline becomes the budget message.
 		tries.waitedOut++;
 		return true;
 	}
-	if (retry.kind !== 'wait' || tries.attempts - tries.waitedOut >= call.policy.maxAttempts) {
+	const retried = tries.attempts - tries.waitedOut - tries.redirects;
+	if (retry.kind !== 'wait' || retried >= call.policy.maxAttempts) {
 		return false;
 	}
 	return await waited(call, retry.retryAfterMs ?? backoffDelay(tries.attempts, call.policy));

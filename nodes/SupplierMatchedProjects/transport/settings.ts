@@ -22,6 +22,14 @@ function text(value: unknown): string {
 	return typeof value === 'string' ? value.trim() : '';
 }
 
+/**
+ * An address as a message may echo it: what stands before an "@" in its authority, where a user
+ * name and password would be, blanked out, parsed or not (`user:pass@host` is no URL at all).
+ */
+export function withoutUserInfo(text: string): string {
+	return text.replace(/^([^:/?#]+:\/\/)?[^/?#]*@/, '$1***@');
+}
+
 function address(value: unknown, field: string, example: string): string {
 	const url = text(value).replace(/\/+$/, '');
 	if (url === '') {
@@ -29,6 +37,7 @@ function address(value: unknown, field: string, example: string): string {
 			`The credential's ${field} is empty: enter the address issued with your client ID, for example ${example}`,
 		);
 	}
+	const shown = withoutUserInfo(url);
 	let parsed: URL | undefined;
 	try {
 		parsed = new URL(url);
@@ -37,12 +46,18 @@ function address(value: unknown, field: string, example: string): string {
 	}
 	if (parsed === undefined || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')) {
 		throw new CredentialSettingsError(
-			`The credential's ${field} "${url}" is not an http:// or https:// address: enter the full address, for example ${example}`,
+			`The credential's ${field} "${shown}" is not an http:// or https:// address: enter the full address, for example ${example}`,
 		);
 	}
-	if (parsed.search !== '' || parsed.hash !== '') {
+	if (shown !== url || parsed.username !== '' || parsed.password !== '') {
 		throw new CredentialSettingsError(
-			`The credential's ${field} "${url}" has a query or fragment: enter only the address, for example ${example}`,
+			`The credential's ${field} "${shown}" has a user name or password in it (before an "@"): enter only the address, for example ${example}, and the client ID and secret in their own fields`,
+		);
+	}
+	// A bare "?" or "#" leaves search and hash empty, yet would still cut off the paths appended to it.
+	if (/[?#]/.test(url)) {
+		throw new CredentialSettingsError(
+			`The credential's ${field} "${url}" has a query or fragment (a "?" or "#" and what follows): enter only the address, for example ${example}`,
 		);
 	}
 	return url;

@@ -11,6 +11,7 @@ import { UserError } from 'n8n-workflow';
 import type { OAuthErrorBody, TokenResponse } from '../api/types';
 import { isObject } from '../helpers/values';
 import { networkFailureOf } from './network';
+import { MAX_REDIRECTS, redirectOf } from './redirects';
 import { readSettings, TOKEN_PATH, type SupplierSettings } from './settings';
 
 /** Refresh this long before the token expires, as the reference clients do. */
@@ -24,6 +25,7 @@ export type TokenFailureKind =
 	| 'invalidScope'
 	| 'wrongAuthUrl'
 	| 'refused'
+	| 'redirected'
 	| 'issuerUnavailable'
 	| 'unreachable';
 
@@ -40,8 +42,9 @@ export class TokenRequestError extends UserError {
 
 	/**
 	 * Why, in n8n's own terms, for whoever handles the failure (the trigger, n8n's poll backoff):
-	 * an issuer that failed or could not be reached comes back on its own; every other failure
-	 * lasts until the user fixes the credential, or has the operator fix the client.
+	 * an issuer that failed or could not be reached comes back on its own; a redirect lasts until
+	 * the user corrects the Auth URL; every other failure until the user fixes the credential, or
+	 * has the operator fix the client.
 	 */
 	readonly failure: Failure;
 
@@ -49,9 +52,9 @@ export class TokenRequestError extends UserError {
 		super(message, { description });
 		this.kind = kind;
 		this.retryable = kind === 'issuerUnavailable' || kind === 'unreachable';
-		this.failure = this.retryable
-			? { cause: 'temporarily-unavailable' }
-			: { cause: 'credential-invalid' };
+		if (this.retryable) this.failure = { cause: 'temporarily-unavailable' };
+		else if (kind === 'redirected') this.failure = { cause: 'configuration-invalid' };
+		else this.failure = { cause: 'credential-invalid' };
 	}
 }
 
@@ -192,6 +195,55 @@ function describeRefusal(
 	);
 }
 
+const AUTH_URL_FIX =
+	"Correct the credential's Auth URL: enter the token issuer's address as the operator issued it, without /oauth2/token.";
+
+/**
+ * Posts the token request, following a redirect only where the secret may go: on the Auth URL's
+ * own origin, and only with 307 or 308, which keep the POST and its body. 301, 302 and 303 would
+ * turn it into a GET without the form, which no token endpoint answers.
+ */
+async function postForToken(
+	helpers: IHttpRequestHelper['helpers'],
+	settings: SupplierSettings,
+	options: IHttpRequestOptions,
+): Promise<IN8nHttpFullResponse> {
+	let url = options.url;
+	for (let hops = 0; ; hops++) {
+		let response: IN8nHttpFullResponse;
+		try {
+			response = (await helpers.httpRequest({ ...options, url })) as IN8nHttpFullResponse;
+		} catch (error) {
+			throw failedBeforeAnswer(settings, error);
+		}
+		const redirect = redirectOf(response.statusCode, response.headers, url);
+		if (redirect === undefined) return response;
+		const at = `The token issuer at ${settings.authUrl}`;
+		if (redirect.kind === 'otherOrigin') {
+			throw new TokenRequestError(
+				'redirected',
+				`${at} redirected the token request to another address, ${redirect.origin} (HTTP ${redirect.status}); the node did not follow it, so the client secret was not sent there`,
+				`The node sends the client secret only to the Auth URL's own scheme, host and port. ${AUTH_URL_FIX} If the operator confirms the issuer moved to ${redirect.origin}, enter that.`,
+			);
+		}
+		if (redirect.status !== 307 && redirect.status !== 308) {
+			throw new TokenRequestError(
+				'redirected',
+				`${at} answered the token request with a redirect (HTTP ${redirect.status}) that would turn it into a GET without the client's credentials, so the node did not follow it`,
+				AUTH_URL_FIX,
+			);
+		}
+		if (hops >= MAX_REDIRECTS) {
+			throw new TokenRequestError(
+				'redirected',
+				`${at} redirected the token request more than ${MAX_REDIRECTS} times (HTTP ${redirect.status})`,
+				AUTH_URL_FIX,
+			);
+		}
+		url = redirect.url;
+	}
+}
+
 async function requestToken(
 	helpers: IHttpRequestHelper['helpers'],
 	settings: SupplierSettings,
@@ -213,14 +265,12 @@ async function requestToken(
 		returnFullResponse: true,
 		ignoreHttpStatusErrors: true,
 		timeout: TOKEN_REQUEST_TIMEOUT_MS,
+		// postForToken judges redirects itself; see requestOptions in ./index.ts.
+		disableFollowRedirect: true,
+		sendCredentialsOnCrossOriginRedirect: false,
 	};
 	const sentAt = Date.now();
-	let response: IN8nHttpFullResponse;
-	try {
-		response = (await helpers.httpRequest(options)) as IN8nHttpFullResponse;
-	} catch (error) {
-		throw failedBeforeAnswer(settings, error);
-	}
+	const response = await postForToken(helpers, settings, options);
 	if (response.statusCode < 200 || response.statusCode >= 300) {
 		throw describeRefusal(settings, response.statusCode, response.body);
 	}

@@ -5,7 +5,13 @@ import type { Project } from '../api/types';
 import { isoDateToDay } from '../helpers/dates';
 import { filterProjects, type ProjectFilters } from '../helpers/filters';
 import type { OutputMode } from '../helpers/items';
-import { collectProjects, MAX_PAGE_SIZE, walkPages, type FetchPage } from '../helpers/paging';
+import {
+	collectProjects,
+	MAX_PAGE_SIZE,
+	walkPages,
+	type FetchPage,
+	type OnSkipped,
+} from '../helpers/paging';
 import { nodeErrorOf } from '../shared/errors';
 import { checkedCompanyId, checkedFilters, checkedOutput } from '../shared/parameters';
 import { isRateBudgetError, requestResultsPage, requestRoom } from '../transport';
@@ -87,6 +93,15 @@ function pagesOf(context: IPollFunctions, companyId: string): FetchPage {
 	return async (page) => await requestResultsPage.call(context, companyId, page);
 }
 
+/** Warns of an entry the walk left out: its new tenders come with the first poll that can read it. */
+function warnSkipped(context: IPollFunctions): OnSkipped {
+	const { name } = context.getNode();
+	return (entry) =>
+		context.logger.warn(
+			`Supplier Matched Projects Trigger "${name}" left out an unreadable entry: ${entry}. The poll went on with the rest; its new tenders are announced once a poll can read it.`,
+		);
+}
+
 /**
  * What "Fetch Test Event" shows: the first few matching tenders, announced as new, or for
  * quotesDueSoon the first few inside the window now.
@@ -114,7 +129,7 @@ async function sample(
 	const window = dueSoonWindow(parameters, today);
 	let items: IDataObject[] = [];
 	// Stops at the first page that fills the sample: the fewest requests for a test event.
-	for await (const data of walkPages(fetchPage, () => MAX_PAGE_SIZE)) {
+	for await (const data of walkPages(fetchPage, () => MAX_PAGE_SIZE, warnSkipped(this))) {
 		for (const project of filterProjects(data, parameters.filters, today)) {
 			found.push(project);
 			for (const tender of project.tenders ?? []) {
@@ -201,7 +216,7 @@ async function walkAll(this: IPollFunctions, fetchPage: FetchPage): Promise<Proj
 		return results;
 	};
 	try {
-		return await collectProjects(counted);
+		return await collectProjects(counted, warnSkipped(this));
 	} catch (error) {
 		throw isRateBudgetError(error)
 			? budgetExhausted(this.getNode(), requests, projectsSoFar, error.spentBy)

@@ -65,4 +65,28 @@ async function waitForPolls(sandbox, options) {
 	}
 }
 
-module.exports = { stderrLogger, readSpreadsheetRows, waitForPolls };
+/**
+ * Waits until n8n's log file holds a line containing `text`, and returns those lines.
+ * @param {{ n8n: { userFolder: string } }} env
+ * @param {string} text
+ * @param {number} timeoutMs
+ * @returns {Promise<string[]>}
+ */
+async function waitForLogLines(env, text, timeoutMs) {
+	const file = path.join(env.n8n.userFolder, '.n8n', 'logs', 'n8n.log');
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const lines = fs.existsSync(file)
+			? fs
+					.readFileSync(file, 'utf8')
+					.split('\n')
+					.filter((line) => line.includes(text))
+			: [];
+		if (lines.length > 0) return lines;
+		if (Date.now() > deadline)
+			throw new Error(`n8n's log held no line with ${text} within ${timeoutMs} ms`);
+		await delay(500);
+	}
+}
+
+module.exports = { stderrLogger, readSpreadsheetRows, waitForPolls, waitForLogLines };

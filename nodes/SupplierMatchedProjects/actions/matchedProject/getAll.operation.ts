@@ -9,6 +9,7 @@ import {
 } from '../../descriptions';
 import type { Project } from '../../api/types';
 import { toolProperties } from '../../descriptions/tool';
+import { skippedSummary } from '../../helpers/entries';
 import { filterProjects, hasFilters } from '../../helpers/filters';
 import { shapeItems, type OutputMode } from '../../helpers/items';
 import { walkToLimit, type FetchPage } from '../../helpers/paging';
@@ -86,9 +87,24 @@ export async function execute(
 	const fetchPage: FetchPage = async (page) => await requestResultsPage.call(this, companyId, page);
 	const itemsOf = (projects: Project[]) =>
 		shapeItems(filterProjects(projects, filters, today), { output, simplify }) as IDataObject[];
+	const skipped: string[] = [];
+	const onSkipped = (entry: string) => {
+		skipped.push(entry);
+		this.logger.warn(
+			`Supplier Matched Projects "${node.name}" left out an unreadable entry: ${entry}`,
+		);
+	};
 	const { items } = await inCredentialTurn(
 		this,
-		async () => await walkToLimit(fetchPage, limit, itemsOf, { fullPages: hasFilters(filters) }),
+		async () =>
+			await walkToLimit(fetchPage, limit, itemsOf, { fullPages: hasFilters(filters), onSkipped }),
 	);
+	if (skipped.length > 0) {
+		this.addExecutionHints({
+			message: `${skippedSummary(skipped)} The other results are complete.`,
+			type: 'warning',
+			location: 'outputPane',
+		});
+	}
 	return items;
 }

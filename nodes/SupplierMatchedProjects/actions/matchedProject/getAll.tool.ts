@@ -4,7 +4,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { Project } from '../../api/types';
 import { DEFAULT_TOOL_LIMIT } from '../../descriptions/tool';
 import { filterProjects, hasFilters, type ProjectFilters } from '../../helpers/filters';
-import { PagingError, walkToLimit, type FetchPage } from '../../helpers/paging';
+import { PagingError, walkToLimit, type FetchPage, type OnSkipped } from '../../helpers/paging';
 import {
 	ANSWER_MODES,
 	COMPACT_FIELDS,
@@ -75,6 +75,7 @@ async function matchingProjects(
 	limit: number,
 	filterSets: ProjectFilters[],
 	today: string,
+	onSkipped: OnSkipped,
 ): Promise<{ projects: Project[]; moreMatch: boolean | null }> {
 	const filtered = filterSets.some(hasFilters);
 	const { items, moreRead, morePages } = await walkToLimit(
@@ -82,7 +83,7 @@ async function matchingProjects(
 		limit,
 		(projects) =>
 			filterSets.reduce((kept, filters) => filterProjects(kept, filters, today), projects),
-		{ fullPages: filtered },
+		{ fullPages: filtered, onSkipped },
 	);
 	if (moreRead) return { projects: items, moreMatch: true };
 	if (!morePages) return { projects: items, moreMatch: false };
@@ -133,9 +134,17 @@ export async function answerAsTool(
 	);
 
 	const fetchPage: FetchPage = async (page) => await requestResultsPage.call(this, companyId, page);
+	let unreadable = 0;
+	const onSkipped = (entry: string) => {
+		unreadable++;
+		this.logger.warn(
+			`Supplier Matched Projects "${node.name}" left out an unreadable entry: ${entry}`,
+		);
+	};
+	const filterSets = [fixedFilters, modelFilters];
 	const { projects, moreMatch } = await inCredentialTurn(
 		this,
-		async () => await matchingProjects(fetchPage, limit, [fixedFilters, modelFilters], today),
+		async () => await matchingProjects(fetchPage, limit, filterSets, today, onSkipped),
 	).catch((error: unknown) => {
 		// Paging the service broke is, for a model, one more temporary failure of the API.
 		if (!(error instanceof NodeApiError || error instanceof PagingError)) throw error;
@@ -156,6 +165,7 @@ export async function answerAsTool(
 				...describeFilters(fixedFilters, today),
 				...describeFilters(modelFilters, today),
 			],
+			unreadable,
 		},
 		answer === 'raw' ? projects : projects.map((project) => answerProject(project, fields, today)),
 	);

@@ -1,0 +1,64 @@
+// @ts-check
+'use strict';
+
+/**
+ * Entries the sandbox adds, as given, to a company's first results page: a `null`, a string, a
+ * project whose `tenders` is not a list... so a client can be tried against a listing that holds
+ * a broken entry beside clean ones. They stay until cleared, as a broken record in a real
+ * service's data would; cursors and the other pages are untouched.
+ */
+
+/**
+ * @typedef {object} RawEntry
+ * @property {unknown} entry any JSON value
+ * @property {number} at its index in the first page's data (past the end: last)
+ */
+
+function createRawEntries() {
+	/** @type {Map<string, RawEntry[]>} */
+	const byCompany = new Map();
+
+	return {
+		/**
+		 * @param {string} companyId
+		 * @param {{ entry?: unknown, at?: unknown }} request
+		 * @returns {number} how many raw entries the company's first page now holds
+		 */
+		add(companyId, { entry, at = 0 }) {
+			if (entry === undefined) {
+				throw new Error('a raw entry needs { entry } (any JSON value, null included)');
+			}
+			if (typeof at !== 'number' || !Number.isInteger(at) || at < 0 || at > 100) {
+				throw new Error(`at must be a whole number from 0 to 100 (got ${JSON.stringify(at)})`);
+			}
+			const entries = byCompany.get(companyId) ?? [];
+			// A copy through JSON: what is sent is what was given, whatever the caller changes later.
+			entries.push({ entry: JSON.parse(JSON.stringify(entry)), at });
+			byCompany.set(companyId, entries);
+			return entries.length;
+		},
+		/** @param {string} companyId */
+		clear(companyId) {
+			byCompany.delete(companyId);
+		},
+		/**
+		 * The first page's data with the company's raw entries put in, each at its index in the order
+		 * they were added; any other page's data as it is.
+		 * @param {string} companyId
+		 * @param {unknown[]} data
+		 * @param {boolean} firstPage
+		 * @returns {unknown[]}
+		 */
+		into(companyId, data, firstPage) {
+			const entries = byCompany.get(companyId);
+			if (!firstPage || entries === undefined) return data;
+			const mixed = data.slice();
+			for (const { entry, at } of entries) mixed.splice(at, 0, entry);
+			return mixed;
+		},
+	};
+}
+
+/** @typedef {ReturnType<typeof createRawEntries>} RawEntries */
+
+module.exports = { createRawEntries };

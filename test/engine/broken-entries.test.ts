@@ -1,0 +1,238 @@
+import nock from 'nock';
+import type { INodeParameters } from 'n8n-workflow';
+
+import { SupplierMatchedProjectsApi } from '../../credentials/SupplierMatchedProjectsApi.credentials';
+import type { Project } from '../../nodes/SupplierMatchedProjects/api/types';
+import { SupplierMatchedProjects } from '../../nodes/SupplierMatchedProjects/SupplierMatchedProjects.node';
+import { SupplierMatchedProjectsTrigger } from '../../nodes/SupplierMatchedProjects/SupplierMatchedProjectsTrigger.node';
+import { apiRateBudget } from '../../nodes/SupplierMatchedProjects/transport/budget';
+import { forgetAllTokens } from '../../nodes/SupplierMatchedProjects/transport/token';
+import { runNode, TestCredentialsHelper } from '../support/engine';
+import { project, tender } from '../support/n8n-fixtures';
+import { PollHarness } from '../support/poll-harness';
+import { emittedTenderIds } from '../support/poll-world';
+import { captureLogs } from '../support/reliability-logs';
+import { parseToolAnswer } from '../support/tool-answer';
+import { callAsTool } from '../support/tool-engine';
+
+const AUTH = 'https://auth.supplier.test';
+const API = 'https://api.supplier.test';
+const TYPE = 'supplierMatchedProjectsApi';
+const COMPANY = 'company-1';
+const RESULTS = `/api/supplier/v1/companies/${COMPANY}/speci-finder/results`;
+
+/** The project the broken entry stands for once the API sends it readable. */
+function mended(): Project {
+	return project({ projectId: 'p-broken', tenders: [tender({ id: 't-mended' })] });
+}
+
+/**
+ * Each broken shape, as it stands second on page 1, with the warning it gets. Those that still
+ * hold a tender hold the one `mended` lists, so announcing it later proves it was not remembered.
+ */
+const BROKEN: ReadonlyArray<[name: string, entry: () => unknown, warning: string]> = [
+	['null', () => null, 'entry 2 of page 1 (data[1]) is null, not a project'],
+	['a string', () => 'p-broken', 'entry 2 of page 1 (data[1]) is a string, not a project'],
+	['a number', () => 17, 'entry 2 of page 1 (data[1]) is a number, not a project'],
+	[
+		'tenders as an object',
+		() => ({ ...mended(), tenders: { 0: mended().tenders[0] } }),
+		`project "p-broken"'s tenders is an object, not a list (entry 2 of page 1, data[1])`,
+	],
+	[
+		'tenders as a number',
+		() => ({ ...mended(), tenders: 1 }),
+		`project "p-broken"'s tenders is a number, not a list (entry 2 of page 1, data[1])`,
+	],
+	[
+		'projectId missing',
+		() => ({ ...mended(), projectId: undefined }),
+		'entry 2 of page 1 (data[1]) has no projectId',
+	],
+];
+
+function credentials(): TestCredentialsHelper {
+	const helper = new TestCredentialsHelper([new SupplierMatchedProjectsApi()]);
+	helper.setCredentials(TYPE, {
+		authUrl: AUTH,
+		baseUrl: API,
+		clientId: 'client-1',
+		clientSecret: 'example-client-secret-for-broken-entries',
+	});
+	return helper;
+}
+
+function tokenEndpoint() {
+	return nock(AUTH)
+		.post('/oauth2/token')
+		.reply(200, { access_token: 'token-1', token_type: 'Bearer', expires_in: 3600 });
+}
+
+/** A page holding exactly these entries, broken ones included, as the API would send it. */
+function rawPage(data: unknown[], nextCursor: string | null = null) {
+	return { data, _metadata: { nextCursor, hasNextPage: nextCursor !== null } };
+}
+
+const PARAMETERS: INodeParameters = {
+	resource: 'matchedProject',
+	operation: 'getAll',
+	companyId: COMPANY,
+};
+
+let logs: ReturnType<typeof captureLogs>;
+
+beforeAll(() => nock.disableNetConnect());
+beforeEach(() => {
+	forgetAllTokens();
+	apiRateBudget.reset();
+	logs = captureLogs();
+});
+afterEach(() => nock.cleanAll());
+afterAll(() => {
+	nock.enableNetConnect();
+	// Later test files in this worker share Node's http module: leave it unpatched.
+	nock.restore();
+});
+
+describe.each(BROKEN)('a broken entry (%s) beside clean ones', (_name, broken, warning) => {
+	const clean = () => [
+		project({ projectId: 'p-a', tenders: [tender({ id: 't-a' })] }),
+		project({ projectId: 'p-b', tenders: [tender({ id: 't-b' })] }),
+	];
+
+	it('Get Many returns the clean projects, logs where the broken one was, and hints at it', async () => {
+		const token = tokenEndpoint();
+		const [a, b] = clean();
+		const results = nock(API)
+			.get(RESULTS)
+			.query({ limit: 50 })
+			.reply(200, rawPage([a, broken(), b]));
+		const result = await runNode({
+			nodeType: new SupplierMatchedProjects(),
+			parameters: PARAMETERS,
+			credentialsHelper: credentials(),
+		});
+		expect(result.error).toBeUndefined();
+		expect(result.items?.map((item) => item.json)).toEqual([a, b]);
+		expect(logs.filter((entry) => entry.level === 'warn').map((entry) => entry.message)).toEqual([
+			`Supplier Matched Projects "Supplier Matched Projects" left out an unreadable entry: ${warning}`,
+		]);
+		const hints = result.run.data.resultData.runData['Supplier Matched Projects'][0].hints;
+		expect(hints).toEqual([
+			{
+				message: `1 entry the API sent could not be read and was left out: ${warning}. The other results are complete.`,
+				type: 'warning',
+				location: 'outputPane',
+			},
+		]);
+		expect(token.isDone()).toBe(true);
+		expect(results.isDone()).toBe(true);
+	});
+
+	it('the AI tool answers with the clean projects and its summary counts the unreadable entry', async () => {
+		const token = tokenEndpoint();
+		const results = nock(API)
+			.get(RESULTS)
+			.query({ limit: 20 })
+			.reply(200, rawPage([clean()[0], broken(), clean()[1]]));
+		const call = await callAsTool({
+			nodeType: new SupplierMatchedProjects(),
+			parameters: PARAMETERS,
+			credentialsHelper: credentials(),
+			args: {},
+			name: 'Matched Projects',
+		});
+		expect(call.error).toBeUndefined();
+		const answer = parseToolAnswer(call.answer ?? 'null');
+		expect(answer.returned).toBe(2);
+		expect(answer.summary).toContain(
+			'1 entry the API sent was unreadable and left out; calling again returns the same until the service fixes its data.',
+		);
+		expect(token.isDone()).toBe(true);
+		expect(results.isDone()).toBe(true);
+	});
+
+	it("the trigger announces the clean new tenders in the same poll, and the entry's own once it mends", async () => {
+		const [a, b] = clean();
+		const token = tokenEndpoint();
+		const results = nock(API)
+			.get(RESULTS)
+			.query(true)
+			// The baseline: one clean project and the broken entry.
+			.reply(200, rawPage([a, broken()]))
+			// Two clean new tenders beside the entry that stays broken, twice.
+			.get(RESULTS)
+			.query(true)
+			.times(2)
+			.reply(200, rawPage([a, broken(), b]))
+			// The entry can be read now: its tender is new to the trigger, twice.
+			.get(RESULTS)
+			.query(true)
+			.times(2)
+			.reply(200, rawPage([a, mended(), b]));
+		const harness = new PollHarness({
+			nodeType: new SupplierMatchedProjectsTrigger(),
+			parameters: { companyId: COMPANY },
+			credentialsHelper: credentials(),
+		});
+		expect(await harness.activate()).toEqual({ kind: 'nothing' });
+		const beside = await harness.poll();
+		expect(beside.kind === 'emitted' && emittedTenderIds(beside.items)).toEqual(['t-b']);
+		expect(await harness.poll()).toEqual({ kind: 'nothing' });
+		const readable = await harness.poll();
+		expect(readable.kind === 'emitted' && emittedTenderIds(readable.items)).toEqual(['t-mended']);
+		expect(await harness.poll()).toEqual({ kind: 'nothing' });
+		const warnings = harness.logs.filter((entry) => entry.level === 'warn');
+		// One warning for each of the three polls that met the entry broken, none after.
+		expect(warnings.map((entry) => entry.message)).toEqual(
+			Array(3).fill(
+				`Supplier Matched Projects Trigger "Supplier Matched Projects Trigger" left out an unreadable entry: ${warning}. The poll went on with the rest; its new tenders are announced once a poll can read it.`,
+			),
+		);
+		expect(harness.errors).toEqual([]);
+		expect(token.isDone()).toBe(true);
+		expect(results.isDone()).toBe(true);
+	});
+});
+
+describe('where a broken entry stood, and a body that is no page', () => {
+	it('names the page a broken entry was on when the walk has several', async () => {
+		const token = tokenEndpoint();
+		const clean = [project({ projectId: 'p-a' }), project({ projectId: 'p-b' })];
+		const results = nock(API)
+			.get(RESULTS)
+			.query({ limit: 100 })
+			.reply(200, rawPage([clean[0]], 'c1'))
+			.get(RESULTS)
+			.query({ limit: 100, cursor: 'c1' })
+			.reply(200, rawPage([{ ...project({ projectId: 'P-17' }), tenders: 2 }, clean[1]]));
+		const result = await runNode({
+			nodeType: new SupplierMatchedProjects(),
+			parameters: { ...PARAMETERS, returnAll: true },
+			credentialsHelper: credentials(),
+		});
+		expect(result.items?.map((item) => item.json)).toEqual(clean);
+		expect(logs.filter((entry) => entry.level === 'warn').map((entry) => entry.message)).toEqual([
+			`Supplier Matched Projects "Supplier Matched Projects" left out an unreadable entry: project "P-17"'s tenders is a number, not a list (entry 1 of page 2, data[0])`,
+		]);
+		expect(token.isDone()).toBe(true);
+		expect(results.isDone()).toBe(true);
+	});
+
+	it('tells the AI tool that a web page is for the owner to fix, not to call again', async () => {
+		const token = tokenEndpoint();
+		const results = nock(API).get(RESULTS).query(true).reply(200, '<html>sign in</html>');
+		const call = await callAsTool({
+			nodeType: new SupplierMatchedProjects(),
+			parameters: PARAMETERS,
+			credentialsHelper: credentials(),
+			args: {},
+			name: 'Matched Projects',
+		});
+		expect(call.error).toContain(
+			"The credential's Base URL answered with something that is not a page of results (HTTP 200).",
+		);
+		expect(token.isDone()).toBe(true);
+		expect(results.isDone()).toBe(true);
+	});
+});

@@ -1,0 +1,224 @@
+// @ts-check
+'use strict';
+
+/**
+ * The real-n8n redirect suite's world: the sandbox, an API double in front of it that answers
+ * chosen requests with redirects, and a server on another origin (another loopback port) that
+ * records every request it gets and answers like an API and a token issuer would, to tempt. The
+ * packed package runs in a real n8n of its own, with one webhook workflow per case: a case's
+ * redirect is chosen by the Company ID (results request) or the Auth URL (token request), so that
+ * every token case starts a token exchange of its own. The .ts test cannot use Node APIs
+ * (community-node lint), so the process work is here.
+ */
+
+const { startSandbox, SANDBOX_FIXTURES } = require('../../../sandbox');
+const { cleanupStack, launchN8n, throwAwayFolder } = require('../../../scripts/n8n/launch');
+const { startScriptedServer } = require('../reliability-server');
+
+/** In every cross-origin Location: none of it may reach n8n's messages. */
+const LOCATION_USER_INFO = 'intruder:hunter2';
+const LOCATION_PATH = '/collect/stolen-path?take=everything';
+/** A credential whose Base URL answers the Test's check with a 302 to the other origin. */
+const TEST_BUTTON_CREDENTIAL_ID = 'smpRedirectTestButton';
+
+/**
+ * @typedef {object} RedirectCase
+ * @property {string} id the workflow's id
+ * @property {string} path its webhook's path
+ * @property {'results' | 'token'} request the request that is redirected
+ * @property {'other' | 'same'} origin where to
+ * @property {number} status
+ */
+
+/** @type {RedirectCase[]} */
+const CASES = [
+	...[301, 302, 307, 308].map((status) => ({ request: 'results', origin: 'other', status })),
+	{ request: 'results', origin: 'same', status: 302 },
+	...[302, 307, 308].map((status) => ({ request: 'token', origin: 'other', status })),
+	{ request: 'token', origin: 'same', status: 307 },
+	{ request: 'token', origin: 'same', status: 302 },
+].map((redirect) => {
+	const name = `${redirect.request}-${redirect.origin}-${redirect.status}`;
+	return /** @type {RedirectCase} */ ({
+		...redirect,
+		id: `smpRedirect${name}`,
+		path: `redirect-${name}`,
+	});
+});
+
+/**
+ * @param {number} status
+ * @param {string} location
+ * @returns {import('../reliability-server').ScriptedReply}
+ */
+function redirect(status, location) {
+	return { status, headers: { location }, text: '' };
+}
+
+/**
+ * @param {RedirectCase} redirectCase
+ * @param {string} apiUrl
+ */
+function credentialOf(redirectCase, apiUrl) {
+	const authUrl =
+		redirectCase.request === 'token'
+			? `${apiUrl}/token-${redirectCase.origin}-${redirectCase.status}`
+			: apiUrl;
+	return {
+		id: `${redirectCase.id}Credential`,
+		name: `Supplier Matched Projects (${redirectCase.path})`,
+		type: 'supplierMatchedProjectsApi',
+		data: {
+			authUrl,
+			baseUrl: apiUrl,
+			clientId: SANDBOX_FIXTURES.client.clientId,
+			clientSecret: SANDBOX_FIXTURES.client.clientSecret,
+			scope: 'speci-finder/read',
+		},
+	};
+}
+
+/**
+ * Get Many on a webhook call, answering with every project, or the error.
+ * @param {RedirectCase} redirectCase
+ */
+function workflowOf(redirectCase) {
+	const companyId =
+		redirectCase.request === 'results'
+			? `${redirectCase.origin}-origin-${redirectCase.status}`
+			: SANDBOX_FIXTURES.companyId;
+	const credential = credentialOf(redirectCase, '');
+	return {
+		id: redirectCase.id,
+		name: `e2e: ${redirectCase.path}`,
+		active: false,
+		settings: { executionOrder: 'v1' },
+		nodes: [
+			{
+				id: `${redirectCase.id}-webhook`,
+				name: 'On Call',
+				type: 'n8n-nodes-base.webhook',
+				typeVersion: 2.1,
+				position: [0, 0],
+				webhookId: `${redirectCase.id}-webhook-id`,
+				parameters: {
+					httpMethod: 'GET',
+					path: redirectCase.path,
+					responseMode: 'lastNode',
+					responseData: 'allEntries',
+					options: {},
+				},
+			},
+			{
+				id: `${redirectCase.id}-node`,
+				name: 'Matched Projects',
+				type: 'n8n-nodes-supplier-matched-projects.supplierMatchedProjects',
+				typeVersion: 1,
+				position: [260, 0],
+				parameters: {
+					resource: 'matchedProject',
+					operation: 'getAll',
+					companyId,
+					returnAll: true,
+					output: 'projects',
+					simplify: false,
+				},
+				credentials: { supplierMatchedProjectsApi: { id: credential.id, name: credential.name } },
+			},
+		],
+		connections: {
+			'On Call': { main: [[{ node: 'Matched Projects', type: 'main', index: 0 }]] },
+		},
+		pinData: {},
+	};
+}
+
+/**
+ * @param {{ log: (line: string) => void }} logger
+ */
+async function startRedirectsE2e(logger) {
+	const cleanups = cleanupStack(logger);
+	try {
+		const sandbox = await startSandbox({ port: 0, projects: 30 });
+		cleanups.push(() => sandbox.stop());
+		const other = await startScriptedServer(() => ({
+			json: {
+				access_token: 'other-origin-token',
+				token_type: 'Bearer',
+				expires_in: 3600,
+				data: [],
+				_metadata: { nextCursor: null, hasNextPage: false },
+			},
+		}));
+		cleanups.push(() => other.stop());
+		const otherLocation = `http://${LOCATION_USER_INFO}@${new URL(other.url).host}${LOCATION_PATH}`;
+		const api = await startScriptedServer((request) => {
+			const results = /^\/api\/supplier\/v1\/companies\/(other|same)-origin-(\d{3})(\/.*)$/.exec(
+				request.path,
+			);
+			if (results) {
+				const status = Number(results[2]);
+				if (results[1] === 'other') return redirect(status, otherLocation);
+				const moved = `/api/supplier/v1/companies/${SANDBOX_FIXTURES.companyId}${results[3]}`;
+				return redirect(status, `/v2${moved}`);
+			}
+			if (request.path.startsWith('/v2/')) {
+				return { forward: sandbox.url, forwardPath: request.path.slice('/v2'.length) };
+			}
+			const check = /^\/check-(\d{3})\/swagger\/doc$/.exec(request.path);
+			if (check) return redirect(Number(check[1]), otherLocation);
+			const token = /^\/token-(other|same)-(\d{3})\/oauth2\/token$/.exec(request.path);
+			if (token) {
+				const status = Number(token[2]);
+				return redirect(status, token[1] === 'other' ? otherLocation : '/oauth2/token');
+			}
+			return { forward: sandbox.url };
+		});
+		cleanups.push(() => api.stop());
+
+		const keep = process.env.SMP_E2E_KEEP === '1';
+		const folder = throwAwayFolder({ cleanups, logger, prefix: 'smp-n8n-redirects-', keep });
+		const { n8n, client } = await launchN8n({
+			logger,
+			cleanups,
+			folder,
+			keep,
+			logLevel: 'info',
+			owner: { email: 'redirects-e2e-owner@example.com', firstName: 'E2E', lastName: 'Owner' },
+			data: () => {
+				const credentials = CASES.map((redirectCase) => credentialOf(redirectCase, api.url));
+				const testButton = {
+					...credentials[0],
+					id: TEST_BUTTON_CREDENTIAL_ID,
+					name: 'Supplier Matched Projects (check redirected)',
+					data: { ...credentials[0].data, baseUrl: `${api.url}/check-302` },
+				};
+				return { credentials: [...credentials, testButton], workflows: CASES.map(workflowOf) };
+			},
+		});
+		for (const redirectCase of CASES) await client.activateWorkflow(redirectCase.id);
+
+		return {
+			sandbox,
+			api,
+			other,
+			n8n,
+			client,
+			cases: CASES,
+			fixtures: SANDBOX_FIXTURES,
+			/** What no message may show of a cross-origin Location. */
+			hiddenParts: ['intruder', 'hunter2', 'collect', 'stolen-path', 'everything'],
+			/** @param {RedirectCase} redirectCase */
+			credentialId: (redirectCase) => credentialOf(redirectCase, api.url).id,
+			testButtonCredentialId: TEST_BUTTON_CREDENTIAL_ID,
+			/** @param {RedirectCase} redirectCase */
+			authUrlOf: (redirectCase) => credentialOf(redirectCase, api.url).data.authUrl,
+			stop: cleanups.stopAll,
+		};
+	} catch (error) {
+		await cleanups.stopAll();
+		throw error;
+	}
+}
+
+module.exports = { startRedirectsE2e };
