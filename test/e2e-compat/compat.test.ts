@@ -86,6 +86,46 @@ describe('the packed package on this n8n version', () => {
 		expect(env.tokenRecorder.tokens).toHaveLength(1);
 	});
 
+	test('pages are asked with an issued token, the client ID header and the largest page size', async () => {
+		env.sandbox.resetRequests();
+
+		const response = await env.client.callWebhook(env.workflows.listProjects.path);
+
+		expect(response.status).toBe(200);
+		// The sandbox answers 200 only to a Bearer token it issued; clientId is the client ID header.
+		expect(pageRequests().every((entry) => entry.clientId === env.fixtures.client.clientId)).toBe(
+			true,
+		);
+		expect(pageRequests()[0].query).toEqual({ limit: '100' });
+	});
+
+	test('a revoked token is replaced once and the run succeeds', async () => {
+		const expected = env.sandbox.listOpen(env.fixtures.companyId);
+		expect(env.sandbox.revokeTokens({ clientId: env.fixtures.client.clientId })).toBeGreaterThan(0);
+
+		const response = await env.client.callWebhook(env.workflows.listProjects.path);
+
+		expect(response.status).toBe(200);
+		expect(response.body).toEqual(expected);
+		expect(env.tokenRecorder.tokens).toHaveLength(2);
+	});
+
+	test('a 500 and a 429 with Retry-After are waited out and the run succeeds', async () => {
+		const expected = env.sandbox.listOpen(env.fixtures.companyId);
+		env.sandbox.resetRequests();
+		env.sandbox.injectFault({ kind: 'serverError' });
+		env.sandbox.injectFault({ kind: 'rateLimited', retryAfterSeconds: 2 });
+
+		const response = await env.client.callWebhook(env.workflows.listProjects.path);
+
+		expect(response.status).toBe(200);
+		expect(response.body).toEqual(expected);
+		const statuses = pageRequests().map((entry) => entry.status);
+		expect(statuses.slice(0, 2)).toEqual([500, 429]);
+		const [, refused, retried] = pageRequests();
+		expect(Date.parse(retried.at) - Date.parse(refused.at)).toBeGreaterThanOrEqual(2_000);
+	});
+
 	test('a credential whose allowed HTTP Request domains are "None" still reaches its own API', async () => {
 		const expected = env.sandbox.listOpen(env.fixtures.companyId);
 		await env.client.activateWorkflow(env.workflows.listProjectsNone.id);
