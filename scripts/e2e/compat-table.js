@@ -47,7 +47,7 @@ function compatTable(dir) {
 				compareVersions(b.version, a.version) || String(a.suite).localeCompare(String(b.suite)),
 		);
 	const lines = [
-		'| n8n | Suite | Passed | Failed | Durable poll scheduler | Run on |',
+		'| n8n | Suite | Passed | Failed | Has the durable poll scheduler | Run on |',
 		'| --- | --- | ---: | ---: | --- | --- |',
 		...rows.map(
 			(row) =>
