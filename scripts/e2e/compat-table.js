@@ -24,7 +24,7 @@ const { compareVersions, featuresOf } = require('../n8n/lines');
 function compatTable(dir) {
 	const rows = fs
 		.readdirSync(dir)
-		.map((name) => /^(e2e(?:-queue|-compat)?)-(\d+\.\d+\.\d+)\.json$/.exec(name))
+		.map((name) => /^(e2e(?:-queue|-compat|-scheduler)?)-(\d+\.\d+\.\d+)\.json$/.exec(name))
 		.filter((match) => match !== null)
 		.map((match) => {
 			/** @type {JestResults} */
@@ -35,7 +35,12 @@ function compatTable(dir) {
 				.map((test) => test.title);
 			return {
 				version: match[2],
-				suite: { e2e: 'full', 'e2e-queue': 'queue mode', 'e2e-compat': 'compatibility' }[match[1]],
+				suite: {
+					e2e: 'full',
+					'e2e-queue': 'queue mode',
+					'e2e-compat': 'compatibility',
+					'e2e-scheduler': 'durable scheduler',
+				}[match[1]],
 				passed: results.numPassedTests,
 				failed: results.numFailedTests + results.numRuntimeErrorTestSuites,
 				failedTitles: failed,
