@@ -19,6 +19,7 @@ const { supportedN8nVersions } = require('../n8n/install');
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
 const LOCAL_MODULES = path.join(REPO_ROOT, 'node_modules');
+const RUNTIMES_DIR = path.join(REPO_ROOT, 'scripts', 'n8n', 'runtimes');
 /** Packages that must exist once per process. */
 const SHARED_PACKAGES = ['n8n-core', 'n8n-workflow'];
 
@@ -45,9 +46,19 @@ let installed;
  * @returns {Promise<string>}
  */
 async function n8nModulesFolder(log) {
-	// The oldest supported n8n, whatever SMP_N8N_VERSION says: its n8n-core and n8n-workflow are
-	// the versions of our devDependencies, so the bench measures what the unit tests run.
-	const runtime = await ensureRuntime({ log }, { n8nVersion: supportedN8nVersions()[0] });
+	// The supported n8n whose n8n-core is our devDependency's, whatever SMP_N8N_VERSION says, so
+	// the bench measures what the unit tests run.
+	const wanted = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8'))
+		.devDependencies['n8n-core'];
+	const n8nVersion = supportedN8nVersions().find(
+		(version) =>
+			JSON.parse(fs.readFileSync(path.join(RUNTIMES_DIR, version, 'package-lock.json'), 'utf8'))
+				.packages['node_modules/n8n-core']?.version === wanted,
+	);
+	if (n8nVersion === undefined) {
+		throw new Error(`no supported n8n runs n8n-core ${wanted}, the devDependency the bench needs`);
+	}
+	const runtime = await ensureRuntime({ log }, { n8nVersion });
 	return path.join(runtime.n8nHome, 'node_modules');
 }
 

@@ -6,8 +6,10 @@
  * `npm run test:e2e`: runs the e2e jest suite (jest.e2e.config.js, whose global setup installs
  * n8n if needed and packs the package) and closes with one line CI reads:
  * `e2e: N passed, N failed`. With `--queue` (`npm run test:e2e:queue`) it runs the queue-mode
- * suite (jest.e2e-queue.config.js) and closes with `e2e queue: N passed, N failed`. Other
- * arguments go to jest.
+ * suite (jest.e2e-queue.config.js) and closes with `e2e queue: N passed, N failed`; with
+ * `--compat` (`npm run test:e2e:compat`) the compatibility suite (jest.e2e-compat.config.js),
+ * closing with `e2e compat: N passed, N failed`; with `--scheduler` the durable scheduler's file
+ * alone (`e2e scheduler: ...`). Other arguments go to jest.
  */
 
 const fs = require('node:fs');
@@ -15,12 +17,26 @@ const os = require('node:os');
 const path = require('node:path');
 const { spawn } = require('node:child_process');
 
+const { selectedN8nVersion } = require('../n8n/install');
 const { exited, onShutdown } = require('../n8n/processes');
 
 const root = path.resolve(__dirname, '..', '..');
-const suite = process.argv.includes('--queue')
-	? { label: 'e2e queue', config: 'jest.e2e-queue.config.js' }
-	: { label: 'e2e', config: 'jest.e2e.config.js' };
+/** @type {Record<string, { label: string, config: string, files?: string[] }>} */
+const SUITES = {
+	'--queue': { label: 'e2e queue', config: 'jest.e2e-queue.config.js' },
+	'--compat': { label: 'e2e compat', config: 'jest.e2e-compat.config.js' },
+	// The e2e suite's durable-scheduler file alone, so that CI can run it beside the rest.
+	'--scheduler': {
+		label: 'e2e scheduler',
+		config: 'jest.e2e.config.js',
+		files: ['test/e2e/durable-scheduler.test.ts'],
+	},
+};
+const chosen = Object.keys(SUITES).filter((flag) => process.argv.includes(flag));
+if (chosen.length > 1) throw new Error(`choose one of ${chosen.join(', ')}`);
+/** @type {{ label: string, config: string, files?: string[] }} */
+const suite =
+	chosen.length === 1 ? SUITES[chosen[0]] : { label: 'e2e', config: 'jest.e2e.config.js' };
 
 // The run's own files (jest's results, the tarball the global setup packs), gone however it ends.
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'smp-e2e-'));
@@ -36,7 +52,8 @@ const jest = spawn(
 		'--ci',
 		'--json',
 		`--outputFile=${resultsFile}`,
-		...process.argv.slice(2).filter((argument) => argument !== '--queue'),
+		...process.argv.slice(2).filter((argument) => !(argument in SUITES)),
+		...(suite.files ?? []),
 	],
 	{ cwd: root, stdio: 'inherit', env: { ...process.env, SMP_E2E_WORK_DIR: work } },
 );
@@ -52,6 +69,15 @@ jest.on('exit', (code, signal) => {
 		results = JSON.parse(fs.readFileSync(resultsFile, 'utf8'));
 	} catch {
 		results = undefined;
+	}
+	// Kept for the compatibility table (scripts/e2e/compat-table.js) when CI asks for it.
+	const reportDir = process.env.SMP_E2E_REPORT_DIR;
+	if (reportDir && results) {
+		fs.mkdirSync(reportDir, { recursive: true });
+		fs.copyFileSync(
+			resultsFile,
+			path.join(reportDir, `${suite.label.replace(/ /g, '-')}-${selectedN8nVersion()}.json`),
+		);
 	}
 	cleanup();
 	// A suite that failed before its tests ran (setup error) reports no failed test: count it.

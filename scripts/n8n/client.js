@@ -144,14 +144,13 @@ class N8nClient {
 				versionId: workflow.versionId,
 			},
 		);
-		// n8n 2.x answers before the triggers are registered: publication runs from an outbox.
+		// n8n 2.40 answers before the triggers are registered: publication runs from an outbox. An
+		// n8n without that status (1.123, 2.0, 2.30) registers them before it answers.
 		const deadline = Date.now() + timeoutMs;
 		for (;;) {
-			/** @type {{ status: string, triggers: { nodeId: string, status: string, errorMessage: string | null }[] }} */
-			const publication = await this.rest(
-				'GET',
-				`/workflows/${encodeURIComponent(workflowId)}/publication-status`,
-			);
+			/** @type {{ status: string, triggers: { nodeId: string, status: string, errorMessage: string | null }[] } | undefined} */
+			const publication = await this.publicationStatus(workflowId);
+			if (publication === undefined) return activated;
 			if (publication.status === 'published') return activated;
 			if (publication.status === 'failed' || publication.status === 'partial') {
 				const reasons = publication.triggers
@@ -166,6 +165,22 @@ class N8nClient {
 				);
 			}
 			await new Promise((resolve) => setTimeout(resolve, 200));
+		}
+	}
+
+	/**
+	 * @param {string} workflowId
+	 * @returns {Promise<any>} undefined when this n8n has no publication status
+	 */
+	async publicationStatus(workflowId) {
+		try {
+			return await this.rest(
+				'GET',
+				`/workflows/${encodeURIComponent(workflowId)}/publication-status`,
+			);
+		} catch (error) {
+			if (error instanceof Error && / answered 404:/.test(error.message)) return undefined;
+			throw error;
 		}
 	}
 

@@ -12,6 +12,7 @@
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
+const { compareVersions } = require('./lines');
 const { isAlive, runGroup, spawnGroup } = require('./processes');
 
 /** n8n 2.38+ refuses to start on Node 20; Node 24 ships on npm as the package `node`. */
@@ -32,22 +33,6 @@ const RUNTIMES_DIR = path.join(__dirname, 'runtimes');
 
 /** Chooses the n8n version of every real-n8n run (e2e, demo, screenshots); unset = the newest. */
 const VERSION_VARIABLE = 'SMP_N8N_VERSION';
-
-/**
- * Versions compared part by part, by hand: CI runs this file before `npm ci`, so it may require
- * nothing from node_modules.
- * @param {string} a e.g. 2.41.1
- * @param {string} b
- * @returns {number} negative when a is older than b
- */
-function compareVersions(a, b) {
-	const [left, right] = [a, b].map((version) => version.split('.').map(Number));
-	for (let i = 0; i < Math.max(left.length, right.length); i++) {
-		const difference = (left[i] ?? 0) - (right[i] ?? 0);
-		if (difference !== 0) return difference;
-	}
-	return 0;
-}
 
 /**
  * The n8n versions that have a committed manifest, oldest first.
@@ -77,7 +62,8 @@ const MARKER = '.install-complete.json';
 
 /**
  * @typedef {{ log: (line: string) => void }} Logger
- * @typedef {{ nodeBin: string, nodeHome: string, n8nBin: string, n8nHome: string, nodeVersion: string, n8nVersion: string }} Runtime
+ * @typedef {{ kind: 'npm', command: string[], nodeBin: string, nodeHome: string, n8nBin: string, n8nHome: string, nodeVersion: string, n8nVersion: string }} Runtime
+ *   command: the program and arguments that run n8n's CLI (`n8n start`, `n8n import:workflow`)
  */
 
 function cacheRoot() {
@@ -314,6 +300,54 @@ async function capture(command, args, cwd) {
 }
 
 /**
+ * Puts a sqlite3 addon built for Node 24 into an n8n install. Every supported n8n pins the same
+ * sqlite3, so its build (about three minutes of both cores) is done by the first install and kept
+ * in the cache for the others, which copy the one file it makes.
+ * @param {Logger} logger
+ * @param {string} dir the n8n install being built
+ * @param {{ env: NodeJS.ProcessEnv, logFile: string }} options
+ */
+async function addSqlite3(logger, dir, { env, logFile }) {
+	const sqlite3Dir = path.join(dir, 'node_modules', 'sqlite3');
+	const { version } = JSON.parse(fs.readFileSync(path.join(sqlite3Dir, 'package.json'), 'utf8'));
+	const addon = path.join('build', 'Release', 'node_sqlite3.node');
+	const built = path.join(cacheRoot(), `sqlite3-${version}-node-${NODE_VERSION}-r${RECIPE}`);
+	await buildOnce(
+		built,
+		async (partialDir) => {
+			logger.log(
+				`building sqlite3 ${version} for Node ${NODE_VERSION} from source (about three minutes, once)`,
+			);
+			await run('npm', ['rebuild', 'sqlite3', '--ignore-scripts=false'], {
+				cwd: dir,
+				env,
+				logFile,
+			});
+			fs.mkdirSync(path.join(partialDir, path.dirname(addon)), { recursive: true });
+			fs.copyFileSync(path.join(sqlite3Dir, addon), path.join(partialDir, addon));
+		},
+		logger,
+	);
+	if (!fs.existsSync(path.join(sqlite3Dir, addon))) {
+		fs.mkdirSync(path.join(sqlite3Dir, path.dirname(addon)), { recursive: true });
+		fs.copyFileSync(path.join(built, addon), path.join(sqlite3Dir, addon));
+	}
+}
+
+/**
+ * How each kind of runtime is installed, told by the file its folder in runtimes/ holds. `npm`:
+ * n8n from the npm registry under the pinned Node, as every version here is. n8n 3.0 ships only as
+ * a Docker image: an image runtime is one more entry (its folder naming the image by digest, pulled
+ * once; `command` running n8n's CLI in a container over the same user folder and ports), and what
+ * runs n8n (runtime.js) uses only `command`, `n8nHome` (n8n's own packages, read by the tests) and
+ * the versions.
+ * @type {Record<string, { manifest: string, ensure: (logger: Logger, n8nVersion: string, manifestDir: string) => Promise<Runtime> }>}
+ */
+const RUNTIME_KINDS = {
+	npm: { manifest: 'package-lock.json', ensure: ensureNpmRuntime },
+};
+
+/**
  * Installs (once) and describes the n8n runtime of the given version, by default the one
  * SMP_N8N_VERSION selects.
  * @param {Logger} logger
@@ -323,11 +357,25 @@ async function capture(command, args, cwd) {
 async function ensureRuntime(logger, options = {}) {
 	const n8nVersion = options.n8nVersion ?? selectedN8nVersion();
 	const manifestDir = path.join(RUNTIMES_DIR, n8nVersion);
-	if (!fs.existsSync(path.join(manifestDir, 'package-lock.json'))) {
+	const kind = Object.values(RUNTIME_KINDS).find((candidate) =>
+		fs.existsSync(path.join(manifestDir, candidate.manifest)),
+	);
+	if (kind === undefined) {
 		throw new Error(
 			`no committed manifest for n8n ${n8nVersion} (supported: ${supportedN8nVersions().join(', ')})`,
 		);
 	}
+	return await kind.ensure(logger, n8nVersion, manifestDir);
+}
+
+/**
+ * n8n installed from the npm registry, as its committed lockfile pins it, under Node 24.
+ * @param {Logger} logger
+ * @param {string} n8nVersion
+ * @param {string} manifestDir
+ * @returns {Promise<Runtime>}
+ */
+async function ensureNpmRuntime(logger, n8nVersion, manifestDir) {
 	const nodeHome = await ensureNode(logger);
 	const n8nHome = path.join(cacheRoot(), `n8n-${n8nVersion}-node-${NODE_VERSION}-r${RECIPE}`);
 	await buildOnce(
@@ -350,12 +398,7 @@ async function ensureRuntime(logger, options = {}) {
 				env,
 				logFile,
 			});
-			logger.log('building sqlite3 for Node 24 from source (about three minutes)');
-			await run('npm', ['rebuild', 'sqlite3', '--ignore-scripts=false'], {
-				cwd: dir,
-				env,
-				logFile,
-			});
+			await addSqlite3(logger, dir, { env, logFile });
 			const installed = await capture(
 				nodeBinOf(nodeHome),
 				['-e', "require('sqlite3'); process.stdout.write(require('n8n/package.json').version)"],
@@ -367,17 +410,21 @@ async function ensureRuntime(logger, options = {}) {
 		},
 		logger,
 	);
+	const nodeBin = nodeBinOf(nodeHome);
+	const n8nBin = path.join(n8nHome, 'node_modules', 'n8n', 'bin', 'n8n');
 	return {
+		kind: 'npm',
+		command: [nodeBin, n8nBin],
 		nodeHome,
-		nodeBin: nodeBinOf(nodeHome),
+		nodeBin,
 		n8nHome,
-		n8nBin: path.join(n8nHome, 'node_modules', 'n8n', 'bin', 'n8n'),
+		n8nBin,
 		nodeVersion: NODE_VERSION,
 		n8nVersion,
 	};
 }
 
-module.exports = { ensureRuntime, cacheRoot, supportedN8nVersions };
+module.exports = { ensureRuntime, cacheRoot, supportedN8nVersions, selectedN8nVersion };
 
 if (require.main === module) {
 	const logger = { log: (/** @type {string} */ line) => console.log(`[n8n-runtime] ${line}`) };

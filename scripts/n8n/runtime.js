@@ -14,6 +14,7 @@ const path = require('node:path');
 const { setTimeout: delay } = require('node:timers/promises');
 
 const { ensureRuntime, cacheRoot } = require('./install');
+const { afterWorkflowImport, featuresOf, workflowsForImport } = require('./lines');
 const { spawnGroup, stopGroup, runGroup, exited } = require('./processes');
 
 /** @typedef {import('./install').Runtime} Runtime */
@@ -60,7 +61,7 @@ async function freePort() {
  * The environment of a private n8n: loopback only, a random encryption key, and every feature
  * that would call out to n8n's servers (telemetry, version checks, templates, banners, AI,
  * license renewal) switched off.
- * @param {{ userFolder: string, tmpDir: string, port: number, brokerPort: number, encryptionKey: string, logLevel: string, extra?: NodeJS.ProcessEnv }} options
+ * @param {{ n8nVersion: string, userFolder: string, tmpDir: string, port: number, brokerPort: number, encryptionKey: string, logLevel: string, extra?: NodeJS.ProcessEnv }} options
  * @returns {NodeJS.ProcessEnv}
  */
 function n8nEnvironment(options) {
@@ -106,7 +107,9 @@ function n8nEnvironment(options) {
 		N8N_REINSTALL_MISSING_PACKAGES: 'false',
 		// The verified-nodes list and the MCP server registry are fetched from n8n's servers.
 		N8N_VERIFIED_PACKAGES_ENABLED: 'false',
-		N8N_DISABLED_MODULES: 'mcp-registry',
+		...(featuresOf(options.n8nVersion).mcpRegistryModule && {
+			N8N_DISABLED_MODULES: 'mcp-registry',
+		}),
 		EXTERNAL_FRONTEND_HOOKS_URLS: '',
 		EXECUTIONS_DATA_SAVE_ON_SUCCESS: 'all',
 		EXECUTIONS_DATA_SAVE_ON_ERROR: 'all',
@@ -161,6 +164,7 @@ async function prepareN8n(options) {
 	const tmpDir = path.join(userFolder, 'tmp');
 	fs.mkdirSync(tmpDir, { recursive: true });
 	const env = n8nEnvironment({
+		n8nVersion: options.runtime.n8nVersion,
 		userFolder,
 		tmpDir,
 		port,
@@ -188,7 +192,8 @@ async function prepareN8n(options) {
  * @returns {Promise<string>} stdout
  */
 async function n8nCli(prepared, args, timeoutMs = 180000) {
-	const result = await runGroup(prepared.runtime.nodeBin, [prepared.runtime.n8nBin, ...args], {
+	const [program, ...programArgs] = prepared.runtime.command;
+	const result = await runGroup(program, [...programArgs, ...args], {
 		env: prepared.env,
 		timeoutMs,
 	});
@@ -223,8 +228,12 @@ async function importIntoN8n(prepared, { credentials, workflows }) {
 				'import:credentials',
 				`--input=${write('credentials.json', credentials)}`,
 			]),
-			await n8nCli(prepared, ['import:workflow', `--input=${write('workflows.json', workflows)}`]),
+			await n8nCli(prepared, [
+				'import:workflow',
+				`--input=${write('workflows.json', workflowsForImport(prepared.runtime.n8nVersion, workflows))}`,
+			]),
 		];
+		await afterWorkflowImport(prepared);
 		return output.join('\n');
 	} finally {
 		fs.rmSync(importDir, { recursive: true, force: true });
@@ -250,9 +259,10 @@ async function startN8n(prepared, options = {}) {
 	);
 	const env = { ...prepared.env, ...options.env };
 	const out = fs.openSync(logFile, 'a');
+	const [program, ...programArgs] = prepared.runtime.command;
 	const child = spawnGroup(
-		prepared.runtime.nodeBin,
-		[prepared.runtime.n8nBin, command],
+		program,
+		[...programArgs, command],
 		{ env, cwd: prepared.userFolder, stdio: ['ignore', out, out] },
 		{ removeIfOrphaned: options.removeFolderIfOrphaned ? [options.removeFolderIfOrphaned] : [] },
 	);

@@ -1,0 +1,9 @@
+/**
+ * The compatibility suite (`npm run test:e2e:compat`): what users of every supported n8n line rely
+ * on, in a real n8n of the version SMP_N8N_VERSION picks. Same setup as the e2e suite, its own tests.
+ * @type {import('jest').Config}
+ */
+module.exports = {
+	...require('./jest.e2e.config.js'),
+	roots: ['<rootDir>/test/e2e-compat'],
+};

@@ -1,0 +1,192 @@
+import { sleep } from 'n8n-workflow';
+
+import { outputItems } from '../support/e2e/harness';
+import { startCompatE2e, type CompatEnvironment } from '../support/e2e/compat-harness';
+import { stderrLogger } from '../support/e2e/support';
+import { parseToolAnswer } from '../support/tool-answer';
+
+/**
+ * The compatibility suite (`npm run test:e2e:compat`): what a user of each supported n8n line
+ * relies on, with the packed package installed as a community node into a real n8n of the version
+ * SMP_N8N_VERSION picks. CI runs it on every supported version but the newest, which runs the
+ * full suite. One n8n serves every test, in this order.
+ */
+
+const ONE_POLL_MS = 75_000;
+const TOOL_NAME = 'Matched_Projects';
+
+let env: CompatEnvironment;
+
+function sandboxNow(): string {
+	return new Date(env.sandbox.clock.now()).toISOString();
+}
+
+function pageRequests() {
+	const path = `/api/supplier/v1/companies/${env.fixtures.companyId}/speci-finder/results`;
+	return env.sandbox.requests().filter((entry) => entry.path === path);
+}
+
+beforeAll(async () => {
+	env = await startCompatE2e(stderrLogger);
+	stderrLogger.log(`compatibility suite on n8n ${env.n8nVersion}`);
+}, 10 * 60_000);
+
+afterAll(async () => {
+	await env?.stop();
+}, 60_000);
+
+describe('the packed package on this n8n version', () => {
+	test('n8n loads both nodes and the credential from its community nodes folder', async () => {
+		const types = await env.client.loadedTypes();
+
+		expect(types.nodes).toEqual(
+			expect.arrayContaining([
+				`${env.packageName}.supplierMatchedProjects`,
+				`${env.packageName}.supplierMatchedProjectsTrigger`,
+			]),
+		);
+		expect(types.credentials).toContain('supplierMatchedProjectsApi');
+	});
+
+	test("the credential's Test passes with the issued client ID and secret", async () => {
+		const result = await env.client.testCredential(env.credentialIds.credential);
+
+		expect(result).toEqual({ status: 'OK', message: expect.any(String) });
+	});
+
+	test("the credential's Test fails with the mapped message for a wrong client secret", async () => {
+		const result = await env.client.testCredential(env.credentialIds.wrongSecret);
+
+		expect(result.status).toBe('Error');
+		expect(result.message).toContain('rejected the client ID or client secret (invalid_client)');
+		expect(result.message).not.toContain('not-the-issued-secret');
+	});
+
+	test('Get Many returns every page as items, and three runs use one token', async () => {
+		const expected = env.sandbox.listOpen(env.fixtures.companyId);
+		expect(expected.length).toBeGreaterThan(100);
+		await env.client.activateWorkflow(env.workflows.listProjects.id);
+		env.sandbox.resetRequests();
+
+		const responses = [];
+		for (let run = 0; run < 3; run++) {
+			responses.push(await env.client.callWebhook(env.workflows.listProjects.path));
+		}
+
+		for (const response of responses) {
+			expect(response.status).toBe(200);
+			expect(response.body).toEqual(expected);
+		}
+		const pages = pageRequests();
+		expect(pages.length).toBeGreaterThanOrEqual(3 * 2);
+		expect(pages.filter((entry) => entry.query.cursor !== undefined).length).toBeGreaterThanOrEqual(
+			3,
+		);
+		// The credential's Test above and these runs share the one token n8n keeps in memory.
+		expect(env.tokenRecorder.tokens).toHaveLength(1);
+	});
+
+	test('pages are asked with an issued token, the client ID header and the largest page size', async () => {
+		env.sandbox.resetRequests();
+
+		const response = await env.client.callWebhook(env.workflows.listProjects.path);
+
+		expect(response.status).toBe(200);
+		// The sandbox answers 200 only to a Bearer token it issued; clientId is the client ID header.
+		expect(pageRequests().every((entry) => entry.clientId === env.fixtures.client.clientId)).toBe(
+			true,
+		);
+		expect(pageRequests()[0].query).toEqual({ limit: '100' });
+	});
+
+	test('a revoked token is replaced once and the run succeeds', async () => {
+		const expected = env.sandbox.listOpen(env.fixtures.companyId);
+		expect(env.sandbox.revokeTokens({ clientId: env.fixtures.client.clientId })).toBeGreaterThan(0);
+
+		const response = await env.client.callWebhook(env.workflows.listProjects.path);
+
+		expect(response.status).toBe(200);
+		expect(response.body).toEqual(expected);
+		expect(env.tokenRecorder.tokens).toHaveLength(2);
+	});
+
+	test('a 500 and a 429 with Retry-After are waited out and the run succeeds', async () => {
+		const expected = env.sandbox.listOpen(env.fixtures.companyId);
+		env.sandbox.resetRequests();
+		env.sandbox.injectFault({ kind: 'serverError' });
+		env.sandbox.injectFault({ kind: 'rateLimited', retryAfterSeconds: 2 });
+
+		const response = await env.client.callWebhook(env.workflows.listProjects.path);
+
+		expect(response.status).toBe(200);
+		expect(response.body).toEqual(expected);
+		const statuses = pageRequests().map((entry) => entry.status);
+		expect(statuses.slice(0, 2)).toEqual([500, 429]);
+		const [, refused, retried] = pageRequests();
+		expect(Date.parse(retried.at) - Date.parse(refused.at)).toBeGreaterThanOrEqual(2_000);
+	});
+
+	test('a credential whose allowed HTTP Request domains are "None" still reaches its own API', async () => {
+		const expected = env.sandbox.listOpen(env.fixtures.companyId);
+		await env.client.activateWorkflow(env.workflows.listProjectsNone.id);
+
+		const response = await env.client.callWebhook(env.workflows.listProjectsNone.path);
+
+		expect(response.status).toBe(200);
+		expect(response.body).toEqual(expected);
+	});
+
+	test(
+		'an activated trigger emits nothing at activation, then the tender added between polls, once',
+		async () => {
+			const { id: workflowId, node } = env.workflows.trigger;
+			const activatedAt = sandboxNow();
+			await env.client.activateWorkflow(workflowId);
+			await env.waitForPolls(activatedAt, 1, ONE_POLL_MS);
+			await sleep(5_000);
+			expect(await env.client.listExecutions(workflowId)).toEqual([]);
+
+			const tender = env.sandbox.openTender({ companyId: env.fixtures.companyId });
+			const addedAt = sandboxNow();
+			const [execution] = await env.client.waitForExecutions(workflowId, 1, 2 * ONE_POLL_MS);
+			expect(execution?.status).toBe('success');
+			const detail = await env.client.getExecution(execution.id);
+			expect(outputItems(detail, node).map((item) => item.tenderId)).toEqual([tender.id]);
+
+			// Two polls since the tender was added: at least one after the poll that emitted it.
+			await env.waitForPolls(addedAt, 2, 3 * ONE_POLL_MS);
+			await sleep(5_000);
+			expect(await env.client.listExecutions(workflowId)).toHaveLength(1);
+			await env.client.deactivateWorkflow(workflowId);
+		},
+		8 * 60_000,
+	);
+
+	test('an MCP Server Trigger lists the node as a tool and answers a call with projects', async () => {
+		expect(env.features.mcpServerTrigger).toBe(true);
+		await env.client.activateWorkflow(env.workflows.mcp.id);
+		const mcp = await env.connectMcp(env.workflows.mcp.path);
+		try {
+			const tools = await mcp.listTools();
+			expect(tools.map((tool) => tool.name)).toEqual([TOOL_NAME]);
+
+			const result = await mcp.callTool(TOOL_NAME, { limit: 5 });
+
+			expect(result.isError).toBeFalsy();
+			const answer = parseToolAnswer(result.content[0]?.text ?? '');
+			const expected = env.sandbox.listOpen(env.fixtures.companyId).slice(0, 5);
+			expect(answer.projects.map((project) => project.projectId)).toEqual(
+				expected.map((project) => project.projectId),
+			);
+		} finally {
+			await mcp.close();
+		}
+	});
+
+	test("neither the client secret nor any issued token is in n8n's database, files or logs", async () => {
+		expect(env.tokenRecorder.tokens.length).toBeGreaterThanOrEqual(1);
+		await env.stopN8n();
+
+		expect(env.secretsFoundOnDisk()).toEqual([]);
+	});
+});

@@ -1,0 +1,214 @@
+import type { ICredentialDataDecryptedObject, INode, INodeType } from 'n8n-workflow';
+
+import {
+	compilePackage,
+	N8N_WORKFLOW_LINES,
+	n8nWorkflowReads,
+	removeDir,
+} from '../support/n8n-lines';
+
+/**
+ * The compiled package against n8n-workflow as each supported n8n line ships it (exact-pinned npm
+ * aliases): n8n loads its own n8n-workflow, and a value it lacks is `undefined` at run time, so a
+ * new import of a recent helper must fail here, not in a user's n8n.
+ */
+
+/** Values some lines lack or shape differently, read only through shared/n8n-features. */
+const DETECTED = ['TIMED_CAUSES', 'getCredentialAllowedDomains'];
+const FEATURES_FILE = 'nodes/SupplierMatchedProjects/shared/n8n-features.js';
+
+type Features = typeof import('../../nodes/SupplierMatchedProjects/shared/n8n-features');
+
+let compiled: string;
+let reads: Record<string, string[]>;
+
+beforeAll(() => {
+	compiled = compilePackage();
+	({ reads } = n8nWorkflowReads(compiled));
+}, 120_000);
+
+afterAll(() => removeDir(compiled));
+
+/** n8n-workflow of one line, as a module whose every property read is recorded. */
+function recorded(moduleName: string): { module: object; readNames: Set<string> } {
+	const real = jest.requireActual<Record<string, unknown>>(moduleName);
+	const readNames = new Set<string>();
+	const module = new Proxy(real, {
+		get(target, property, receiver) {
+			if (typeof property === 'string' && property !== '__esModule') readNames.add(property);
+			return Reflect.get(target, property, receiver) as unknown;
+		},
+	});
+	return { module, readNames };
+}
+
+/** Requires compiled files with `n8n-workflow` resolving to the given line's module. */
+function loadAgainst<T>(moduleName: string, load: () => T): { loaded: T; readNames: Set<string> } {
+	const { module, readNames } = recorded(moduleName);
+	let loaded: T | undefined;
+	jest.isolateModules(() => {
+		jest.doMock('n8n-workflow', () => module);
+		loaded = load();
+	});
+	return { loaded: loaded as T, readNames };
+}
+
+function compiledFile<T extends object>(file: string): T {
+	return jest.requireActual<T>(`${compiled}/${file}`);
+}
+
+describe('what the compiled package takes from n8n-workflow', () => {
+	test('every module binds n8n-workflow by name, but shared/n8n-features, which detects', () => {
+		const { otherBindings } = n8nWorkflowReads(compiled);
+
+		expect(Object.keys(otherBindings)).toEqual([FEATURES_FILE]);
+		// The scan finds what the sources import, so it can fail when one is added.
+		expect(Object.keys(reads)).toEqual(
+			expect.arrayContaining(['NodeApiError', 'NodeOperationError', 'NodeConnectionTypes']),
+		);
+		for (const name of DETECTED) expect(reads[name]).toBeUndefined();
+	});
+
+	describe.each(N8N_WORKFLOW_LINES)('n8n $n8n (its $module)', ({ module: moduleName }) => {
+		test('exports every value the package reads at run time', () => {
+			const line = jest.requireActual<Record<string, unknown>>(moduleName);
+
+			const missing = Object.keys(reads)
+				.filter((name) => line[name] === undefined)
+				.map((name) => `${name} (read in ${reads[name].join(', ')})`);
+
+			expect(missing).toEqual([]);
+		});
+
+		test('loads both nodes and the credential without an error, reading only what it has or detects', () => {
+			const line = jest.requireActual<Record<string, unknown>>(moduleName);
+			const { loaded, readNames } = loadAgainst(moduleName, () => ({
+				node: compiledFile<Record<string, new () => INodeType>>(
+					'nodes/SupplierMatchedProjects/SupplierMatchedProjects.node.js',
+				).SupplierMatchedProjects,
+				trigger: compiledFile<Record<string, new () => INodeType>>(
+					'nodes/SupplierMatchedProjects/SupplierMatchedProjectsTrigger.node.js',
+				).SupplierMatchedProjectsTrigger,
+				credential: compiledFile<Record<string, new () => { name: string }>>(
+					'credentials/SupplierMatchedProjectsApi.credentials.js',
+				).SupplierMatchedProjectsApi,
+			}));
+
+			expect(new loaded.node().description.name).toBe('supplierMatchedProjects');
+			expect(new loaded.trigger().description.name).toBe('supplierMatchedProjectsTrigger');
+			expect(new loaded.credential().name).toBe('supplierMatchedProjectsApi');
+			const absent = [...readNames].filter((name) => line[name] === undefined);
+			expect(absent.filter((name) => !DETECTED.includes(name))).toEqual([]);
+		});
+	});
+});
+
+describe('shared/n8n-features on each line', () => {
+	const node: INode = {
+		id: 'node-1',
+		name: 'Matched Projects',
+		type: 'n8n-nodes-supplier-matched-projects.supplierMatchedProjects',
+		typeVersion: 1,
+		position: [0, 0],
+		parameters: {},
+	};
+	const api = 'https://api.supplier.example/base';
+
+	function allowedDomains(features: Features, credentialData: ICredentialDataDecryptedObject) {
+		return features.credentialAllowedDomains({
+			node,
+			credentialData,
+			credentialOwnedSurface: true,
+			nodeEndpointUrl: api,
+		});
+	}
+
+	const expected = {
+		// n8n 1.123: a positional helper that adds the node's own host to a list.
+		'n8n-workflow-1.120': {
+			shape: 'positional',
+			listWithoutApi: 'api.supplier.example, other.example',
+		},
+		// n8n 2.0 to 2.19: no helper; n8n applies no list to a node's own request.
+		'n8n-workflow-2.0': { shape: 'absent', listWithoutApi: undefined },
+		// n8n 2.20: a positional helper that returns the list as written.
+		'n8n-workflow-2.20': { shape: 'positional', listWithoutApi: 'other.example' },
+		'n8n-workflow': {
+			shape: 'ownedSurface',
+			listWithoutApi: 'api.supplier.example, other.example',
+		},
+		'n8n-workflow-2.41': {
+			shape: 'ownedSurface',
+			listWithoutApi: 'api.supplier.example, other.example',
+		},
+	} as const;
+
+	describe.each(N8N_WORKFLOW_LINES)('n8n $n8n (its $module)', ({ module: moduleName }) => {
+		const features = () =>
+			loadAgainst(moduleName, () => compiledFile<Features>(FEATURES_FILE)).loaded;
+		const want = expected[moduleName as keyof typeof expected];
+
+		test('detects the shape of the allowed-domains helper', () => {
+			expect(features().ALLOWED_DOMAINS_SHAPE).toBe(want.shape);
+		});
+
+		test('a credential set to "None" does not block its own API', () => {
+			expect(allowedDomains(features(), { allowedHttpRequestDomains: 'none' })).toBeUndefined();
+		});
+
+		test('a credential set to "All" sets no list', () => {
+			expect(allowedDomains(features(), { allowedHttpRequestDomains: 'all' })).toBeUndefined();
+		});
+
+		test('a "Specific Domains" list applies as the line applies it', () => {
+			const restricted = { allowedHttpRequestDomains: 'domains', allowedDomains: 'other.example' };
+
+			expect(allowedDomains(features(), restricted)).toBe(want.listWithoutApi);
+		});
+
+		test('the failure causes a wait can help are those n8n 2.40 names', () => {
+			const newest = jest.requireActual<{ TIMED_CAUSES: readonly string[] }>('n8n-workflow');
+
+			expect([...features().TIMED_CAUSES].sort()).toEqual([...newest.TIMED_CAUSES].sort());
+		});
+	});
+
+	test('a helper shaped as n8n 2.21 to 2.39 ship it is called without the option it lacks, and "None" does not reach it', () => {
+		// That line's helper, by its behaviour: options without credentialOwnedSurface, "None" throwing.
+		const calls: unknown[] = [];
+		const helper = (options: { credentialData: ICredentialDataDecryptedObject }) => {
+			calls.push(options);
+			const { credentialData } = options;
+			if (credentialData.allowedHttpRequestDomains === 'none') {
+				throw new Error('This credential is configured to prevent use within an HTTP Request node');
+			}
+			return credentialData.allowedHttpRequestDomains === 'domains'
+				? (credentialData.allowedDomains as string)
+				: undefined;
+		};
+		const actual = jest.requireActual<Record<string, unknown>>('n8n-workflow');
+		let features: Features | undefined;
+		jest.isolateModules(() => {
+			jest.doMock('n8n-workflow', () => ({ ...actual, getCredentialAllowedDomains: helper }));
+			features = compiledFile<Features>(FEATURES_FILE);
+		});
+		const detected = features as Features;
+		calls.length = 0;
+
+		expect(detected.ALLOWED_DOMAINS_SHAPE).toBe('options');
+		expect(allowedDomains(detected, { allowedHttpRequestDomains: 'none' })).toBeUndefined();
+		expect(calls).toEqual([]);
+		expect(
+			allowedDomains(detected, {
+				allowedHttpRequestDomains: 'domains',
+				allowedDomains: 'other.example',
+			}),
+		).toBe('other.example');
+		expect(calls).toEqual([
+			{
+				node,
+				credentialData: { allowedHttpRequestDomains: 'domains', allowedDomains: 'other.example' },
+			},
+		]);
+	});
+});
