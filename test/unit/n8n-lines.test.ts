@@ -13,11 +13,11 @@ import {
  * new import of a recent helper must fail here, not in a user's n8n.
  */
 
-/** Values some lines lack or shape differently, read only through shared/n8n-features. */
+/** Values some lines lack or shape differently, read only through transport/n8n-features. */
 const DETECTED = ['TIMED_CAUSES', 'getCredentialAllowedDomains'];
-const FEATURES_FILE = 'nodes/SupplierMatchedProjects/shared/n8n-features.js';
+const FEATURES_FILE = 'nodes/SupplierMatchedProjects/transport/n8n-features.js';
 
-type Features = typeof import('../../nodes/SupplierMatchedProjects/shared/n8n-features');
+type Features = typeof import('../../nodes/SupplierMatchedProjects/transport/n8n-features');
 
 let compiled: string;
 let reads: Record<string, string[]>;
@@ -58,7 +58,7 @@ function compiledFile<T extends object>(file: string): T {
 }
 
 describe('what the compiled package takes from n8n-workflow', () => {
-	test('every module binds n8n-workflow by name, but shared/n8n-features, which detects', () => {
+	test('every module binds n8n-workflow by name, but transport/n8n-features, which detects', () => {
 		const { otherBindings } = n8nWorkflowReads(compiled);
 
 		expect(Object.keys(otherBindings)).toEqual([FEATURES_FILE]);
@@ -103,7 +103,7 @@ describe('what the compiled package takes from n8n-workflow', () => {
 	});
 });
 
-describe('shared/n8n-features on each line', () => {
+describe('transport/n8n-features on each line', () => {
 	const node: INode = {
 		id: 'node-1',
 		name: 'Matched Projects',

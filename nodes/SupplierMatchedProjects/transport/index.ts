@@ -15,7 +15,6 @@ import type { ErrorBody } from '../api/types';
 import type { ListedPage } from '../helpers/entries';
 import { MAX_PAGE_SIZE } from '../helpers/paging';
 import { isObject } from '../helpers/values';
-import { credentialAllowedDomains } from '../shared/n8n-features';
 import { describeApiFailure, errorCodeOf, notAPageAdvice, type FailedRequest } from './api-errors';
 import {
 	API_RATE_LIMIT,
@@ -25,6 +24,7 @@ import {
 	type RequestRoom,
 	type SpentBy,
 } from './budget';
+import { credentialAllowedDomains } from './n8n-features';
 import { networkFailureOf, type NetworkFailure } from './network';
 import { MAX_REDIRECTS, redirectOf, requestedUrl, type Redirect } from './redirects';
 import {

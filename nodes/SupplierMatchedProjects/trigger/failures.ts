@@ -2,7 +2,7 @@ import type { Failure } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { PagingError } from '../helpers/paging';
-import { TIMED_CAUSES } from '../shared/n8n-features';
+import { TIMED_CAUSES } from '../transport/n8n-features';
 import { networkFailureNamedIn, type NetworkFailure } from '../transport/network';
 import { WalkBudgetError } from './budget';
 
