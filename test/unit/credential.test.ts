@@ -8,6 +8,7 @@ import type {
 import { SupplierMatchedProjectsApi } from '../../credentials/SupplierMatchedProjectsApi.credentials';
 import {
 	forgetAllTokens,
+	tokenFailureOf,
 	TokenRequestError,
 } from '../../nodes/SupplierMatchedProjects/transport/token';
 
@@ -375,6 +376,24 @@ describe('token errors name the cause and the fix, never the secret', () => {
 			'The credential\'s Auth URL "***@y" is not an http:// or https:// address',
 		);
 		expect(requests).toHaveLength(0);
+	});
+});
+
+describe('a failed token exchange is kept with the request it failed', () => {
+	// n8n 2.0 to 2.3x rethrow it as an error of their own, without it as the cause.
+	it('by the credentials object n8n passed, for the transport to read its cause and fix', async () => {
+		const { helpers } = fakeHelpers({ statusCode: 401, body: { error: 'invalid_client' } });
+		const failed = credentials();
+		const error = await failureOf(preAuthenticate(helpers, failed));
+		expect(tokenFailureOf(failed)).toBe(error);
+		expect(tokenFailureOf(credentials())).toBeUndefined();
+	});
+
+	it('not for a request whose token exchange worked', async () => {
+		const { helpers } = fakeHelpers();
+		const data = credentials();
+		await preAuthenticate(helpers, data);
+		expect(tokenFailureOf(data)).toBeUndefined();
 	});
 });
 

@@ -40,7 +40,7 @@ import {
 	readSettings,
 	type SupplierSettings,
 } from './settings';
-import { discardTokenUsedBy, redactSecrets, TokenRequestError } from './token';
+import { discardTokenUsedBy, redactSecrets, TokenRequestError, tokenFailureOf } from './token';
 import { walkTurns } from './turns';
 
 export { CREDENTIAL_TYPE } from './settings';
@@ -109,7 +109,7 @@ function isResultsPage(body: unknown): body is ListedPage {
 	);
 }
 
-function outcomeOfFailure(error: unknown): Outcome {
+function outcomeOfFailure(error: unknown, credentials: ICredentialDataDecryptedObject): Outcome {
 	const seen = new Set<unknown>();
 	let level: unknown = error;
 	while (isObject(level) && !seen.has(level)) {
@@ -117,6 +117,8 @@ function outcomeOfFailure(error: unknown): Outcome {
 		seen.add(level);
 		level = level.cause;
 	}
+	const token = tokenFailureOf(credentials);
+	if (token !== undefined) return { token };
 	const network = networkFailureOf(error);
 	if (network !== undefined) return { network };
 	return { unexpected: error instanceof Error ? error.message : String(error) };
@@ -255,7 +257,7 @@ async function send(
 		)) as IN8nHttpFullResponse;
 		return { answer };
 	} catch (error) {
-		return outcomeOfFailure(error);
+		return outcomeOfFailure(error, credentials);
 	}
 }
 

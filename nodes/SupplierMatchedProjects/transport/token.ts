@@ -74,6 +74,11 @@ const inFlight = new Map<string, Promise<CachedToken>>();
  * recognised without n8n telling the credential.
  */
 const usedTokens = new WeakMap<object, string>();
+/**
+ * The token exchange's failure, by the credentials object of the request it failed: n8n 2.0 to 2.x
+ * rethrows it as an error of its own, without the cause the transport reads it from elsewhere.
+ */
+const tokenFailures = new WeakMap<object, TokenRequestError>();
 
 /** Identifies a token: a changed Auth URL, client ID, secret or scope must get a token of its own. */
 function cacheKey(settings: SupplierSettings): string {
@@ -368,7 +373,24 @@ export async function prepareToken(
 	const settings = readSettings(credentials);
 	const rejected = usedTokens.get(credentials);
 	if (rejected !== undefined) discardToken(settings, rejected);
-	usedTokens.set(credentials, await obtainToken(helpers, settings));
+	const obtained = await obtainToken(helpers, settings).then(
+		(token) => ({ token }),
+		(failure: unknown) => ({ failure }),
+	);
+	if ('failure' in obtained) {
+		if (obtained.failure instanceof TokenRequestError) {
+			tokenFailures.set(credentials, obtained.failure);
+		}
+		throw obtained.failure;
+	}
+	usedTokens.set(credentials, obtained.token);
+}
+
+/** Why the token exchange for the request made with this credentials object failed, if it did. */
+export function tokenFailureOf(
+	credentials: ICredentialDataDecryptedObject,
+): TokenRequestError | undefined {
+	return tokenFailures.get(credentials);
 }
 
 /** The credential's authenticate: the bearer token and the client ID header. */
