@@ -66,6 +66,11 @@ function featuresOf(version) {
 		 * refuses to start when told to disable a module it does not know.
 		 */
 		mcpRegistryModule: inRange(version, '2.30.0'),
+		/**
+		 * The credential's Test applies its response-code rules to a redirect it did not follow
+		 * (2.40.7 does; 2.30.8 and older show n8n's own "Request failed with status code 302").
+		 */
+		testRulesOnRedirects: inRange(version, '2.40.0'),
 	};
 }
 

@@ -13,6 +13,7 @@
 
 const { startSandbox, SANDBOX_FIXTURES } = require('../../../sandbox');
 const { cleanupStack, launchN8n, throwAwayFolder } = require('../../../scripts/n8n/launch');
+const { featuresOf } = require('../../../scripts/n8n/lines');
 const { startScriptedServer } = require('../reliability-server');
 
 /** In every cross-origin Location: none of it may reach n8n's messages. */
@@ -178,7 +179,7 @@ async function startRedirectsE2e(logger) {
 
 		const keep = process.env.SMP_E2E_KEEP === '1';
 		const folder = throwAwayFolder({ cleanups, logger, prefix: 'smp-n8n-redirects-', keep });
-		const { n8n, client } = await launchN8n({
+		const { runtime, n8n, client } = await launchN8n({
 			logger,
 			cleanups,
 			folder,
@@ -205,6 +206,7 @@ async function startRedirectsE2e(logger) {
 			n8n,
 			client,
 			cases: CASES,
+			features: featuresOf(runtime.n8nVersion),
 			fixtures: SANDBOX_FIXTURES,
 			/** What no message may show of a cross-origin Location. */
 			hiddenParts: ['intruder', 'hunter2', 'collect', 'stolen-path', 'everything'],
