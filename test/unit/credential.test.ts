@@ -380,7 +380,7 @@ describe('token errors name the cause and the fix, never the secret', () => {
 });
 
 describe('a failed token exchange is kept with the request it failed', () => {
-	// n8n 2.0 to 2.3x rethrow it as an error of their own, without it as the cause.
+	// n8n 2.0 (2.0.3; not 1.123 or 2.30) rethrows it as an error of their own, without it as the cause.
 	it('by the credentials object n8n passed, for the transport to read its cause and fix', async () => {
 		const { helpers } = fakeHelpers({ statusCode: 401, body: { error: 'invalid_client' } });
 		const failed = credentials();

@@ -75,7 +75,7 @@ const inFlight = new Map<string, Promise<CachedToken>>();
  */
 const usedTokens = new WeakMap<object, string>();
 /**
- * The token exchange's failure, by the credentials object of the request it failed: n8n 2.0 to 2.x
+ * The token exchange's failure, by the credentials object of the request it failed: n8n 2.0 (2.0.3)
  * rethrows it as an error of its own, without the cause the transport reads it from elsewhere.
  */
 const tokenFailures = new WeakMap<object, TokenRequestError>();
