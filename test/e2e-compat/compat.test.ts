@@ -126,6 +126,25 @@ describe('the packed package on this n8n version', () => {
 		expect(Date.parse(retried.at) - Date.parse(refused.at)).toBeGreaterThanOrEqual(2_000);
 	});
 
+	test('an API error shows in the execution with the mapped message', async () => {
+		const { id, path } = env.workflows.apiError;
+		await env.client.activateWorkflow(id);
+
+		const response = await env.client.callWebhook(path);
+		const [execution] = await env.client.waitForExecutions(id, 1, 30_000);
+		const detail = await env.client.getExecution(execution.id);
+
+		expect(response.status).toBeGreaterThanOrEqual(500);
+		expect(detail.status).toBe('error');
+		const failedRun = detail.runData['Matched Projects']?.[0];
+		expect(failedRun?.error?.message).toBe(
+			`The API refused access to company "${env.fixtures.unregisteredCompanyId}" (Unauthorised)`,
+		);
+		expect(failedRun?.error?.description).toContain(
+			`the company "${env.fixtures.unregisteredCompanyId}" is not registered to client "${env.fixtures.client.clientId}"`,
+		);
+	});
+
 	test('a credential whose allowed HTTP Request domains are "None" still reaches its own API', async () => {
 		const expected = env.sandbox.listOpen(env.fixtures.companyId);
 		await env.client.activateWorkflow(env.workflows.listProjectsNone.id);

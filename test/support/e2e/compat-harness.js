@@ -27,12 +27,22 @@ const { waitForPolls } = require('./support');
 const { filesIn } = require('./harness');
 
 const COMPAT_WORKFLOW_DIR = path.resolve(__dirname, '..', '..', 'e2e-compat', 'workflows');
+/** The e2e suite's workflow for an API error, run on every line as it is on the newest. */
+const API_ERROR_WORKFLOW = path.resolve(
+	__dirname,
+	'..',
+	'..',
+	'e2e',
+	'workflows',
+	'api-error-webhook.json',
+);
 
 const COMPAT_WORKFLOWS = Object.freeze({
 	listProjects: { id: 'smpCompatListProjects', path: 'compat-projects' },
 	listProjectsNone: { id: 'smpCompatListProjectsNone', path: 'compat-projects-none' },
 	trigger: { id: 'smpCompatTrigger', node: 'New Matching Tender' },
 	mcp: { id: 'smpCompatMcp', path: 'smp-compat-projects' },
+	apiError: { id: 'smpE2eApiError', path: 'e2e-refused' },
 });
 
 const CREDENTIAL_IDS = Object.freeze({
@@ -107,10 +117,13 @@ async function startCompatE2e(logger, options = {}) {
 						data: { ...credential.data, allowedHttpRequestDomains: 'none' },
 					},
 				];
-				const workflows = fs
-					.readdirSync(COMPAT_WORKFLOW_DIR)
-					.filter((name) => name.endsWith('.json'))
-					.map((name) => JSON.parse(fs.readFileSync(path.join(COMPAT_WORKFLOW_DIR, name), 'utf8')));
+				const workflows = [
+					...fs
+						.readdirSync(COMPAT_WORKFLOW_DIR)
+						.filter((name) => name.endsWith('.json'))
+						.map((name) => path.join(COMPAT_WORKFLOW_DIR, name)),
+					API_ERROR_WORKFLOW,
+				].map((file) => JSON.parse(fs.readFileSync(file, 'utf8')));
 				return { credentials, workflows };
 			},
 		});
