@@ -10,7 +10,7 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { addAuthHeaders, prepareToken } from '../nodes/SupplierMatchedProjects/transport/token';
+import { packageRuntime, type SupplierRuntime } from '../nodes/SupplierMatchedProjects/runtime';
 
 /** n8n's tester names only the status, so each redirect status gets its own rule. */
 const redirectRules: IAuthenticateRuleResponseCode[] = [301, 302, 303, 307, 308].map((status) => ({
@@ -94,20 +94,17 @@ export class SupplierMatchedProjectsApi implements ICredentialType {
 		},
 	];
 
-	async preAuthentication(
+	/** Makes sure a token is in memory for the request; n8n stores nothing it returns. */
+	preAuthentication: (
 		this: IHttpRequestHelper,
 		credentials: ICredentialDataDecryptedObject,
-	): Promise<IDataObject> {
-		await prepareToken(this.helpers, credentials);
-		return {};
-	}
+	) => Promise<IDataObject>;
 
-	async authenticate(
+	/** The bearer token and the client ID header. */
+	authenticate: (
 		credentials: ICredentialDataDecryptedObject,
 		requestOptions: IHttpRequestOptions,
-	): Promise<IHttpRequestOptions> {
-		return addAuthHeaders(credentials, requestOptions);
-	}
+	) => Promise<IHttpRequestOptions>;
 
 	test: ICredentialTestRequest = {
 		request: {
@@ -138,4 +135,14 @@ export class SupplierMatchedProjectsApi implements ICredentialType {
 			...redirectRules,
 		],
 	};
+
+	constructor(runtime: SupplierRuntime = packageRuntime) {
+		const { tokens } = runtime;
+		this.preAuthentication = async function (this: IHttpRequestHelper, credentials) {
+			await tokens.prepare(this.helpers, credentials);
+			return {};
+		};
+		this.authenticate = async (credentials, requestOptions) =>
+			tokens.addAuthHeaders(credentials, requestOptions);
+	}
 }

@@ -8,6 +8,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import * as matchedProject from './actions/matchedProject/MatchedProject.resource';
 import { router } from './actions/router';
+import { packageRuntime, type SupplierRuntime } from './runtime';
 
 export class SupplierMatchedProjects implements INodeType {
 	description: INodeTypeDescription = {
@@ -51,7 +52,11 @@ export class SupplierMatchedProjects implements INodeType {
 		],
 	};
 
-	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return await router.call(this);
+	execute: (this: IExecuteFunctions) => Promise<INodeExecutionData[][]>;
+
+	constructor(runtime: SupplierRuntime = packageRuntime) {
+		this.execute = async function (this: IExecuteFunctions) {
+			return await router(this, runtime);
+		};
 	}
 }

@@ -16,10 +16,10 @@ import {
 import { MAX_DAYS } from './helpers/bounds';
 import { filterProjects } from './helpers/filters';
 import { dayOf, todayIn } from './helpers/dates';
+import { packageRuntime, type SupplierRuntime } from './runtime';
 import { diffPoll } from './trigger/diff';
-import type { FailureStreak } from './trigger/failures';
 import { listedTenders, scopeOf } from './trigger/listing';
-import { endTurn, holdsTurn, takeTurn, type RunningPoll } from './trigger/overlap';
+import { endTurn, holdsTurn, takeTurn } from './trigger/overlap';
 import {
 	dueSoonWindow,
 	emittedItems,
@@ -31,29 +31,12 @@ import {
 } from './trigger/poll';
 import { readTriggerState, writeTriggerState, type TriggerState } from './trigger/state';
 
-/**
- * Static data objects this process has already written. One that is not among them was just read
- * from the database (activation, restart, workflow update), so the polls since its last save are
- * unknown: the state is told, and keeps every remembered tender for a full retention period.
- */
-const statesWrittenHere = new WeakSet<object>();
-
-/**
- * The poll of each trigger running in this process, by workflow and node: a poll that starts while
- * another of the same trigger runs is skipped (trigger/overlap.ts). Per process is enough: only one
- * process polls a workflow, the leader main in queue mode.
- */
-const runningPolls = new Map<string, RunningPoll>();
-
-/** Failed polls in a row, by trigger: a failure that will not pass is reported once per streak. */
-const failureStreaks = new Map<string, FailureStreak>();
-
 /** The state the last emitting poll saved; an unreadable one is logged and starts a new baseline. */
-function savedState(this: IPollFunctions, staticData: IDataObject): TriggerState | undefined {
+function savedState(context: IPollFunctions, staticData: IDataObject): TriggerState | undefined {
 	const read = readTriggerState(staticData);
 	if (read.kind === 'unreadable') {
-		this.logger.warn(
-			`Supplier Matched Projects Trigger "${this.getNode().name}" cannot read its saved state (${read.reason}); it records the open tenders as a new baseline`,
+		context.logger.warn(
+			`Supplier Matched Projects Trigger "${context.getNode().name}" cannot read its saved state (${read.reason}); it records the open tenders as a new baseline`,
 		);
 	}
 	return read.kind === 'state' ? read.state : undefined;
@@ -166,45 +149,66 @@ export class SupplierMatchedProjectsTrigger implements INodeType {
 		],
 	};
 
-	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
-		const parameters = readTriggerParameters.call(this);
-		const today = todayIn(this.getTimezone());
-		if (this.getMode() === 'manual') return await fetchSample.call(this, parameters, today);
+	poll: (this: IPollFunctions) => Promise<INodeExecutionData[][] | null>;
 
-		const key = triggerKey(this);
-		const turn = takeTurn(runningPolls, key, Date.now());
-		if (turn === undefined) {
-			const since = new Date(runningPolls.get(key)?.since ?? Date.now()).toISOString();
-			this.logger.info(
-				`Supplier Matched Projects Trigger "${this.getNode().name}" skipped a poll: its poll started at ${since} is still running and announces what is new`,
-			);
-			return null;
-		}
-		try {
-			return await pollInTurn.call(this, parameters, today, () =>
-				holdsTurn(runningPolls, key, turn),
-			);
-		} finally {
-			endTurn(runningPolls, key, turn);
-		}
+	constructor(runtime: SupplierRuntime = packageRuntime) {
+		this.poll = async function (this: IPollFunctions) {
+			return await poll(this, runtime);
+		};
+	}
+}
+
+async function poll(
+	context: IPollFunctions,
+	runtime: SupplierRuntime,
+): Promise<INodeExecutionData[][] | null> {
+	const parameters = readTriggerParameters(context);
+	const today = todayIn(context.getTimezone());
+	if (context.getMode() === 'manual') {
+		return await fetchSample(context, runtime, parameters, today);
+	}
+
+	const { runningPolls } = runtime;
+	const key = triggerKey(context);
+	const turn = takeTurn(runningPolls, key, Date.now());
+	if (turn === undefined) {
+		const since = new Date(runningPolls.get(key)?.since ?? Date.now()).toISOString();
+		context.logger.info(
+			`Supplier Matched Projects Trigger "${context.getNode().name}" skipped a poll: its poll started at ${since} is still running and announces what is new`,
+		);
+		return null;
+	}
+	try {
+		return await pollInTurn(context, runtime, parameters, today, () =>
+			holdsTurn(runningPolls, key, turn),
+		);
+	} finally {
+		endTurn(runningPolls, key, turn);
 	}
 }
 
 /** A scheduled poll: the read, the walk, then the compare and write with nothing in between. */
 async function pollInTurn(
-	this: IPollFunctions,
+	context: IPollFunctions,
+	runtime: SupplierRuntime,
 	parameters: TriggerParameters,
 	today: string,
 	stillInTurn: () => boolean,
 ): Promise<INodeExecutionData[][] | null> {
-	const staticData = this.getWorkflowStaticData('node');
-	const previous = savedState.call(this, staticData);
+	const staticData = context.getWorkflowStaticData('node');
+	const previous = savedState(context, staticData);
 	// A failed walk leaves the state untouched: the tenders it missed come with the next good poll.
-	const listing = await fetchListing.call(this, parameters, previous, failureStreaks);
+	const listing = await fetchListing(
+		context,
+		runtime,
+		parameters,
+		previous,
+		runtime.failureStreaks,
+	);
 	if (listing === null) return null;
 	if (!stillInTurn()) {
-		this.logger.warn(
-			`Supplier Matched Projects Trigger "${this.getNode().name}" dropped a poll that ran so long that a later poll took over`,
+		context.logger.warn(
+			`Supplier Matched Projects Trigger "${context.getNode().name}" dropped a poll that ran so long that a later poll took over`,
 		);
 		return null;
 	}
@@ -215,7 +219,7 @@ async function pollInTurn(
 		previous,
 		scope: scopeOf(parameters.companyId, parameters.filters),
 		today: dayOf(Date.now()),
-		loadedFromStorage: !statesWrittenHere.has(staticData),
+		loadedFromStorage: !runtime.statesWrittenHere.has(staticData),
 		listed: listedTenders(kept),
 		projectCount: projects.length,
 		pages,
@@ -224,6 +228,6 @@ async function pollInTurn(
 		emitOpenOnFirstRun: parameters.emitOpenOnFirstRun,
 	});
 	replaceStaticData(staticData, writeTriggerState(diff.next));
-	statesWrittenHere.add(staticData);
+	runtime.statesWrittenHere.add(staticData);
 	return emittedItems(kept, diff, parameters);
 }

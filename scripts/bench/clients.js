@@ -21,8 +21,7 @@ const {
 const {
 	SupplierMatchedProjectsApi,
 } = require('../../credentials/SupplierMatchedProjectsApi.credentials.ts');
-const { forgetAllTokens } = require('../../nodes/SupplierMatchedProjects/transport/token.ts');
-const { apiRateBudget } = require('../../nodes/SupplierMatchedProjects/transport/budget.ts');
+const { SupplierRuntime } = require('../../nodes/SupplierMatchedProjects/runtime.ts');
 
 /**
  * What a client needs to know of the API it walks.
@@ -98,14 +97,17 @@ function countProjects(items) {
  * @returns {Client}
  */
 function ourNode(target, shape = {}) {
-	const nodeType = new SupplierMatchedProjects();
 	const output = shape.output ?? 'projects';
+	/** @type {SupplierRuntime} */
+	let runtime;
+	/** @type {InstanceType<typeof SupplierMatchedProjects>} */
+	let nodeType;
 	/** @type {BenchCredentialsHelper} */
 	let helper;
 	const forget = () => {
-		forgetAllTokens();
-		apiRateBudget.reset();
-		helper = new BenchCredentialsHelper([new SupplierMatchedProjectsApi()]);
+		runtime = new SupplierRuntime();
+		nodeType = new SupplierMatchedProjects(runtime);
+		helper = new BenchCredentialsHelper([new SupplierMatchedProjectsApi(runtime)]);
 		helper.setCredentials(OUR_CREDENTIAL, {
 			authUrl: target.url,
 			baseUrl: target.url,
@@ -118,7 +120,13 @@ function ourNode(target, shape = {}) {
 	return {
 		name: 'ours',
 		forget,
-		freshBudget: () => apiRateBudget.reset(),
+		// This process's tokens, a new process's rate budget: the alternatives have no budget at all.
+		freshBudget: () => {
+			nodeType = new SupplierMatchedProjects({
+				...runtime,
+				rateBudget: new SupplierRuntime().rateBudget,
+			});
+		},
 		walk: async () => {
 			const run = await runSingleNode({
 				typeName: OUR_NODE_TYPE,

@@ -1,12 +1,7 @@
 import nock from 'nock';
 import type { INodeParameters } from 'n8n-workflow';
 
-import { SupplierMatchedProjectsApi } from '../../credentials/SupplierMatchedProjectsApi.credentials';
 import type { Project } from '../../nodes/SupplierMatchedProjects/api/types';
-import { SupplierMatchedProjects } from '../../nodes/SupplierMatchedProjects/SupplierMatchedProjects.node';
-import { SupplierMatchedProjectsTrigger } from '../../nodes/SupplierMatchedProjects/SupplierMatchedProjectsTrigger.node';
-import { apiRateBudget } from '../../nodes/SupplierMatchedProjects/transport/budget';
-import { forgetAllTokens } from '../../nodes/SupplierMatchedProjects/transport/token';
 import { runNode, TestCredentialsHelper } from '../support/engine';
 import { project, tender } from '../support/n8n-fixtures';
 import { PollHarness } from '../support/poll-harness';
@@ -14,6 +9,9 @@ import { emittedTenderIds } from '../support/poll-world';
 import { captureLogs } from '../support/reliability-logs';
 import { parseToolAnswer } from '../support/tool-answer';
 import { callAsTool } from '../support/tool-engine';
+import { packageProcess, type PackageProcess } from '../support/package-process';
+
+let proc: PackageProcess;
 
 const AUTH = 'https://auth.supplier.test';
 const API = 'https://api.supplier.test';
@@ -52,7 +50,7 @@ const BROKEN: ReadonlyArray<[name: string, entry: () => unknown, warning: string
 ];
 
 function credentials(): TestCredentialsHelper {
-	const helper = new TestCredentialsHelper([new SupplierMatchedProjectsApi()]);
+	const helper = new TestCredentialsHelper([proc.credential]);
 	helper.setCredentials(TYPE, {
 		authUrl: AUTH,
 		baseUrl: API,
@@ -83,8 +81,7 @@ let logs: ReturnType<typeof captureLogs>;
 
 beforeAll(() => nock.disableNetConnect());
 beforeEach(() => {
-	forgetAllTokens();
-	apiRateBudget.reset();
+	proc = packageProcess();
 	logs = captureLogs();
 });
 afterEach(() => nock.cleanAll());
@@ -108,7 +105,7 @@ describe.each(BROKEN)('a broken entry (%s) beside clean ones', (_name, broken, w
 			.query({ limit: 50 })
 			.reply(200, rawPage([a, broken(), b]));
 		const result = await runNode({
-			nodeType: new SupplierMatchedProjects(),
+			nodeType: proc.node,
 			parameters: PARAMETERS,
 			credentialsHelper: credentials(),
 		});
@@ -136,7 +133,7 @@ describe.each(BROKEN)('a broken entry (%s) beside clean ones', (_name, broken, w
 			.query({ limit: 20 })
 			.reply(200, rawPage([clean()[0], broken(), clean()[1]]));
 		const call = await callAsTool({
-			nodeType: new SupplierMatchedProjects(),
+			nodeType: proc.node,
 			parameters: PARAMETERS,
 			credentialsHelper: credentials(),
 			args: {},
@@ -171,7 +168,7 @@ describe.each(BROKEN)('a broken entry (%s) beside clean ones', (_name, broken, w
 			.times(2)
 			.reply(200, rawPage([a, mended(), b]));
 		const harness = new PollHarness({
-			nodeType: new SupplierMatchedProjectsTrigger(),
+			nodeType: proc.trigger,
 			parameters: { companyId: COMPANY },
 			credentialsHelper: credentials(),
 		});
@@ -207,7 +204,7 @@ describe('where a broken entry stood, and a body that is no page', () => {
 			.query({ limit: 100, cursor: 'c1' })
 			.reply(200, rawPage([{ ...project({ projectId: 'P-17' }), tenders: 2 }, clean[1]]));
 		const result = await runNode({
-			nodeType: new SupplierMatchedProjects(),
+			nodeType: proc.node,
 			parameters: { ...PARAMETERS, returnAll: true },
 			credentialsHelper: credentials(),
 		});
@@ -223,7 +220,7 @@ describe('where a broken entry stood, and a body that is no page', () => {
 		const token = tokenEndpoint();
 		const results = nock(API).get(RESULTS).query(true).reply(200, '<html>sign in</html>');
 		const call = await callAsTool({
-			nodeType: new SupplierMatchedProjects(),
+			nodeType: proc.node,
 			parameters: PARAMETERS,
 			credentialsHelper: credentials(),
 			args: {},

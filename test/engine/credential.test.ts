@@ -8,9 +8,11 @@ import type {
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { SupplierMatchedProjectsApi } from '../../credentials/SupplierMatchedProjectsApi.credentials';
-import { forgetAllTokens } from '../../nodes/SupplierMatchedProjects/transport/token';
 import { SANDBOX_FIXTURES, startSandbox } from '../../sandbox';
 import { runNode, TestCredentialsHelper, testCredential } from '../support/engine';
+import { packageProcess, type PackageProcess } from '../support/package-process';
+
+let proc: PackageProcess;
 
 const TYPE = 'supplierMatchedProjectsApi';
 
@@ -51,9 +53,9 @@ afterAll(async () => {
 });
 
 beforeEach(() => {
-	forgetAllTokens();
+	proc = packageProcess();
 	sandbox.resetRequests();
-	helper = new TestCredentialsHelper([new SupplierMatchedProjectsApi()]);
+	helper = new TestCredentialsHelper([proc.credential]);
 });
 
 afterEach(() => {
@@ -206,12 +208,9 @@ describe('the Test button', () => {
 
 describe('the credentials helper stands in for the cli faithfully', () => {
 	it('would record a database write if preAuthentication returned the expirable property', async () => {
-		class PersistingCredential extends SupplierMatchedProjectsApi {
-			async preAuthentication(): Promise<{ accessToken: string }> {
-				return { accessToken: 'would-be-stored' };
-			}
-		}
-		const persisting = new TestCredentialsHelper([new PersistingCredential()]);
+		const persistingCredential = new SupplierMatchedProjectsApi(proc.runtime);
+		persistingCredential.preAuthentication = async () => ({ accessToken: 'would-be-stored' });
+		const persisting = new TestCredentialsHelper([persistingCredential]);
 		persisting.setCredentials(TYPE, settings());
 		await runNode({
 			nodeType: httpRequestLikeNode,

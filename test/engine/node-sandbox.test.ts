@@ -1,14 +1,13 @@
 import type { ICredentialDataDecryptedObject, IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { SupplierMatchedProjectsApi } from '../../credentials/SupplierMatchedProjectsApi.credentials';
 import type { Project } from '../../nodes/SupplierMatchedProjects/api/types';
-import { SupplierMatchedProjects } from '../../nodes/SupplierMatchedProjects/SupplierMatchedProjects.node';
-import { overrideRetryPolicy } from '../../nodes/SupplierMatchedProjects/transport';
-import { apiRateBudget } from '../../nodes/SupplierMatchedProjects/transport/budget';
-import { forgetAllTokens } from '../../nodes/SupplierMatchedProjects/transport/token';
+import type { RetryPolicy } from '../../nodes/SupplierMatchedProjects/transport/retry';
 import { SANDBOX_FIXTURES, startSandbox } from '../../sandbox';
 import { runNode, TestCredentialsHelper, type NodeRun } from '../support/engine';
 import { filterOracle, type FilterParameters } from '../timeline/oracle';
+import { packageProcess, type PackageProcess } from '../support/package-process';
+
+let proc: PackageProcess;
 
 const TYPE = 'supplierMatchedProjectsApi';
 const { companyId } = SANDBOX_FIXTURES;
@@ -17,7 +16,12 @@ type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
 
 let sandbox: Sandbox;
 let helper: TestCredentialsHelper;
-let restorePolicy: (() => void) | undefined;
+
+/** A fresh process, as if n8n had restarted: no token, an unspent rate budget. */
+function restart(retryPolicy?: Partial<RetryPolicy>) {
+	proc = packageProcess(retryPolicy);
+	helper = new TestCredentialsHelper([proc.credential]);
+}
 
 function useCredentials(overrides: ICredentialDataDecryptedObject = {}) {
 	helper.setCredentials(TYPE, {
@@ -31,7 +35,7 @@ function useCredentials(overrides: ICredentialDataDecryptedObject = {}) {
 
 async function run(parameters: INodeParameters) {
 	return await runNode({
-		nodeType: new SupplierMatchedProjects(),
+		nodeType: proc.node,
 		parameters: { resource: 'matchedProject', operation: 'getAll', companyId, ...parameters },
 		credentialsHelper: helper,
 	});
@@ -58,18 +62,14 @@ afterAll(async () => {
 });
 
 beforeEach(() => {
-	forgetAllTokens();
-	apiRateBudget.reset();
 	sandbox.resetRequests();
 	sandbox.clearFaults();
 	sandbox.clearCache();
-	helper = new TestCredentialsHelper([new SupplierMatchedProjectsApi()]);
+	restart();
 	useCredentials();
 });
 
 afterEach(() => {
-	restorePolicy?.();
-	restorePolicy = undefined;
 	expect(helper.writes).toEqual([]);
 });
 
@@ -199,7 +199,7 @@ describe('against the sandbox', () => {
 			'The token issuer refused the scope "speci-finder/read" for this client (invalid_scope)',
 		);
 
-		forgetAllTokens();
+		restart();
 		useCredentials({ ...SANDBOX_FIXTURES.noScopeClient, scope: '' });
 		const notAsked = await run({});
 		expect(notAsked.error?.message).toBe(
@@ -246,7 +246,8 @@ describe('against the sandbox', () => {
 
 	describe('faults', () => {
 		beforeEach(() => {
-			restorePolicy = overrideRetryPolicy({ baseDelayMs: 10 });
+			restart({ baseDelayMs: 10 });
+			useCredentials();
 		});
 
 		it.each(['fetchFailed', 'serverError', 'html', 'drop'] as const)(

@@ -1,14 +1,11 @@
 import nock from 'nock';
 import type { INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
-import { SupplierMatchedProjectsApi } from '../../credentials/SupplierMatchedProjectsApi.credentials';
 import type { Project } from '../../nodes/SupplierMatchedProjects/api/types';
-import { SupplierMatchedProjects } from '../../nodes/SupplierMatchedProjects/SupplierMatchedProjects.node';
-import { overrideRetryPolicy } from '../../nodes/SupplierMatchedProjects/transport';
-import { apiRateBudget } from '../../nodes/SupplierMatchedProjects/transport/budget';
-import { forgetAllTokens } from '../../nodes/SupplierMatchedProjects/transport/token';
+import type { RetryPolicy } from '../../nodes/SupplierMatchedProjects/transport/retry';
 import { runNode, TestCredentialsHelper, type NodeRun } from '../support/engine';
 import { page, project, projects, tender } from '../support/n8n-fixtures';
+import { packageProcess, type PackageProcess } from '../support/package-process';
 
 const AUTH = 'https://auth.supplier.test';
 const API = 'https://api.supplier.test';
@@ -18,10 +15,9 @@ const CLIENT = 'client-1';
 const COMPANY = 'company-1';
 const RESULTS = `/api/supplier/v1/companies/${COMPANY}/speci-finder/results`;
 
-const nodeType = new SupplierMatchedProjects();
+let proc: PackageProcess;
 let helper: TestCredentialsHelper;
 let issued: string[];
-let restorePolicy: (() => void) | undefined;
 
 /** The token endpoint; every token it issues is remembered so tests can look for leaks. */
 function tokenEndpoint(times = 1, lifetime = 3600) {
@@ -54,7 +50,7 @@ async function run(
 	options: { items?: INodeExecutionData[]; continueOnFail?: boolean } = {},
 ) {
 	return await runNode({
-		nodeType,
+		nodeType: proc.node,
 		parameters: {
 			resource: 'matchedProject',
 			operation: 'getAll',
@@ -84,22 +80,24 @@ afterAll(() => {
 	nock.restore();
 });
 
-beforeEach(() => {
-	forgetAllTokens();
-	apiRateBudget.reset();
-	issued = [];
-	helper = new TestCredentialsHelper([new SupplierMatchedProjectsApi()]);
+/** A fresh process with the credential set: no token yet, an unspent rate budget. */
+function start(retryPolicy?: Partial<RetryPolicy>) {
+	proc = packageProcess(retryPolicy);
+	helper = new TestCredentialsHelper([proc.credential]);
 	helper.setCredentials(TYPE, {
 		authUrl: `${AUTH}/`,
 		baseUrl: ` ${API}/ `,
 		clientId: CLIENT,
 		clientSecret: SECRET,
 	});
+}
+
+beforeEach(() => {
+	issued = [];
+	start();
 });
 
 afterEach(() => {
-	restorePolicy?.();
-	restorePolicy = undefined;
 	nock.cleanAll();
 	// The token lives in memory only: n8n never had anything to write to the credentials table.
 	expect(helper.writes).toEqual([]);
@@ -419,7 +417,7 @@ describe('items', () => {
 
 describe('API errors', () => {
 	beforeEach(() => {
-		restorePolicy = overrideRetryPolicy({ baseDelayMs: 1 });
+		start({ baseDelayMs: 1 });
 	});
 
 	it.each([
@@ -580,7 +578,7 @@ describe('API errors', () => {
 
 describe('token failures', () => {
 	beforeEach(() => {
-		restorePolicy = overrideRetryPolicy({ baseDelayMs: 1, maxDelayMs: 1 });
+		start({ baseDelayMs: 1, maxDelayMs: 1 });
 	});
 
 	it.each([
@@ -662,7 +660,7 @@ describe('token failures', () => {
 
 describe('retries', () => {
 	beforeEach(() => {
-		restorePolicy = overrideRetryPolicy({ baseDelayMs: 5 });
+		start({ baseDelayMs: 5 });
 	});
 
 	it.each([
@@ -728,8 +726,7 @@ describe('retries', () => {
 	});
 
 	it('abandons a request after the timeout, retries, and says so', async () => {
-		restorePolicy?.();
-		restorePolicy = overrideRetryPolicy({ requestTimeoutMs: 200, maxAttempts: 2, baseDelayMs: 1 });
+		start({ requestTimeoutMs: 200, maxAttempts: 2, baseDelayMs: 1 });
 		tokenEndpoint();
 		const scope = nock(API).get(RESULTS).query(true).times(2).delay(1000).reply(200, page([]));
 		const result = await run({});

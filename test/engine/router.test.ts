@@ -1,14 +1,12 @@
-import { SupplierMatchedProjectsApi } from '../../credentials/SupplierMatchedProjectsApi.credentials';
-import { SupplierMatchedProjects } from '../../nodes/SupplierMatchedProjects/SupplierMatchedProjects.node';
-import { forgetAllTokens } from '../../nodes/SupplierMatchedProjects/transport/token';
 import { runNode, TestCredentialsHelper } from '../support/engine';
+import { packageProcess, type PackageProcess } from '../support/package-process';
 
-const nodeType = new SupplierMatchedProjects();
+let proc: PackageProcess;
 let helper: TestCredentialsHelper;
 
 beforeEach(() => {
-	forgetAllTokens();
-	helper = new TestCredentialsHelper([new SupplierMatchedProjectsApi()]);
+	proc = packageProcess();
+	helper = new TestCredentialsHelper([proc.credential]);
 	helper.setCredentials('supplierMatchedProjectsApi', {
 		// Nothing listens there: a request sent by mistake fails with another message.
 		authUrl: 'http://127.0.0.1:9',
@@ -34,7 +32,7 @@ describe('router', () => {
 		'names %s the node does not have instead of running another',
 		async (_, parameters, message) => {
 			const result = await runNode({
-				nodeType,
+				nodeType: proc.node,
 				parameters: { ...parameters, companyId: 'company-1', returnAll: true },
 				credentialsHelper: helper,
 			});

@@ -1,15 +1,12 @@
 import nock from 'nock';
 import type { INodeParameters } from 'n8n-workflow';
 
-import { SupplierMatchedProjectsApi } from '../../credentials/SupplierMatchedProjectsApi.credentials';
 import { TOOL_DESCRIPTION } from '../../nodes/SupplierMatchedProjects/descriptions/tool';
-import { SupplierMatchedProjects } from '../../nodes/SupplierMatchedProjects/SupplierMatchedProjects.node';
-import { apiRateBudget } from '../../nodes/SupplierMatchedProjects/transport/budget';
-import { forgetAllTokens } from '../../nodes/SupplierMatchedProjects/transport/token';
 import { runNode, TestCredentialsHelper } from '../support/engine';
 import { page, project, projects, tender } from '../support/n8n-fixtures';
 import { expectCompactKeys, MODEL_FILLED_KEYS, parseToolAnswer } from '../support/tool-answer';
 import { callAsTool } from '../support/tool-engine';
+import { packageProcess, type PackageProcess } from '../support/package-process';
 
 const AUTH = 'https://auth.supplier.test';
 const API = 'https://api.supplier.test';
@@ -19,7 +16,7 @@ const CLIENT = 'client-1';
 const COMPANY = 'company-1';
 const RESULTS = `/api/supplier/v1/companies/${COMPANY}/speci-finder/results`;
 
-const nodeType = new SupplierMatchedProjects();
+let proc: PackageProcess;
 let helper: TestCredentialsHelper;
 
 function tokenEndpoint() {
@@ -41,7 +38,7 @@ const PARAMETERS: INodeParameters = {
 
 async function call(args: Record<string, unknown>, parameters: INodeParameters = {}) {
 	return await callAsTool({
-		nodeType,
+		nodeType: proc.node,
 		parameters: { ...PARAMETERS, ...parameters },
 		credentialsHelper: helper,
 		args,
@@ -61,9 +58,8 @@ afterAll(() => {
 });
 
 beforeEach(() => {
-	forgetAllTokens();
-	apiRateBudget.reset();
-	helper = new TestCredentialsHelper([new SupplierMatchedProjectsApi()]);
+	proc = packageProcess();
+	helper = new TestCredentialsHelper([proc.credential]);
 	helper.setCredentials(TYPE, {
 		authUrl: `${AUTH}/`,
 		baseUrl: API,
@@ -154,7 +150,7 @@ describe('regular use', () => {
 		const data = projects(3);
 		const scope = api().get(RESULTS).query({ limit: 50 }).reply(200, page(data));
 		const result = await runNode({
-			nodeType,
+			nodeType: proc.node,
 			parameters: {
 				...PARAMETERS,
 				answer: 'raw',
@@ -311,7 +307,7 @@ describe('the node outside a tool', () => {
 		const data = projects(3);
 		const scope = api().get(RESULTS).query({ limit: 100 }).reply(200, page(data));
 		const result = await runNode({
-			nodeType,
+			nodeType: proc.node,
 			parameters: { ...PARAMETERS, filters: { projectIds: 'p2' } },
 			credentialsHelper: helper,
 		});

@@ -1,14 +1,13 @@
 import nock from 'nock';
 
-import { SupplierMatchedProjectsApi } from '../../credentials/SupplierMatchedProjectsApi.credentials';
 import type { Project } from '../../nodes/SupplierMatchedProjects/api/types';
-import { SupplierMatchedProjectsTrigger } from '../../nodes/SupplierMatchedProjects/SupplierMatchedProjectsTrigger.node';
-import { apiRateBudget } from '../../nodes/SupplierMatchedProjects/transport/budget';
-import { forgetAllTokens } from '../../nodes/SupplierMatchedProjects/transport/token';
 import { TestCredentialsHelper } from '../support/engine';
 import { page, project, tender } from '../support/n8n-fixtures';
 import { PollHarness } from '../support/poll-harness';
 import { emittedTenderIds } from '../support/poll-world';
+import { packageProcess, type PackageProcess } from '../support/package-process';
+
+let proc: PackageProcess;
 
 const AUTH = 'https://auth.supplier.test';
 const API = 'https://api.supplier.test';
@@ -16,7 +15,7 @@ const COMPANY = 'company-1';
 const RESULTS = `/api/supplier/v1/companies/${COMPANY}/speci-finder/results`;
 
 function trigger(filters = {}): PollHarness {
-	const credentials = new TestCredentialsHelper([new SupplierMatchedProjectsApi()]);
+	const credentials = new TestCredentialsHelper([proc.credential]);
 	credentials.setCredentials('supplierMatchedProjectsApi', {
 		authUrl: AUTH,
 		baseUrl: API,
@@ -24,7 +23,7 @@ function trigger(filters = {}): PollHarness {
 		clientSecret: 'example-client-secret-for-engine-tests',
 	});
 	return new PollHarness({
-		nodeType: new SupplierMatchedProjectsTrigger(),
+		nodeType: proc.trigger,
 		parameters: { companyId: COMPANY, filters },
 		credentialsHelper: credentials,
 	});
@@ -38,8 +37,7 @@ function oddProject(...ids: string[]): Project {
 
 beforeAll(() => nock.disableNetConnect());
 beforeEach(() => {
-	forgetAllTokens();
-	apiRateBudget.reset();
+	proc = packageProcess();
 });
 afterEach(() => nock.cleanAll());
 afterAll(() => {

@@ -1,13 +1,10 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { SupplierMatchedProjects } from '../../nodes/SupplierMatchedProjects/SupplierMatchedProjects.node';
-
 import {
 	MAX_TRACKED_TENDERS,
 	readTriggerState,
 	RETENTION_DAYS,
 } from '../../nodes/SupplierMatchedProjects/trigger/state';
-import { overrideRetryPolicy } from '../../nodes/SupplierMatchedProjects/transport';
 import { runNode } from '../support/engine';
 import type { PollHarness } from '../support/poll-harness';
 import { closedPort } from '../support/reliability-server';
@@ -391,7 +388,7 @@ describe('rate budget', () => {
 		let used = requests;
 		while (100 - used >= requests) {
 			const run = await runNode({
-				nodeType: new SupplierMatchedProjects(),
+				nodeType: world.process.node,
 				parameters: { resource: 'matchedProject', operation: 'getAll', companyId, returnAll: true },
 				credentialsHelper: world.credentials,
 			});
@@ -415,40 +412,37 @@ describe('rate budget', () => {
 	});
 
 	it('reports where a walk stopped when the budget ran out partway, state unchanged', async () => {
-		const restorePolicy = overrideRetryPolicy({ maxTotalWaitMs: 0 });
-		try {
-			for (let index = 0; index < 50; index++) world.sandbox.openTender();
-			const trigger = world.trigger();
-			await trigger.activate();
-			// The walk grows to two pages; the previous one had one, which the budget can still carry.
-			for (let index = 0; index < 100; index++) world.sandbox.openTender();
-			advanceTime(MINUTE_MS);
-			let used = 1;
-			while (used < 99) {
-				const run = await runNode({
-					nodeType: new SupplierMatchedProjects(),
-					parameters: {
-						resource: 'matchedProject',
-						operation: 'getAll',
-						companyId,
-						returnAll: true,
-					},
-					credentialsHelper: world.credentials,
-				});
-				expect(run.error).toBeUndefined();
-				used += 2;
-			}
-			const before = trigger.memory();
-			const outcome = await trigger.poll();
-			if (outcome.kind !== 'error') throw new Error(`expected an error, got ${outcome.kind}`);
-			expect(outcome.error.message).toBe(
-				"The poll stopped at request 2, after 100 matched projects: this credential's 100 requests per 5 minutes are used up",
-			);
-			expect(trigger.memory()).toEqual(before);
-			expect(await newIdsOf(trigger, 5)).toHaveLength(100);
-		} finally {
-			restorePolicy();
+		await world.stop();
+		world = await startPollWorld({}, { maxTotalWaitMs: 0 });
+		for (let index = 0; index < 50; index++) world.sandbox.openTender();
+		const trigger = world.trigger();
+		await trigger.activate();
+		// The walk grows to two pages; the previous one had one, which the budget can still carry.
+		for (let index = 0; index < 100; index++) world.sandbox.openTender();
+		advanceTime(MINUTE_MS);
+		let used = 1;
+		while (used < 99) {
+			const run = await runNode({
+				nodeType: world.process.node,
+				parameters: {
+					resource: 'matchedProject',
+					operation: 'getAll',
+					companyId,
+					returnAll: true,
+				},
+				credentialsHelper: world.credentials,
+			});
+			expect(run.error).toBeUndefined();
+			used += 2;
 		}
+		const before = trigger.memory();
+		const outcome = await trigger.poll();
+		if (outcome.kind !== 'error') throw new Error(`expected an error, got ${outcome.kind}`);
+		expect(outcome.error.message).toBe(
+			"The poll stopped at request 2, after 100 matched projects: this credential's 100 requests per 5 minutes are used up",
+		);
+		expect(trigger.memory()).toEqual(before);
+		expect(await newIdsOf(trigger, 5)).toHaveLength(100);
 	});
 	it("skips with a log, not an error, the polls that the API's 429s leave no room for, and catches up later", async () => {
 		const trigger = world.trigger();

@@ -7,9 +7,6 @@
  */
 import type { INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
-import { overrideRetryPolicy } from '../../nodes/SupplierMatchedProjects/transport';
-import { apiRateBudget } from '../../nodes/SupplierMatchedProjects/transport/budget';
-import { forgetAllTokens } from '../../nodes/SupplierMatchedProjects/transport/token';
 import { startSandbox } from '../../sandbox';
 import type { NodeRun } from '../support/engine';
 import { project, tender } from '../support/n8n-fixtures';
@@ -28,6 +25,9 @@ import {
 	type ScriptedServer,
 } from '../support/reliability-server';
 import { captureLogs, type LogEntry } from '../support/reliability-logs';
+import { packageProcess, type PackageProcess } from '../support/package-process';
+
+let proc: PackageProcess;
 
 type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
 
@@ -820,7 +820,6 @@ const cases: Case[] = [
 ];
 
 let world: World;
-let restorePolicy: () => void;
 let logs: LogEntry[];
 
 beforeAll(async () => {
@@ -831,23 +830,20 @@ beforeAll(async () => {
 		closedPort(),
 	]);
 	world = { sandbox, scripted, refusedPort };
-	restorePolicy = overrideRetryPolicy({
+});
+
+afterAll(async () => {
+	await Promise.all([world.sandbox.stop(), world.scripted.stop()]);
+});
+
+beforeEach(() => {
+	proc = packageProcess({
 		maxAttempts: 3,
 		baseDelayMs: 5,
 		maxDelayMs: 20,
 		maxTotalWaitMs: 10_000,
 		requestTimeoutMs: 1_000,
 	});
-});
-
-afterAll(async () => {
-	restorePolicy();
-	await Promise.all([world.sandbox.stop(), world.scripted.stop()]);
-});
-
-beforeEach(() => {
-	forgetAllTokens();
-	apiRateBudget.reset();
 	world.sandbox.resetRequests();
 	world.scripted.requests.length = 0;
 	logs.length = 0;
@@ -903,7 +899,7 @@ test.each(cases.map((testCase) => [testCase.name, testCase] as const))(
 		}
 		const seen: Seen = {};
 		try {
-			seen.run = await getMany(credentialsHelper(credentials), testCase.parameters ?? {});
+			seen.run = await getMany(credentialsHelper(credentials, proc), testCase.parameters ?? {});
 		} catch (error) {
 			seen.thrown = error as Error;
 		}

@@ -8,15 +8,15 @@
  */
 import type { INodeParameters } from 'n8n-workflow';
 
-import { SupplierMatchedProjects } from '../../nodes/SupplierMatchedProjects/SupplierMatchedProjects.node';
-import { apiRateBudget } from '../../nodes/SupplierMatchedProjects/transport/budget';
-import { forgetAllTokens } from '../../nodes/SupplierMatchedProjects/transport/token';
 import { startSandbox } from '../../sandbox';
 import type { NodeRun } from '../support/engine';
 import { startPollWorld, useFakeDate, type PollWorld } from '../support/poll-world';
 import { credentialsHelper, getMany, type CredentialFields } from '../support/reliability';
 import { parseToolAnswer } from '../support/tool-answer';
 import { callAsTool } from '../support/tool-engine';
+import { packageProcess, type PackageProcess } from '../support/package-process';
+
+let proc: PackageProcess;
 
 type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
 
@@ -39,13 +39,12 @@ afterAll(async () => {
 });
 
 beforeEach(() => {
-	forgetAllTokens();
-	apiRateBudget.reset();
+	proc = packageProcess();
 	sandbox.resetRequests();
 });
 
 async function node(parameters: INodeParameters): Promise<NodeRun> {
-	return await getMany(credentialsHelper(credential), { companyId, ...parameters });
+	return await getMany(credentialsHelper(credential, proc), { companyId, ...parameters });
 }
 
 /** The error n8n shows, and that nothing reached the API or the token issuer. */
@@ -202,13 +201,12 @@ describe('the trigger: a value past its bound stops the activation before any re
 });
 
 describe('the tool: a value the model gives past its bound is refused before any request', () => {
-	const nodeType = new SupplierMatchedProjects();
-
 	async function call(args: Record<string, unknown>) {
+		const helper = credentialsHelper(credential, proc);
 		return await callAsTool({
-			nodeType,
+			nodeType: helper.process.node,
 			parameters: { resource: 'matchedProject', operation: 'getAll', companyId },
-			credentialsHelper: credentialsHelper(credential),
+			credentialsHelper: helper,
 			args,
 		});
 	}

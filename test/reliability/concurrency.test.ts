@@ -3,8 +3,6 @@
  * real engine against the sandbox. The sandbox counts what arrives: token requests, results
  * requests, and any 429 its own rate limiter (100 requests per 5 minutes per client) sends.
  */
-import { apiRateBudget } from '../../nodes/SupplierMatchedProjects/transport/budget';
-import { forgetAllTokens } from '../../nodes/SupplierMatchedProjects/transport/token';
 import { startSandbox } from '../../sandbox';
 import type { NodeRun } from '../support/engine';
 import { credentialsHelper, getMany } from '../support/reliability';
@@ -20,11 +18,6 @@ let sandbox: Sandbox | undefined;
 
 beforeAll(() => {
 	captureLogs();
-});
-
-beforeEach(() => {
-	forgetAllTokens();
-	apiRateBudget.reset();
 });
 
 afterEach(async () => {

@@ -6,14 +6,7 @@
  */
 import type { ICredentialDataDecryptedObject, NodeApiError } from 'n8n-workflow';
 
-import { SupplierMatchedProjectsApi } from '../../credentials/SupplierMatchedProjectsApi.credentials';
-import { SupplierMatchedProjectsTrigger } from '../../nodes/SupplierMatchedProjects/SupplierMatchedProjectsTrigger.node';
-import {
-	CREDENTIAL_TYPE,
-	overrideRetryPolicy,
-} from '../../nodes/SupplierMatchedProjects/transport';
-import { apiRateBudget } from '../../nodes/SupplierMatchedProjects/transport/budget';
-import { forgetAllTokens } from '../../nodes/SupplierMatchedProjects/transport/token';
+import { CREDENTIAL_TYPE } from '../../nodes/SupplierMatchedProjects/transport';
 import { passesOnItsOwn } from '../../nodes/SupplierMatchedProjects/trigger/failures';
 import { SANDBOX_FIXTURES, startSandbox } from '../../sandbox';
 import { testCredential, TestCredentialsHelper } from '../support/engine';
@@ -25,6 +18,9 @@ import {
 	type ScriptedRequest,
 	type ScriptedServer,
 } from '../support/reliability-server';
+import { packageProcess, type PackageProcess } from '../support/package-process';
+
+let proc: PackageProcess;
 
 type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
 
@@ -39,7 +35,6 @@ let sandbox: Sandbox;
 let api: ScriptedServer;
 /** Another origin. It answers like the API would, to tempt; the tests require it never asked. */
 let other: ScriptedServer;
-let restorePolicy: () => void;
 let script: ((request: ScriptedRequest) => ScriptedReply | undefined) | undefined;
 
 beforeAll(async () => {
@@ -49,24 +44,21 @@ beforeAll(async () => {
 	other = await startScriptedServer(() => ({
 		json: { access_token: 'other-origin-token', token_type: 'Bearer', expires_in: 3600 },
 	}));
-	restorePolicy = overrideRetryPolicy({
+});
+
+afterAll(async () => {
+	await Promise.all([sandbox.stop(), api.stop(), other.stop()]);
+});
+
+beforeEach(() => {
+	script = undefined;
+	proc = packageProcess({
 		maxAttempts: 3,
 		baseDelayMs: 5,
 		maxDelayMs: 20,
 		maxTotalWaitMs: 10_000,
 		requestTimeoutMs: 2_000,
 	});
-});
-
-afterAll(async () => {
-	restorePolicy();
-	await Promise.all([sandbox.stop(), api.stop(), other.stop()]);
-});
-
-beforeEach(() => {
-	script = undefined;
-	forgetAllTokens();
-	apiRateBudget.reset();
 	api.requests.length = 0;
 	other.requests.length = 0;
 });
@@ -112,7 +104,7 @@ describe('results request redirected to another origin', () => {
 		async (status) => {
 			script = (request) =>
 				isResults(request) ? redirect(status, otherOriginLocation()) : undefined;
-			const run = await getMany(credentialsHelper(credentials()), { companyId });
+			const run = await getMany(credentialsHelper(credentials(), proc), { companyId });
 			expect(run.items).toBeUndefined();
 			expect(run.error?.message).toBe(
 				`The API at ${api.url} redirected the request to another address, ${other.url} (HTTP ${status}); the node did not follow it, so the credential was not sent there`,
@@ -131,16 +123,16 @@ describe('results request redirected to another origin', () => {
 		const { host } = new URL(api.url);
 		script = (request) =>
 			isResults(request) ? redirect(301, `https://${host}${request.path}`) : undefined;
-		const run = await getMany(credentialsHelper(credentials()), { companyId });
+		const run = await getMany(credentialsHelper(credentials(), proc), { companyId });
 		expect(run.error?.message).toContain(`another address, https://${host} (HTTP 301)`);
 		expect(api.requests.filter(isResults)).toHaveLength(1);
 	});
 
 	it('a poll reports it instead of waiting for it to pass', async () => {
 		const harness = new PollHarness({
-			nodeType: new SupplierMatchedProjectsTrigger(),
+			nodeType: proc.trigger,
 			parameters: { companyId, event: 'newTender', output: 'tenders' },
-			credentialsHelper: credentialsHelper(credentials()),
+			credentialsHelper: credentialsHelper(credentials(), proc),
 			timezone: 'UTC',
 		});
 		expect((await harness.activate()).kind).toBe('nothing');
@@ -170,7 +162,7 @@ describe('results request redirected on its own origin', () => {
 		'%i: followed as a GET with the credential, every hop counted',
 		async (status) => {
 			movedUnderV2(status);
-			const run = await getMany(credentialsHelper(credentials()), {
+			const run = await getMany(credentialsHelper(credentials(), proc), {
 				companyId,
 				output: 'projects',
 			});
@@ -190,13 +182,13 @@ describe('results request redirected on its own origin', () => {
 				expect(request.headers['x-service-client-id']).toBe(clientId);
 			}
 			const key = JSON.stringify([api.url, clientId]);
-			expect(100 - apiRateBudget.room(key).free).toBe(results.length);
+			expect(100 - proc.runtime.rateBudget.room(key).free).toBe(results.length);
 		},
 	);
 
 	it('a loop stops after three hops with a message', async () => {
 		script = (request) => (isResults(request) ? redirect(302, request.path) : undefined);
-		const run = await getMany(credentialsHelper(credentials()), { companyId });
+		const run = await getMany(credentialsHelper(credentials(), proc), { companyId });
 		expect(run.error?.message).toBe(
 			`The API at ${api.url} redirected the request more than 3 times (HTTP 302)`,
 		);
@@ -211,7 +203,7 @@ describe('token request redirected', () => {
 		async (status) => {
 			script = (request) =>
 				isToken(request) ? redirect(status, otherOriginLocation()) : undefined;
-			const run = await getMany(credentialsHelper(credentials()), { companyId });
+			const run = await getMany(credentialsHelper(credentials(), proc), { companyId });
 			expect(run.error?.message).toBe(
 				`The token issuer at ${api.url} redirected the token request to another address, ${other.url} (HTTP ${status}); the node did not follow it, so the client secret was not sent there`,
 			);
@@ -234,7 +226,7 @@ describe('token request redirected', () => {
 				}
 				return redirect(status, '/issuer/oauth2/token');
 			};
-			const run = await getMany(credentialsHelper(credentials()), { companyId });
+			const run = await getMany(credentialsHelper(credentials(), proc), { companyId });
 			expect(run.error).toBeUndefined();
 			expect(run.items?.length).toBeGreaterThan(0);
 			const posts = api.requests.filter(isToken);
@@ -252,7 +244,7 @@ describe('token request redirected', () => {
 		async (status) => {
 			script = (request) =>
 				request.path.startsWith('/oauth2/token') ? redirect(status, '/elsewhere') : undefined;
-			const run = await getMany(credentialsHelper(credentials()), { companyId });
+			const run = await getMany(credentialsHelper(credentials(), proc), { companyId });
 			expect(run.error?.message).toBe(
 				`The token issuer at ${api.url} answered the token request with a redirect (HTTP ${status}) that would turn it into a GET without the client's credentials, so the node did not follow it`,
 			);
@@ -273,7 +265,7 @@ describe('addresses with user-info or a bare ? or #', () => {
 	])(
 		'a user name or password in the %s is refused, none of it shown',
 		async (field, fields, shown) => {
-			const run = await getMany(credentialsHelper(credentials(fields)), { companyId });
+			const run = await getMany(credentialsHelper(credentials(fields), proc), { companyId });
 			expect(run.error?.message).toBe(
 				`The credential's ${field} "${shown}" has a user name or password in it (before an "@"): enter only the address, for example ${field === 'Base URL' ? 'https://api.example.com' : 'https://auth.example.com'}, and the client ID and secret in their own fields`,
 			);
@@ -284,7 +276,7 @@ describe('addresses with user-info or a bare ? or #', () => {
 
 	it('an address without a scheme but with user-info is not echoed with it', async () => {
 		const run = await getMany(
-			credentialsHelper(credentials({ baseUrl: 'smp-user:smp-pass@api.example.com' })),
+			credentialsHelper(credentials({ baseUrl: 'smp-user:smp-pass@api.example.com' }), proc),
 			{
 				companyId,
 			},
@@ -296,15 +288,18 @@ describe('addresses with user-info or a bare ? or #', () => {
 	});
 
 	it.each(['?', '/?', '#', '/#'])('a Base URL ending in a bare "%s" is refused', async (end) => {
-		const run = await getMany(credentialsHelper(credentials({ baseUrl: `${api.url}${end}` })), {
-			companyId,
-		});
+		const run = await getMany(
+			credentialsHelper(credentials({ baseUrl: `${api.url}${end}` }), proc),
+			{
+				companyId,
+			},
+		);
 		expect(run.error?.message).toContain(`has a query or fragment (a "?" or "#" and what follows)`);
 		expect(api.requests.filter(isResults)).toEqual([]);
 	});
 
 	it('an Auth URL ending in a bare "?" is refused', async () => {
-		const run = await getMany(credentialsHelper(credentials({ authUrl: `${api.url}?` })), {
+		const run = await getMany(credentialsHelper(credentials({ authUrl: `${api.url}?` }), proc), {
 			companyId,
 		});
 		expect(run.error?.message).toContain(`Auth URL "${api.url}?" has a query or fragment`);
@@ -314,7 +309,7 @@ describe('addresses with user-info or a bare ? or #', () => {
 
 describe("the credential's Test button", () => {
 	async function test(fields: Partial<CredentialFields>) {
-		const helper = new TestCredentialsHelper([new SupplierMatchedProjectsApi()]);
+		const helper = new TestCredentialsHelper([proc.credential]);
 		return await testCredential(helper, CREDENTIAL_TYPE, {
 			...credentials(fields),
 		} as ICredentialDataDecryptedObject);

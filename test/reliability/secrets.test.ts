@@ -14,13 +14,7 @@ import type {
 	INodeParameters,
 } from 'n8n-workflow';
 
-import { SupplierMatchedProjectsTrigger } from '../../nodes/SupplierMatchedProjects/SupplierMatchedProjectsTrigger.node';
-import {
-	CREDENTIAL_TYPE,
-	overrideRetryPolicy,
-} from '../../nodes/SupplierMatchedProjects/transport';
-import { apiRateBudget } from '../../nodes/SupplierMatchedProjects/transport/budget';
-import { forgetAllTokens } from '../../nodes/SupplierMatchedProjects/transport/token';
+import { CREDENTIAL_TYPE } from '../../nodes/SupplierMatchedProjects/transport';
 import { startSandbox } from '../../sandbox';
 import { testCredential, type TestCredentialsHelper } from '../support/engine';
 import { PollHarness } from '../support/poll-harness';
@@ -39,6 +33,9 @@ import {
 	type ScriptedRequest,
 	type ScriptedServer,
 } from '../support/reliability-server';
+import { packageProcess, type PackageProcess } from '../support/package-process';
+
+let proc: PackageProcess;
 
 type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
 
@@ -55,7 +52,14 @@ let sandbox: Sandbox;
 let recorder: ScriptedServer;
 let refusedPort: number;
 let logs: LogEntry[];
-let restorePolicy: () => void;
+/** Short waits; retries still happen. */
+const RETRY_POLICY = {
+	maxAttempts: 3,
+	baseDelayMs: 5,
+	maxDelayMs: 20,
+	maxTotalWaitMs: 10_000,
+	requestTimeoutMs: 1_000,
+};
 
 /** Answers for the sandbox unless a case says otherwise. */
 let override: ((request: ScriptedRequest, index: number) => ScriptedReply | undefined) | undefined;
@@ -73,25 +77,16 @@ beforeAll(async () => {
 	let index = 0;
 	recorder.handle((request) => override?.(request, index++) ?? { forward: sandbox.url });
 	refusedPort = await closedPort();
-	restorePolicy = overrideRetryPolicy({
-		maxAttempts: 3,
-		baseDelayMs: 5,
-		maxDelayMs: 20,
-		maxTotalWaitMs: 10_000,
-		requestTimeoutMs: 1_000,
-	});
 });
 
 afterAll(async () => {
-	restorePolicy();
 	await Promise.all([sandbox.stop(), recorder.stop()]);
 });
 
 beforeEach(() => {
 	logs.length = 0;
 	override = undefined;
-	forgetAllTokens();
-	apiRateBudget.reset();
+	proc = packageProcess(RETRY_POLICY);
 	sandbox.clearFaults();
 });
 
@@ -276,7 +271,10 @@ const errorPaths: ErrorPath[] = [
 		name: 'rate budget used up',
 		arrange: () => {
 			for (let index = 0; index < 100; index++) {
-				void apiRateBudget.acquire(JSON.stringify([recorder.url, PROBE.clientId]), Date.now());
+				void proc.runtime.rateBudget.acquire(
+					JSON.stringify([recorder.url, PROBE.clientId]),
+					Date.now(),
+				);
 			}
 		},
 		error: /100 requests per 5 minutes/,
@@ -296,18 +294,17 @@ const errorPaths: ErrorPath[] = [
 describe('Get Many: no secret or token on any error path', () => {
 	test.each(errorPaths.map((path) => [path.name, path] as const))('%s', async (_name, path) => {
 		path.arrange?.();
-		const helper = credentialsHelper(probeCredentials(path.credentials?.()));
+		const helper = credentialsHelper(probeCredentials(path.credentials?.()), proc);
 		const run = await getMany(helper, { companyId, ...path.parameters });
 		expect(run.error?.message).toMatch(path.error);
 		expectNoLeaks({ items: run.items, error: run.error, run: run.run, writes: helper.writes });
 
 		// The same failure with "Continue On Fail": the error becomes an output item.
-		forgetAllTokens();
-		apiRateBudget.reset();
+		proc = packageProcess(RETRY_POLICY);
 		sandbox.clearFaults();
 		path.arrange?.();
 		const continued = await getMany(
-			helper,
+			credentialsHelper(probeCredentials(path.credentials?.()), proc),
 			{ companyId, ...path.parameters },
 			{ continueOnFail: true },
 		);
@@ -331,7 +328,7 @@ describe('the credential test button', () => {
 			/token issuer|reach/,
 		],
 	] as const)('with %s says nothing secret', async (_name, overrides, said) => {
-		const helper = credentialsHelper(probeCredentials());
+		const helper = credentialsHelper(probeCredentials(), proc);
 		const data = {
 			...probeCredentials(),
 			...overrides(),
@@ -345,7 +342,7 @@ describe('the credential test button', () => {
 describe('the trigger keeps secrets out of static data, items, errors and logs', () => {
 	function trigger(helper: TestCredentialsHelper): PollHarness {
 		return new PollHarness({
-			nodeType: new SupplierMatchedProjectsTrigger(),
+			nodeType: proc.trigger,
 			parameters: { companyId, event: 'newOrUpdatedTender', output: 'tenders' },
 			credentialsHelper: helper,
 			timezone: 'UTC',
@@ -353,7 +350,7 @@ describe('the trigger keeps secrets out of static data, items, errors and logs',
 	}
 
 	test('through activation, new tenders, faults, revoked tokens and a restart', async () => {
-		const helper = credentialsHelper(probeCredentials());
+		const helper = credentialsHelper(probeCredentials(), proc);
 		const harness = trigger(helper);
 		await harness.activate();
 		const emitted: INodeExecutionData[] = [];
@@ -395,11 +392,13 @@ describe('the trigger keeps secrets out of static data, items, errors and logs',
 	});
 
 	test('when its first poll fails on a wrong secret and on an echoing API', async () => {
-		const wrong = trigger(credentialsHelper(probeCredentials({ clientSecret: WRONG_SECRET })));
+		const wrong = trigger(
+			credentialsHelper(probeCredentials({ clientSecret: WRONG_SECRET }), proc),
+		);
 		await expect(wrong.activate()).rejects.toThrow(/invalid_client/);
 
 		onResults(() => ({ status: 401, json: { code: 'Unauthorised', message: 'bad token' } }));
-		const refused = trigger(credentialsHelper(probeCredentials()));
+		const refused = trigger(credentialsHelper(probeCredentials(), proc));
 		let thrown: unknown;
 		try {
 			await refused.activate();
@@ -418,7 +417,7 @@ describe('the trigger keeps secrets out of static data, items, errors and logs',
 describe('tokens are kept per credential, in memory only', () => {
 	test('one token for repeated runs; a changed secret, client id or issuer asks again', async () => {
 		const tokensFor = (clientId: string) => sandbox.tokensIssued({ clientId });
-		const probeHelper = credentialsHelper(probeCredentials());
+		const probeHelper = credentialsHelper(probeCredentials(), proc);
 		const before = tokensFor(PROBE.clientId);
 		for (let run = 0; run < 3; run++) {
 			expect((await getMany(probeHelper, { companyId })).error).toBeUndefined();
@@ -429,18 +428,18 @@ describe('tokens are kept per credential, in memory only', () => {
 			recorder.requests.filter((request) => request.path.startsWith('/oauth2/token')).length;
 		const asked = tokenRequests();
 		const changedSecret = await getMany(
-			credentialsHelper(probeCredentials({ clientSecret: WRONG_SECRET })),
+			credentialsHelper(probeCredentials({ clientSecret: WRONG_SECRET }), proc),
 			{ companyId },
 		);
 		expect(changedSecret.error?.message).toMatch(/invalid_client/);
 		expect(tokenRequests()).toBe(asked + 1);
 
 		const otherBefore = tokensFor(sandbox.fixtures.client.clientId);
-		const otherClient = credentialsHelper(probeCredentials({ ...sandbox.fixtures.client }));
+		const otherClient = credentialsHelper(probeCredentials({ ...sandbox.fixtures.client }), proc);
 		expect((await getMany(otherClient, { companyId })).error).toBeUndefined();
 		expect(tokensFor(sandbox.fixtures.client.clientId)).toBe(otherBefore + 1);
 
-		const directIssuer = credentialsHelper(probeCredentials({ authUrl: sandbox.url }));
+		const directIssuer = credentialsHelper(probeCredentials({ authUrl: sandbox.url }), proc);
 		expect((await getMany(directIssuer, { companyId })).error).toBeUndefined();
 		expect(tokensFor(PROBE.clientId) - before).toBe(2);
 
@@ -455,13 +454,16 @@ describe('tokens are kept per credential, in memory only', () => {
 	});
 
 	test('a forgotten process memory means a new token: nothing was kept anywhere else', async () => {
-		const helper = credentialsHelper(probeCredentials());
 		const before = sandbox.tokensIssued({ clientId: PROBE.clientId });
-		expect((await getMany(helper, { companyId })).error).toBeUndefined();
-		forgetAllTokens();
-		expect((await getMany(helper, { companyId })).error).toBeUndefined();
+		const first = credentialsHelper(probeCredentials(), proc);
+		expect((await getMany(first, { companyId })).error).toBeUndefined();
+		proc = packageProcess(RETRY_POLICY);
+		const restarted = credentialsHelper(probeCredentials(), proc);
+		expect((await getMany(restarted, { companyId })).error).toBeUndefined();
 		expect(sandbox.tokensIssued({ clientId: PROBE.clientId }) - before).toBe(2);
-		expect(helper.writes).toEqual([]);
-		expect(helper.preAuthenticationRuns).toBeGreaterThanOrEqual(2);
+		for (const helper of [first, restarted]) {
+			expect(helper.writes).toEqual([]);
+			expect(helper.preAuthenticationRuns).toBeGreaterThanOrEqual(1);
+		}
 	});
 });

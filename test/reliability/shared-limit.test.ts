@@ -9,7 +9,7 @@
  */
 import { startSandbox } from '../../sandbox';
 import type { NodeRun } from '../support/engine';
-import { loadN8nProcess } from '../support/n8n-process';
+import { credentialsHelper, getMany } from '../support/reliability';
 import { busiestWindow } from '../support/rate-window';
 import { reportFigures } from '../support/reliability-report';
 import { after, runInVirtualTime, useVirtualTime } from '../support/virtual-time';
@@ -55,13 +55,13 @@ async function runLoad(load: Load) {
 	expect(pages).toBe(3);
 
 	const credential = { authUrl: api.url, baseUrl: api.url, ...api.fixtures.client };
-	const processes = [];
-	for (const name of load.processes) processes.push(await loadN8nProcess(name, credential));
+	// Each process its own runtime: its own tokens, rate budget and turns, as main and workers have.
+	const processes = load.processes.map(() => credentialsHelper(credential));
 	const spacingMs = load.overMs / load.executions;
 	const runs: Array<Promise<NodeRun>> = [];
 	for (let run = 0; run < load.executions; run++) {
-		const process = processes[run % processes.length];
-		runs.push(after(run * spacingMs, async () => await process.getMany({ companyId })));
+		const helper = processes[run % processes.length];
+		runs.push(after(run * spacingMs, async () => await getMany(helper, { companyId })));
 	}
 	const results = await runInVirtualTime(
 		Promise.all(runs),

@@ -8,10 +8,6 @@
  */
 import { sleep } from 'n8n-workflow';
 
-import { overrideRetryPolicy } from '../../nodes/SupplierMatchedProjects/transport';
-import { apiRateBudget } from '../../nodes/SupplierMatchedProjects/transport/budget';
-import { forgetAllTokens } from '../../nodes/SupplierMatchedProjects/transport/token';
-import { walkTurns } from '../../nodes/SupplierMatchedProjects/transport/turns';
 import type { NodeRun } from '../support/engine';
 import { project, tender } from '../support/n8n-fixtures';
 import { advanceTime, useFakeDate } from '../support/poll-world';
@@ -23,6 +19,9 @@ import {
 	type ScriptedRequest,
 	type ScriptedServer,
 } from '../support/reliability-server';
+import { packageProcess, type PackageProcess } from '../support/package-process';
+
+let proc: PackageProcess;
 
 const companyId = 'company-1';
 const FIVE_MINUTES_MS = 300_000;
@@ -50,8 +49,7 @@ afterAll(async () => {
 });
 
 beforeEach(() => {
-	forgetAllTokens();
-	apiRateBudget.reset();
+	proc = packageProcess();
 	server.requests.length = 0;
 });
 
@@ -75,12 +73,15 @@ function resultsRequests(): number {
 }
 
 async function run(): Promise<NodeRun> {
-	const helper = credentialsHelper({
-		authUrl: server.url,
-		baseUrl: server.url,
-		clientId: 'scripted-client',
-		clientSecret: 'scripted-secret',
-	});
+	const helper = credentialsHelper(
+		{
+			authUrl: server.url,
+			baseUrl: server.url,
+			clientId: 'scripted-client',
+			clientSecret: 'scripted-secret',
+		},
+		proc,
+	);
 	return await getMany(helper, { companyId });
 }
 
@@ -138,34 +139,30 @@ describe('a Retry-After longer than the API window', () => {
 
 describe('the wait for a turn on the credential', () => {
 	it('is bounded: a walk queued behind a slow one stops with the queue message, sends nothing, and leaves the queue clean', async () => {
-		const restorePolicy = overrideRetryPolicy({ maxTotalWaitMs: 300 });
-		try {
-			// The first walk's page takes 1.5 s to come: it holds the turn that long.
-			answerResults({ ...page, delayMs: 1500 });
-			const slow = run();
-			// Let the slow walk take its turn before the second asks.
-			while (resultsRequests() === 0) await sleep(5);
-			const queued = await run();
-			expect(queued.error?.message).toBe(
-				'Walks through the results on this credential are queued: this run waited 1 s for its turn behind another and stopped rather than wait longer',
-			);
-			expect((queued.error as { description?: string }).description).toMatch(
-				/take turns, so that its rate limit .* Run the workflow again when the others are done, run fewer workflows with this credential at the same time, or set a Limit/,
-			);
-			expect(resultsRequests()).toBe(1);
+		proc = packageProcess({ maxTotalWaitMs: 300 });
+		// The first walk's page takes 1.5 s to come: it holds the turn that long.
+		answerResults({ ...page, delayMs: 1500 });
+		const slow = run();
+		// Let the slow walk take its turn before the second asks.
+		while (resultsRequests() === 0) await sleep(5);
+		const queued = await run();
+		expect(queued.error?.message).toBe(
+			'Walks through the results on this credential are queued: this run waited 1 s for its turn behind another and stopped rather than wait longer',
+		);
+		expect((queued.error as { description?: string }).description).toMatch(
+			/take turns, so that its rate limit .* Run the workflow again when the others are done, run fewer workflows with this credential at the same time, or set a Limit/,
+		);
+		expect(resultsRequests()).toBe(1);
 
-			const first = await slow;
-			expect(first.error).toBeUndefined();
-			expect(first.items?.map((item) => item.json)).toEqual(data);
-			expect(walkTurns.queued(JSON.stringify([server.url, 'scripted-client']))).toBe(0);
+		const first = await slow;
+		expect(first.error).toBeUndefined();
+		expect(first.items?.map((item) => item.json)).toEqual(data);
+		expect(proc.runtime.walkTurns.queued(JSON.stringify([server.url, 'scripted-client']))).toBe(0);
 
-			// Nothing is left holding the turn: the next walk runs at once.
-			answerResults();
-			const next = await run();
-			expect(next.error).toBeUndefined();
-			expect(resultsRequests()).toBe(2);
-		} finally {
-			restorePolicy();
-		}
+		// Nothing is left holding the turn: the next walk runs at once.
+		answerResults();
+		const next = await run();
+		expect(next.error).toBeUndefined();
+		expect(resultsRequests()).toBe(2);
 	});
 });

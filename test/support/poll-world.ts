@@ -5,14 +5,11 @@
  */
 import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
-import { SupplierMatchedProjectsApi } from '../../credentials/SupplierMatchedProjectsApi.credentials';
-import { SupplierMatchedProjectsTrigger } from '../../nodes/SupplierMatchedProjects/SupplierMatchedProjectsTrigger.node';
-import { overrideRetryPolicy } from '../../nodes/SupplierMatchedProjects/transport';
-import { apiRateBudget } from '../../nodes/SupplierMatchedProjects/transport/budget';
-import { forgetAllTokens } from '../../nodes/SupplierMatchedProjects/transport/token';
+import type { RetryPolicy } from '../../nodes/SupplierMatchedProjects/transport/retry';
 import { SANDBOX_FIXTURES, startSandbox, type SandboxOptions } from '../../sandbox';
 import { TestCredentialsHelper } from './engine';
 import { PollHarness } from './poll-harness';
+import { packageProcess, type PackageProcess } from './package-process';
 
 export type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
 
@@ -65,6 +62,8 @@ export function isoDay(days = 0): string {
 }
 
 export interface PollWorld {
+	/** The package's runtime and classes, as one n8n process has them. */
+	process: PackageProcess;
 	sandbox: Sandbox;
 	credentials: TestCredentialsHelper;
 	trigger(parameters?: INodeParameters, timezone?: string): PollHarness;
@@ -75,12 +74,13 @@ export interface PollWorld {
  * Starts a sandbox (no generated projects unless asked: tests open the tenders they reason about)
  * and forgets tokens and rate budget left by an earlier test. Call useFakeDate first.
  */
-export async function startPollWorld(options: SandboxOptions = {}): Promise<PollWorld> {
-	forgetAllTokens();
-	apiRateBudget.reset();
-	const restorePolicy = overrideRetryPolicy({ baseDelayMs: 1, maxDelayMs: 5 });
+export async function startPollWorld(
+	options: SandboxOptions = {},
+	retryPolicy: Partial<RetryPolicy> = {},
+): Promise<PollWorld> {
+	const proc = packageProcess({ baseDelayMs: 1, maxDelayMs: 5, ...retryPolicy });
 	const sandbox = await startSandbox({ port: 0, projects: 0, ...options });
-	const credentials = new TestCredentialsHelper([new SupplierMatchedProjectsApi()]);
+	const credentials = new TestCredentialsHelper([proc.credential]);
 	credentials.setCredentials(CREDENTIAL_TYPE, {
 		authUrl: sandbox.url,
 		baseUrl: sandbox.url,
@@ -88,17 +88,17 @@ export async function startPollWorld(options: SandboxOptions = {}): Promise<Poll
 		clientSecret: SANDBOX_FIXTURES.client.clientSecret,
 	});
 	return {
+		process: proc,
 		sandbox,
 		credentials,
 		trigger: (parameters = {}, timezone = 'UTC') =>
 			new PollHarness({
-				nodeType: new SupplierMatchedProjectsTrigger(),
+				nodeType: proc.trigger,
 				parameters: { companyId, ...parameters },
 				credentialsHelper: credentials,
 				timezone,
 			}),
 		stop: async () => {
-			restorePolicy();
 			await sandbox.stop();
 		},
 	};

@@ -11,25 +11,17 @@
  */
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import { SupplierMatchedProjectsApi } from '../../credentials/SupplierMatchedProjectsApi.credentials';
 import type { Project, Tender } from '../../nodes/SupplierMatchedProjects/api/types';
-import { SupplierMatchedProjectsTrigger } from '../../nodes/SupplierMatchedProjects/SupplierMatchedProjectsTrigger.node';
-import {
-	CREDENTIAL_TYPE,
-	overrideRetryPolicy,
-} from '../../nodes/SupplierMatchedProjects/transport';
 import type { RetryPolicy } from '../../nodes/SupplierMatchedProjects/transport/retry';
-import { apiRateBudget } from '../../nodes/SupplierMatchedProjects/transport/budget';
-import { forgetAllTokens } from '../../nodes/SupplierMatchedProjects/transport/token';
 import { SANDBOX_FIXTURES, startSandbox } from '../../sandbox';
 import { useFakeDate } from './poll-world';
 import type { FaultRates } from '../../sandbox/faults';
 import type { RequestLogEntry } from '../../sandbox/server';
-import { TestCredentialsHelper } from './engine';
 import { PollHarness } from './poll-harness';
-import { getMany } from './reliability';
+import { credentialsHelper, getMany, type ProcessCredentials } from './reliability';
 import { captureLogs } from './reliability-logs';
 import { reportProgress } from './reliability-report';
+import { packageProcess, type PackageProcess } from './package-process';
 
 type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
 
@@ -284,14 +276,21 @@ function churn(
 	}
 }
 
-function credentialsFor(sandbox: Sandbox): TestCredentialsHelper {
-	const helper = new TestCredentialsHelper([new SupplierMatchedProjectsApi()]);
-	helper.setCredentials(CREDENTIAL_TYPE, {
-		authUrl: sandbox.url,
-		baseUrl: sandbox.url,
-		...SANDBOX_FIXTURES.client,
+function credentialsFor(sandbox: Sandbox, proc: PackageProcess): ProcessCredentials {
+	return credentialsHelper(
+		{ authUrl: sandbox.url, baseUrl: sandbox.url, ...SANDBOX_FIXTURES.client },
+		proc,
+	);
+}
+
+/** The trigger of a soak, in one process; its database is the harness's saved static data. */
+function triggerIn(proc: PackageProcess, sandbox: Sandbox): PollHarness {
+	return new PollHarness({
+		nodeType: proc.trigger,
+		parameters: { companyId, event: 'newOrUpdatedTender', output: 'tenders' },
+		credentialsHelper: credentialsFor(sandbox, proc),
+		timezone: 'UTC',
 	});
-	return helper;
 }
 
 export interface TriggerSoakFigures {
@@ -351,17 +350,11 @@ export async function soakTrigger(
 	useVirtualClock(SOAK_START);
 	const logs = captureLogs();
 	const random = seededRandom(options.seed);
-	forgetAllTokens();
-	apiRateBudget.reset();
-	const restorePolicy = overrideRetryPolicy(options.retryPolicy ?? {});
 	const sandbox = await startSandbox({ port: 0, seed: options.seed, projects: options.projects });
 	const startMs = Date.now();
-	const harness = new PollHarness({
-		nodeType: new SupplierMatchedProjectsTrigger(),
-		parameters: { companyId, event: 'newOrUpdatedTender', output: 'tenders' },
-		credentialsHelper: credentialsFor(sandbox),
-		timezone: 'UTC',
-	});
+	let harness = triggerIn(packageProcess(options.retryPolicy), sandbox);
+	/** Logs of the harnesses of processes that restarted. */
+	const restartedLogs: PollHarness['logs'] = [];
 	sandbox.setFaultRates(SOAK_FAULT_RATES, options.seed);
 
 	const counts: Churn = {
@@ -403,9 +396,11 @@ export async function soakTrigger(
 					revocations++;
 				}
 				if (active && random.chance(options.restartChance)) {
-					// The process is gone: so are its in-memory tokens and rate budget.
-					forgetAllTokens();
-					apiRateBudget.reset();
+					// The process is gone with all it kept in memory; the database stays.
+					const saved = harness.savedNodeData();
+					restartedLogs.push(...harness.logs);
+					harness = triggerIn(packageProcess(options.retryPolicy), sandbox);
+					harness.setSavedNodeData(saved);
 					active = false;
 					restarts++;
 				}
@@ -483,7 +478,6 @@ export async function soakTrigger(
 		}
 		endMs = Date.now();
 	} finally {
-		restorePolicy();
 		await sandbox.stop();
 		jest.useRealTimers();
 	}
@@ -503,7 +497,9 @@ export async function soakTrigger(
 		polls,
 		pollsFullyServed: fullyServed,
 		// The poll harness hands the trigger its own logger; n8n's other logging is in `logs`.
-		pollsSkipped: harness.logs.filter((entry) => entry.message.includes('skipped a poll')).length,
+		pollsSkipped: [...restartedLogs, ...harness.logs].filter((entry) =>
+			entry.message.includes('skipped a poll'),
+		).length,
 		activations,
 		activationsFailed,
 		restarts,
@@ -573,11 +569,8 @@ export async function soakWalks(
 	useVirtualClock(SOAK_START);
 	captureLogs();
 	const random = seededRandom(options.seed);
-	forgetAllTokens();
-	apiRateBudget.reset();
-	const restorePolicy = overrideRetryPolicy(options.retryPolicy ?? {});
 	const sandbox = await startSandbox({ port: 0, seed: options.seed, projects: options.projects });
-	const helper = credentialsFor(sandbox);
+	const helper = credentialsFor(sandbox, packageProcess(options.retryPolicy));
 	sandbox.setFaultRates(SOAK_FAULT_RATES, options.seed);
 	const counts: Churn = {
 		opened: 0,
@@ -639,7 +632,6 @@ export async function soakWalks(
 			if (!settled) failedAfterReruns++;
 		}
 	} finally {
-		restorePolicy();
 		await sandbox.stop();
 		jest.useRealTimers();
 	}

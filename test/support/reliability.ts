@@ -5,10 +5,9 @@
  */
 import type { ICredentialDataDecryptedObject, INodeParameters } from 'n8n-workflow';
 
-import { SupplierMatchedProjectsApi } from '../../credentials/SupplierMatchedProjectsApi.credentials';
-import { SupplierMatchedProjects } from '../../nodes/SupplierMatchedProjects/SupplierMatchedProjects.node';
 import { CREDENTIAL_TYPE } from '../../nodes/SupplierMatchedProjects/transport';
 import { runNode, TestCredentialsHelper, type NodeRun } from './engine';
+import { packageProcess, type PackageProcess } from './package-process';
 
 export interface CredentialFields {
 	authUrl: string;
@@ -18,20 +17,29 @@ export interface CredentialFields {
 	scope?: string;
 }
 
-export function credentialsHelper(fields: CredentialFields): TestCredentialsHelper {
-	const helper = new TestCredentialsHelper([new SupplierMatchedProjectsApi()]);
+/** A credentials helper that knows the credential type of one process, and that process. */
+export interface ProcessCredentials extends TestCredentialsHelper {
+	process: PackageProcess;
+}
+
+/** The credential in a fresh process, unless one is given for several to share. */
+export function credentialsHelper(
+	fields: CredentialFields,
+	process: PackageProcess = packageProcess(),
+): ProcessCredentials {
+	const helper = Object.assign(new TestCredentialsHelper([process.credential]), { process });
 	helper.setCredentials(CREDENTIAL_TYPE, { ...fields } as ICredentialDataDecryptedObject);
 	return helper;
 }
 
 /** Get Many with every result unless the parameters say otherwise. */
 export async function getMany(
-	helper: TestCredentialsHelper,
+	helper: ProcessCredentials,
 	parameters: INodeParameters,
 	options: { continueOnFail?: boolean } = {},
 ): Promise<NodeRun> {
 	return await runNode({
-		nodeType: new SupplierMatchedProjects(),
+		nodeType: helper.process.node,
 		parameters: { resource: 'matchedProject', operation: 'getAll', returnAll: true, ...parameters },
 		credentialsHelper: helper,
 		continueOnFail: options.continueOnFail,

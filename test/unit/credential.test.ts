@@ -5,16 +5,13 @@ import type {
 	IN8nHttpFullResponse,
 } from 'n8n-workflow';
 
-import { SupplierMatchedProjectsApi } from '../../credentials/SupplierMatchedProjectsApi.credentials';
-import {
-	forgetAllTokens,
-	tokenFailureOf,
-	TokenRequestError,
-} from '../../nodes/SupplierMatchedProjects/transport/token';
+import { TokenRequestError } from '../../nodes/SupplierMatchedProjects/transport/token';
+import { packageProcess, type PackageProcess } from '../support/package-process';
 
 const SECRET = 'example-client-secret-never-shown';
 
-const credential = new SupplierMatchedProjectsApi();
+let proc: PackageProcess;
+let credential: PackageProcess['credential'];
 
 function credentials(
 	overrides: ICredentialDataDecryptedObject = {},
@@ -76,7 +73,8 @@ async function failureOf(promise: Promise<unknown>): Promise<TokenRequestError> 
 }
 
 beforeEach(() => {
-	forgetAllTokens();
+	proc = packageProcess();
+	credential = proc.credential;
 	jest.restoreAllMocks();
 });
 
@@ -385,15 +383,15 @@ describe('a failed token exchange is kept with the request it failed', () => {
 		const { helpers } = fakeHelpers({ statusCode: 401, body: { error: 'invalid_client' } });
 		const failed = credentials();
 		const error = await failureOf(preAuthenticate(helpers, failed));
-		expect(tokenFailureOf(failed)).toBe(error);
-		expect(tokenFailureOf(credentials())).toBeUndefined();
+		expect(proc.runtime.tokens.failureOf(failed)).toBe(error);
+		expect(proc.runtime.tokens.failureOf(credentials())).toBeUndefined();
 	});
 
 	it('not for a request whose token exchange worked', async () => {
 		const { helpers } = fakeHelpers();
 		const data = credentials();
 		await preAuthenticate(helpers, data);
-		expect(tokenFailureOf(data)).toBeUndefined();
+		expect(proc.runtime.tokens.failureOf(data)).toBeUndefined();
 	});
 });
 

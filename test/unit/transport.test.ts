@@ -9,19 +9,15 @@ import type {
 import { NodeApiError, sleep } from 'n8n-workflow';
 
 import { describeApiFailure } from '../../nodes/SupplierMatchedProjects/transport/api-errors';
-import {
-	apiRateBudget,
-	RateBudget,
-	type RateAnswer,
-} from '../../nodes/SupplierMatchedProjects/transport/budget';
+import { SupplierRuntime } from '../../nodes/SupplierMatchedProjects/runtime';
+import { RateBudget, type RateAnswer } from '../../nodes/SupplierMatchedProjects/transport/budget';
 import { Turns } from '../../nodes/SupplierMatchedProjects/transport/turns';
 import {
 	companyIdProblem,
-	inCredentialTurn,
-	overrideRetryPolicy,
-	requestResultsPage,
-	requestRoom,
+	openWalk,
 	resultsUrl,
+	type CompanyId,
+	type SupplierContext,
 } from '../../nodes/SupplierMatchedProjects/transport';
 import {
 	TokenRequestError,
@@ -33,6 +29,7 @@ import {
 	DEFAULT_RETRY_POLICY,
 	isRetryableStatus,
 	parseRetryAfter,
+	type RetryPolicy,
 } from '../../nodes/SupplierMatchedProjects/transport/retry';
 import { readSettings } from '../../nodes/SupplierMatchedProjects/transport/settings';
 
@@ -225,7 +222,7 @@ describe('RateBudget', () => {
 		expect(ten.spentFor('b')).toEqual({ waitMs: 60_000, spentBy: 'api' });
 	});
 
-	it('counts neither a 429 nor a request that never reached the API, and forgets all on reset', async () => {
+	it('counts neither a 429 nor a request that never reached the API', async () => {
 		const clock = fakeClock();
 		const budget = new RateBudget({ limit: 5, windowMs: 60_000, ...clock });
 		await sendOn(budget, 'a', counted, clock.now());
@@ -234,8 +231,6 @@ describe('RateBudget', () => {
 		await sendOn(budget, 'a', { kind: 'refused' }, clock.now());
 		// A 429 without Retry-After: no pause, but the allowance halves (to 2, one of them used).
 		expect(budget.room('a').free).toBe(1);
-		budget.reset();
-		expect(budget.room('a').free).toBe(5);
 	});
 
 	it('never lets concurrent callers through beyond the limit', async () => {
@@ -551,6 +546,30 @@ function fakeContext(
 	return { context: context as unknown as IExecuteFunctions, sent };
 }
 
+/** This test's n8n process: its tokens, rate budget, turns and retry policy. */
+let runtime = new SupplierRuntime();
+
+/** A fresh process, as after a restart, with these parts of the retry policy changed. */
+function restart(retryPolicy?: Partial<RetryPolicy>): void {
+	runtime = new SupplierRuntime({ retryPolicy });
+}
+
+async function walkOf(context: SupplierContext) {
+	return await openWalk(runtime, context, 'company-1' as CompanyId);
+}
+
+async function fetchPageOf(context: SupplierContext) {
+	return await (await walkOf(context)).fetchPage({ limit: 10 });
+}
+
+async function roomOf(context: SupplierContext) {
+	return (await walkOf(context)).room();
+}
+
+async function inTurnOf<T>(context: SupplierContext, walk: () => Promise<T>): Promise<T> {
+	return await (await walkOf(context)).inTurn(walk);
+}
+
 const settings = {
 	authUrl: 'https://auth.test',
 	baseUrl: 'https://api.test',
@@ -558,8 +577,8 @@ const settings = {
 	clientSecret: 'TOPSECRET',
 };
 
-describe('requestRoom', () => {
-	beforeEach(() => apiRateBudget.reset());
+describe('the room a walk finds', () => {
+	beforeEach(() => restart());
 
 	it('counts the requests sent on the same token issuer and client ID, however they are spelled', async () => {
 		const { context: sender, sent } = fakeContext({
@@ -573,31 +592,26 @@ describe('requestRoom', () => {
 		const { context: asker } = fakeContext(settings);
 		const { context: otherClient } = fakeContext({ ...settings, clientId: 'client-2' });
 		const { context: otherIssuer } = fakeContext({ ...settings, authUrl: 'https://auth2.test' });
-		expect(await requestRoom(asker)).toEqual({ free: 100, underLimit: 100 });
+		expect(await roomOf(asker)).toEqual({ free: 100, underLimit: 100 });
 		for (let index = 0; index < 3; index++) {
-			await requestResultsPage.call(sender, 'company-1', { limit: 10 });
+			await fetchPageOf(sender);
 		}
 		expect(sent).toHaveLength(3);
-		expect(await requestRoom(asker)).toEqual({ free: 97, underLimit: 97 });
-		expect(await requestRoom(otherClient)).toEqual({ free: 100, underLimit: 100 });
-		expect(await requestRoom(otherIssuer)).toEqual({ free: 100, underLimit: 100 });
+		expect(await roomOf(asker)).toEqual({ free: 97, underLimit: 97 });
+		expect(await roomOf(otherClient)).toEqual({ free: 100, underLimit: 100 });
+		expect(await roomOf(otherIssuer)).toEqual({ free: 100, underLimit: 100 });
 	});
 
 	it('says which credential field is unusable', async () => {
 		const { context } = fakeContext({ ...settings, authUrl: 'ftp://auth.test' });
-		await expect(requestRoom(context)).rejects.toThrow(
+		await expect(roomOf(context)).rejects.toThrow(
 			'The credential\'s Auth URL "ftp://auth.test" is not an http:// or https:// address',
 		);
 	});
 });
 
 describe('a failed token exchange reaching the node', () => {
-	let restorePolicy: () => void = () => undefined;
-	beforeEach(() => {
-		apiRateBudget.reset();
-		restorePolicy = overrideRetryPolicy({ baseDelayMs: 1, maxDelayMs: 1 });
-	});
-	afterEach(() => restorePolicy());
+	beforeEach(() => restart({ baseDelayMs: 1, maxDelayMs: 1 }));
 
 	/** n8n wraps what preAuthentication threw in a NodeApiError of its own. */
 	function wrappedByN8n(kind: TokenFailureKind): NodeApiError {
@@ -607,7 +621,7 @@ describe('a failed token exchange reaching the node', () => {
 
 	async function failureOf(kind: TokenFailureKind) {
 		const { context, sent } = fakeContext(settings, () => wrappedByN8n(kind));
-		const error: unknown = await requestResultsPage.call(context, 'company-1', { limit: 10 }).then(
+		const error: unknown = await fetchPageOf(context).then(
 			() => undefined,
 			(reason: unknown) => reason,
 		);
@@ -644,7 +658,7 @@ describe('a failed token exchange reaching the node', () => {
 			headers: {},
 			body: { code: 'Unauthorised', message: 'Unauthorised.' },
 		}));
-		const error: unknown = await requestResultsPage.call(context, 'company-1', { limit: 10 }).then(
+		const error: unknown = await fetchPageOf(context).then(
 			() => undefined,
 			(reason: unknown) => reason,
 		);
@@ -655,15 +669,7 @@ describe('a failed token exchange reaching the node', () => {
 });
 
 describe('a 429 with Retry-After: the count every n8n process on the credential shares', () => {
-	let restorePolicy: () => void = () => undefined;
-	beforeEach(() => {
-		apiRateBudget.reset();
-		restorePolicy = overrideRetryPolicy({ maxAttempts: 2, baseDelayMs: 1, maxDelayMs: 1 });
-	});
-	afterEach(() => {
-		restorePolicy();
-		apiRateBudget.reset();
-	});
+	beforeEach(() => restart({ maxAttempts: 2, baseDelayMs: 1, maxDelayMs: 1 }));
 
 	const page = { data: [], _metadata: { nextCursor: null, hasNextPage: false } };
 	const limited = (retryAfter: string): IN8nHttpFullResponse => ({
@@ -673,7 +679,7 @@ describe('a 429 with Retry-After: the count every n8n process on the credential 
 	});
 
 	async function outcomeOf(context: IExecuteFunctions): Promise<unknown> {
-		return await requestResultsPage.call(context, 'company-1', { limit: 10 }).then(
+		return await fetchPageOf(context).then(
 			(result) => result,
 			(reason: unknown) => reason,
 		);
@@ -691,7 +697,7 @@ describe('a 429 with Retry-After: the count every n8n process on the credential 
 		expect(Date.now() - started).toBeGreaterThanOrEqual(3000);
 		// Each 429 halved what this process allows itself (100, 50, 25, 12): 11 left, where its own
 		// count alone would leave 99.
-		expect(await requestRoom(context)).toEqual({ free: 11, underLimit: 99 });
+		expect(await roomOf(context)).toEqual({ free: 11, underLimit: 99 });
 	}, 15_000);
 
 	it('stops with the budget message when the API asks for longer than the node waits (5 minutes at most); this process then sends nothing until then', async () => {
@@ -710,7 +716,7 @@ describe('a 429 with Retry-After: the count every n8n process on the credential 
 		expect(sent).toHaveLength(1);
 
 		const { context: another, sent: sentByAnother } = fakeContext(settings);
-		expect(await requestRoom(another)).toEqual({ free: 0, underLimit: 100 });
+		expect(await roomOf(another)).toEqual({ free: 0, underLimit: 100 });
 		expect((await outcomeOf(another)) as NodeApiError).toMatchObject({
 			message: expect.stringMatching(/counted by the API .* allowed in 30[0-3] s$/),
 		});
@@ -721,7 +727,7 @@ describe('a 429 with Retry-After: the count every n8n process on the credential 
 
 	it('retries a 429 that gives no time (or zero) like any failure: within the attempts', async () => {
 		for (const headers of [{}, { 'retry-after': '0' }]) {
-			apiRateBudget.reset();
+			restart({ maxAttempts: 2, baseDelayMs: 1, maxDelayMs: 1 });
 			const { context, sent } = fakeContext(settings, () => ({
 				statusCode: 429,
 				headers,
@@ -736,10 +742,7 @@ describe('a 429 with Retry-After: the count every n8n process on the credential 
 });
 
 describe('a walk whose turn does not come within the wait', () => {
-	afterEach(() => {
-		jest.restoreAllMocks();
-		apiRateBudget.reset();
-	});
+	afterEach(() => jest.restoreAllMocks());
 
 	/** One request answered 429 with this Retry-After, which the node gives up on at once. */
 	async function refused(retryAfter: string): Promise<void> {
@@ -748,9 +751,7 @@ describe('a walk whose turn does not come within the wait', () => {
 			headers: { 'retry-after': retryAfter },
 			body: { code: 'RATE_LIMITED' },
 		}));
-		await expect(requestResultsPage.call(context, 'company-1', { limit: 10 })).rejects.toThrow(
-			/counted by the API/,
-		);
+		await expect(fetchPageOf(context)).rejects.toThrow(/counted by the API/);
 	}
 
 	/** A walk that waits for another one holding the turn longer than the node waits. */
@@ -758,11 +759,11 @@ describe('a walk whose turn does not come within the wait', () => {
 		const { context } = fakeContext(settings);
 		let walked = false;
 		let firstRan = false;
-		const first = inCredentialTurn(context, async () => {
+		const first = inTurnOf(context, async () => {
 			await sleep(300);
 			firstRan = true;
 		});
-		const late = inCredentialTurn(context, async () => {
+		const late = inTurnOf(context, async () => {
 			walked = true;
 		}).then(
 			() => 'ran',
@@ -776,40 +777,32 @@ describe('a walk whose turn does not come within the wait', () => {
 
 	it('stops at the wait with the queue message, or the budget message when the window is spent; the walk ahead finishes', async () => {
 		jest.spyOn(Math, 'random').mockReturnValue(0);
-		const restorePolicy = overrideRetryPolicy({ maxAttempts: 1, maxTotalWaitMs: 100 });
-		try {
-			const queued = await lateWalk();
-			expect(queued).toEqual({
-				walked: false,
-				firstRan: true,
-				outcome:
-					'Walks through the results on this credential are queued: this run waited 1 s for its turn behind another and stopped rather than wait longer',
-			});
+		restart({ maxAttempts: 1, maxTotalWaitMs: 100 });
+		const queued = await lateWalk();
+		expect(queued).toEqual({
+			walked: false,
+			firstRan: true,
+			outcome:
+				'Walks through the results on this credential are queued: this run waited 1 s for its turn behind another and stopped rather than wait longer',
+		});
 
-			// Past a Retry-After, the only wait left is the pacing of one slot: still the queue.
-			await refused('1');
-			await sleep(1100);
-			expect((await lateWalk()).outcome).toMatch(/^Walks through the results .* are queued/);
+		// Past a Retry-After, the only wait left is the pacing of one slot: still the queue.
+		await refused('1');
+		await sleep(1100);
+		expect((await lateWalk()).outcome).toMatch(/^Walks through the results .* are queued/);
 
-			// The same wait while a longer Retry-After is still ahead: the budget is the cause.
-			apiRateBudget.reset();
-			await refused('60');
-			const spent = await lateWalk();
-			expect(spent.walked).toBe(false);
-			expect(spent.outcome).toMatch(/counted by the API .* allowed in 60 s$/);
-		} finally {
-			restorePolicy();
-		}
+		// The same wait while a longer Retry-After is still ahead: the budget is the cause.
+		restart({ maxAttempts: 1, maxTotalWaitMs: 100 });
+		await refused('60');
+		const spent = await lateWalk();
+		expect(spent.walked).toBe(false);
+		expect(spent.outcome).toMatch(/counted by the API .* allowed in 60 s$/);
 	}, 15_000);
 
 	it('leaves the turns as they were: the next walk runs at once', async () => {
-		const restorePolicy = overrideRetryPolicy({ maxTotalWaitMs: 50 });
-		try {
-			expect((await lateWalk()).outcome).toMatch(/are queued/);
-			const { context } = fakeContext(settings);
-			expect(await inCredentialTurn(context, async () => 'ran')).toBe('ran');
-		} finally {
-			restorePolicy();
-		}
+		restart({ maxTotalWaitMs: 50 });
+		expect((await lateWalk()).outcome).toMatch(/are queued/);
+		const { context } = fakeContext(settings);
+		expect(await inTurnOf(context, async () => 'ran')).toBe('ran');
 	});
 });

@@ -4,14 +4,14 @@ import { NodeOperationError } from 'n8n-workflow';
 import { counted, MAX_COMPANY_ID_LENGTH, MAX_LIMIT, quoted } from '../helpers/bounds';
 import { FilterError, parseFilters, type ProjectFilters } from '../helpers/filters';
 import { OUTPUT_MODES, type OutputMode } from '../helpers/items';
-import { companyIdProblem } from '../transport';
+import { companyIdProblem, type CompanyId } from '../transport';
 
 /**
  * Checks of the parameters the node and the trigger share. The node reads them per input item
  * and passes its index; the trigger reads them once and passes none.
  */
 
-export function checkedCompanyId(node: INode, companyId: string, itemIndex?: number): string {
+export function checkedCompanyId(node: INode, companyId: string, itemIndex?: number): CompanyId {
 	const problem = companyIdProblem(companyId);
 	if (problem !== undefined) throw new NodeOperationError(node, problem, { itemIndex });
 	if (companyId.length > MAX_COMPANY_ID_LENGTH) {
@@ -21,7 +21,7 @@ export function checkedCompanyId(node: INode, companyId: string, itemIndex?: num
 			{ itemIndex },
 		);
 	}
-	return companyId;
+	return companyId as CompanyId;
 }
 
 /** Get Many's Limit, when Return All is off. */

@@ -106,15 +106,4 @@ export class RateBudget {
 	answered(key: string, answer: RateAnswer): void {
 		this.share(key).answered(this.now(), answer);
 	}
-
-	/** Forgets every send and everything learned. For tests that need a fresh process. */
-	reset(): void {
-		this.shares.clear();
-	}
 }
-
-/** One budget per process, shared by every execution of both nodes. */
-export const apiRateBudget = new RateBudget({
-	limit: API_RATE_LIMIT,
-	windowMs: API_RATE_WINDOW_MS,
-});

@@ -13,35 +13,29 @@ import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import type { ErrorBody } from '../api/types';
 import type { ListedPage } from '../helpers/entries';
-import { MAX_PAGE_SIZE } from '../helpers/paging';
+import { MAX_PAGE_SIZE, type FetchPage } from '../helpers/paging';
 import { isObject } from '../helpers/values';
 import { describeApiFailure, errorCodeOf, notAPageAdvice, type FailedRequest } from './api-errors';
 import {
 	API_RATE_LIMIT,
 	API_RATE_WINDOW_MS,
-	apiRateBudget,
 	type RateAnswer,
+	type RateBudget,
 	type RequestRoom,
 	type SpentBy,
 } from './budget';
 import { credentialAllowedDomains } from './n8n-features';
 import { networkFailureOf, type NetworkFailure } from './network';
 import { MAX_REDIRECTS, redirectOf, requestedUrl, type Redirect } from './redirects';
-import {
-	backoffDelay,
-	DEFAULT_RETRY_POLICY,
-	isRetryableStatus,
-	parseRetryAfter,
-	type RetryPolicy,
-} from './retry';
+import { backoffDelay, isRetryableStatus, parseRetryAfter, type RetryPolicy } from './retry';
 import {
 	CREDENTIAL_TYPE,
 	CredentialSettingsError,
 	readSettings,
 	type SupplierSettings,
 } from './settings';
-import { discardTokenUsedBy, redactSecrets, TokenRequestError, tokenFailureOf } from './token';
-import { walkTurns } from './turns';
+import { TokenRequestError, type TokenCache } from './token';
+import type { Turns } from './turns';
 
 export { CREDENTIAL_TYPE } from './settings';
 
@@ -79,18 +73,30 @@ export function isRateBudgetError(error: unknown): error is RateBudgetError {
 	return error instanceof RateBudgetError;
 }
 
-let activePolicy: Readonly<RetryPolicy> = DEFAULT_RETRY_POLICY;
-
 /**
- * Replaces parts of the retry policy until the returned function is called. Tests use it to keep
- * timeouts short; production code never calls it, so the defaults always apply there.
+ * What the transport keeps once per n8n process. The package's runtime (../runtime.ts) holds it;
+ * tests and the bench build their own.
  */
-export function overrideRetryPolicy(overrides: Partial<RetryPolicy>): () => void {
-	const previous = activePolicy;
-	activePolicy = Object.freeze({ ...previous, ...overrides });
-	return () => {
-		activePolicy = previous;
-	};
+export interface ApiConnection {
+	readonly tokens: TokenCache;
+	readonly rateBudget: RateBudget;
+	readonly walkTurns: Turns;
+	readonly retryPolicy: Readonly<RetryPolicy>;
+}
+
+declare const checked: unique symbol;
+
+/** A company ID that passed companyIdProblem, as shared/parameters.ts checkedCompanyId gives it. */
+export type CompanyId = string & { readonly [checked]: true };
+
+/** A walk through one company's result pages, with the credential read once when it opened. */
+export interface Walk {
+	/** Requests the credential can still send now, counted across the process. */
+	room(): RequestRoom;
+	/** Runs `walk` in the credential's turn (see inTurn). */
+	inTurn<T>(walk: () => Promise<T>): Promise<T>;
+	/** One page, with retries, the rate budget and every failure mapped to a NodeApiError. */
+	fetchPage: FetchPage;
 }
 
 type Outcome =
@@ -109,7 +115,11 @@ function isResultsPage(body: unknown): body is ListedPage {
 	);
 }
 
-function outcomeOfFailure(error: unknown, credentials: ICredentialDataDecryptedObject): Outcome {
+function outcomeOfFailure(
+	error: unknown,
+	tokens: TokenCache,
+	credentials: ICredentialDataDecryptedObject,
+): Outcome {
 	const seen = new Set<unknown>();
 	let level: unknown = error;
 	while (isObject(level) && !seen.has(level)) {
@@ -117,7 +127,7 @@ function outcomeOfFailure(error: unknown, credentials: ICredentialDataDecryptedO
 		seen.add(level);
 		level = level.cause;
 	}
-	const token = tokenFailureOf(credentials);
+	const token = tokens.failureOf(credentials);
 	if (token !== undefined) return { token };
 	const network = networkFailureOf(error);
 	if (network !== undefined) return { network };
@@ -130,11 +140,12 @@ function outcomeOfFailure(error: unknown, credentials: ICredentialDataDecryptedO
  */
 function spokenPart(
 	body: unknown,
+	tokens: TokenCache,
 	credentials: ICredentialDataDecryptedObject,
 ): ErrorBody | undefined {
 	if (!isObject(body)) return undefined;
 	const text = (value: unknown) =>
-		typeof value === 'string' ? redactSecrets(value, credentials) : '';
+		typeof value === 'string' ? tokens.redact(value, credentials) : '';
 	return { code: text(body.code), message: text(body.message) };
 }
 
@@ -155,13 +166,33 @@ function credentialKey(settings: SupplierSettings): string {
 }
 
 /**
- * Requests this credential can still send now: what the rate budget every request of both nodes
- * passes through has left, counted across the process, within the share it learned from the API.
+ * Opens a walk through the company's result pages: reads the credential and its settings once,
+ * for every page and the turn.
  */
-export async function requestRoom(context: SupplierContext): Promise<RequestRoom> {
+export async function openWalk(
+	api: ApiConnection,
+	context: SupplierContext,
+	companyId: CompanyId,
+): Promise<Walk> {
+	const node = context.getNode();
 	const credentials = await context.getCredentials<ICredentialDataDecryptedObject>(CREDENTIAL_TYPE);
-	const settings = settingsOf(context.getNode(), credentials);
-	return apiRateBudget.room(credentialKey(settings));
+	const settings = settingsOf(node, credentials);
+	const opened: OpenedWalk = {
+		api,
+		context,
+		node,
+		credentials,
+		failedRequest: { companyId, clientId: settings.clientId, baseUrl: settings.baseUrl },
+		options: requestOptions(node, credentials, settings, companyId, api.retryPolicy),
+		budgetKey: credentialKey(settings),
+		cancelSignal:
+			'getExecutionCancelSignal' in context ? context.getExecutionCancelSignal() : undefined,
+	};
+	return {
+		room: () => api.rateBudget.room(opened.budgetKey),
+		inTurn: async (walk) => await inTurn(opened, walk),
+		fetchPage: async (page) => await requestResultsPage(opened, page),
+	};
 }
 
 /**
@@ -170,17 +201,11 @@ export async function requestRoom(context: SupplierContext): Promise<RequestRoom
  * finished rather than on many stopped halfway. Waiting for the turn is bounded like every other
  * wait: a turn that does not come within it fails instead of starting.
  */
-export async function inCredentialTurn<T>(
-	context: SupplierContext,
-	walk: () => Promise<T>,
-): Promise<T> {
-	const node = context.getNode();
-	const credentials = await context.getCredentials<ICredentialDataDecryptedObject>(CREDENTIAL_TYPE);
-	const settings = settingsOf(node, credentials);
-	const maxWaitMs = activePolicy.maxTotalWaitMs;
-	const key = credentialKey(settings);
-	const endTurn = await walkTurns.take(key, maxWaitMs);
-	if (endTurn === undefined) throw turnNotCome(node, key, maxWaitMs);
+async function inTurn<T>(opened: OpenedWalk, walk: () => Promise<T>): Promise<T> {
+	const { api, budgetKey } = opened;
+	const maxWaitMs = api.retryPolicy.maxTotalWaitMs;
+	const endTurn = await api.walkTurns.take(budgetKey, maxWaitMs);
+	if (endTurn === undefined) throw turnNotCome(api, opened.node, budgetKey, maxWaitMs);
 	try {
 		return await walk();
 	} finally {
@@ -193,13 +218,13 @@ export async function inCredentialTurn<T>(
  * waited for the rate limit: when it is still spent, that is the cause to report (a wait of one
  * slot is pacing after a 429); otherwise the queue is.
  */
-function turnNotCome(node: INode, key: string, waitedMs: number): NodeApiError {
-	const spent = apiRateBudget.spentFor(key);
+function turnNotCome(api: ApiConnection, node: INode, key: string, waitedMs: number): NodeApiError {
+	const spent = api.rateBudget.spentFor(key);
 	if (spent !== undefined && spent.waitMs > API_RATE_WINDOW_MS / API_RATE_LIMIT) {
 		return new RateBudgetError(node, spent.waitMs, spent.spentBy);
 	}
 	const seconds = Math.ceil(waitedMs / 1000);
-	const queued = walkTurns.queued(key);
+	const queued = api.walkTurns.queued(key);
 	const others = queued === 0 ? '' : `; ${queued} more are waiting`;
 	const message = `Walks through the results on this credential are queued: this run waited ${seconds} s for its turn behind another and stopped rather than wait longer${others}`;
 	return new NodeApiError(
@@ -240,10 +265,11 @@ export function resultsUrl(baseUrl: string, companyId: string): string {
 }
 
 async function send(
-	context: SupplierContext,
+	opened: OpenedWalk,
 	credentials: ICredentialDataDecryptedObject,
 	options: IHttpRequestOptions,
 ): Promise<Outcome> {
+	const { context } = opened;
 	try {
 		const answer = (await context.helpers.httpRequestWithAuthentication.call(
 			context,
@@ -257,7 +283,7 @@ async function send(
 		)) as IN8nHttpFullResponse;
 		return { answer };
 	} catch (error) {
-		return outcomeOfFailure(error, credentials);
+		return outcomeOfFailure(error, opened.api.tokens, credentials);
 	}
 }
 
@@ -278,18 +304,24 @@ function apiError(
 	return error;
 }
 
-/** What the attempts of one page request share, fixed before the first is sent. */
-interface PageCall {
+/** What every page request of a walk shares, fixed when the walk opens. */
+interface OpenedWalk {
+	api: ApiConnection;
 	context: SupplierContext;
 	node: INode;
 	credentials: ICredentialDataDecryptedObject;
 	failedRequest: Omit<FailedRequest, 'attempts'>;
+	/** The results GET, without the page's query. */
 	options: IHttpRequestOptions;
 	budgetKey: string;
+	cancelSignal: AbortSignal | undefined;
+}
+
+/** What the attempts of one page request share, fixed before the first is sent. */
+interface PageCall extends OpenedWalk {
 	policy: Readonly<RetryPolicy>;
 	/** No wait may end after this (epoch ms). */
 	deadline: number;
-	cancelSignal: AbortSignal | undefined;
 }
 
 /** Counted across the attempts of one call. */
@@ -328,16 +360,15 @@ type Retry =
 type Verdict = { page: ListedPage } | { retry: Retry; failure: () => NodeApiError };
 
 /**
- * Fetches one page of matched projects for a company. Adds nothing to the auth headers itself (the
- * credential does); retries as `triesAgain` says, keeps within the credential's rate budget, and
- * turns every failure into a NodeApiError that names the cause and the fix.
+ * Fetches one page of matched projects. Adds nothing to the auth headers itself (the credential
+ * does); retries as `triesAgain` says, keeps within the credential's rate budget, and turns every
+ * failure into a NodeApiError that names the cause and the fix.
  */
-export async function requestResultsPage(
-	this: SupplierContext,
-	companyId: string,
+async function requestResultsPage(
+	opened: OpenedWalk,
 	page: { cursor?: string; limit: number },
 ): Promise<ListedPage> {
-	const call = await pageCall(this, companyId, page);
+	const call = pageCall(opened, page);
 	const tries: Tries = { attempts: 0, waitedOut: 0, retriedUnauthorised: false, redirects: 0 };
 	for (;;) {
 		const attempt = await sendAttempt(call, tries);
@@ -347,45 +378,31 @@ export async function requestResultsPage(
 	}
 }
 
-/** Checks what the caller asked for and prepares the request every attempt sends. */
-async function pageCall(
-	context: SupplierContext,
-	companyId: string,
-	page: { cursor?: string; limit: number },
-): Promise<PageCall> {
-	const node = context.getNode();
-	const credentials = await context.getCredentials<ICredentialDataDecryptedObject>(CREDENTIAL_TYPE);
-	const settings = settingsOf(node, credentials);
-	const problem = companyIdProblem(companyId);
-	if (problem !== undefined) throw new NodeOperationError(node, problem, { level: 'warning' });
+/** Checks the page asked for and prepares the request every attempt sends. */
+function pageCall(opened: OpenedWalk, page: { cursor?: string; limit: number }): PageCall {
 	if (!Number.isInteger(page.limit) || page.limit < 1 || page.limit > MAX_PAGE_SIZE) {
 		throw new NodeOperationError(
-			node,
+			opened.node,
 			`A page holds 1 to ${MAX_PAGE_SIZE} projects; ${page.limit} was asked for`,
 		);
 	}
-	const policy = activePolicy;
+	const policy = opened.api.retryPolicy;
+	const qs =
+		page.cursor === undefined ? { limit: page.limit } : { limit: page.limit, cursor: page.cursor };
 	return {
-		context,
-		node,
-		credentials,
-		failedRequest: { companyId, clientId: settings.clientId, baseUrl: settings.baseUrl },
-		options: requestOptions(node, credentials, settings, companyId, page, policy),
-		budgetKey: credentialKey(settings),
+		...opened,
+		options: { ...opened.options, qs },
 		policy,
 		deadline: Date.now() + policy.maxTotalWaitMs,
-		cancelSignal:
-			'getExecutionCancelSignal' in context ? context.getExecutionCancelSignal() : undefined,
 	};
 }
 
-/** The GET of one results page, as every attempt of the call sends it. */
+/** The GET of the results, as every attempt of the walk sends it (with its page's query). */
 function requestOptions(
 	node: INode,
 	credentials: ICredentialDataDecryptedObject,
 	settings: SupplierSettings,
-	companyId: string,
-	page: { cursor?: string; limit: number },
+	companyId: CompanyId,
 	policy: Readonly<RetryPolicy>,
 ): IHttpRequestOptions {
 	const allowedDomains = credentialAllowedDomains({
@@ -397,10 +414,6 @@ function requestOptions(
 	return {
 		method: 'GET',
 		url: resultsUrl(settings.baseUrl, companyId),
-		qs:
-			page.cursor === undefined
-				? { limit: page.limit }
-				: { limit: page.limit, cursor: page.cursor },
 		headers: { Accept: 'application/json' },
 		json: true,
 		returnFullResponse: true,
@@ -417,7 +430,8 @@ function requestOptions(
 
 /** Sends one attempt once the rate budget has a slot for it. */
 async function sendAttempt(call: PageCall, tries: Tries): Promise<Attempt> {
-	const budget = await apiRateBudget.acquire(call.budgetKey, call.deadline);
+	const { rateBudget } = call.api;
+	const budget = await rateBudget.acquire(call.budgetKey, call.deadline);
 	if (!budget.acquired) throw new RateBudgetError(call.node, budget.waitMs, budget.spentBy);
 	tries.attempts++;
 	// A copy per attempt: the token used for it is remembered against this object.
@@ -425,8 +439,8 @@ async function sendAttempt(call: PageCall, tries: Tries): Promise<Attempt> {
 	const { redirectedTo } = tries;
 	const options =
 		redirectedTo === undefined ? call.options : { ...call.options, url: redirectedTo, qs: {} };
-	const outcome = await send(call.context, credentials, options);
-	apiRateBudget.answered(call.budgetKey, rateAnswerOf(outcome));
+	const outcome = await send(call, credentials, options);
+	rateBudget.answered(call.budgetKey, rateAnswerOf(outcome));
 	const url = redirectedTo ?? requestedUrl(call.options.url, call.options.qs);
 	return { number: tries.attempts, url, outcome, credentials };
 }
@@ -525,7 +539,7 @@ function redirected(call: PageCall, redirect: Redirect): Verdict {
 
 /** With the attempt's own credentials, so the token it was sent with is blanked out too. */
 function statusError(call: PageCall, attempt: Attempt, answer: IN8nHttpFullResponse): NodeApiError {
-	const said = spokenPart(answer.body, attempt.credentials);
+	const said = spokenPart(answer.body, call.api.tokens, attempt.credentials);
 	const failedRequest = { ...call.failedRequest, attempts: attempt.number };
 	const failure = describeApiFailure(answer.statusCode, said, failedRequest);
 	return new NodeApiError(
@@ -569,7 +583,7 @@ async function triesAgain(
 ): Promise<boolean> {
 	if (retry.kind === 'newToken' && !tries.retriedUnauthorised) {
 		tries.retriedUnauthorised = true;
-		discardTokenUsedBy(attempt.credentials);
+		call.api.tokens.discardUsedBy(attempt.credentials);
 		return true;
 	}
 	if (retry.kind === 'redirect') {

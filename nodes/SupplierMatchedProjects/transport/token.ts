@@ -65,21 +65,6 @@ interface CachedToken {
 	expiresAt: number;
 }
 
-const tokens = new Map<string, CachedToken>();
-const inFlight = new Map<string, Promise<CachedToken>>();
-/**
- * The token each request was authenticated with, keyed by the credentials object n8n passes to
- * preAuthentication and authenticate. n8n decrypts a fresh object for every request and passes the
- * same one again only when it retries that request after a 401, which is how a rejected token is
- * recognised without n8n telling the credential.
- */
-const usedTokens = new WeakMap<object, string>();
-/**
- * The token exchange's failure, by the credentials object of the request it failed: n8n 2.0 (2.0.3)
- * rethrows it as an error of its own, without the cause the transport reads it from elsewhere.
- */
-const tokenFailures = new WeakMap<object, TokenRequestError>();
-
 /** Identifies a token: a changed Auth URL, client ID, secret or scope must get a token of its own. */
 function cacheKey(settings: SupplierSettings): string {
 	return createHash('sha256')
@@ -107,19 +92,6 @@ function blankOut(text: string, secrets: Array<string | undefined>): string {
 		if (secret !== undefined && secret !== '') result = result.split(secret).join('***');
 	}
 	return result;
-}
-
-/**
- * Server text (an error description, an error message) with the client secret, in any spelling,
- * and the tokens of this credential blanked out: a server may echo what it was sent.
- */
-export function redactSecrets(text: string, credentials: ICredentialDataDecryptedObject): string {
-	const settings = readSettings(credentials);
-	return blankOut(text, [
-		...secretSpellings(settings),
-		usedTokens.get(credentials),
-		tokens.get(cacheKey(settings))?.accessToken,
-	]);
 }
 
 function oauthErrorOf(body: unknown): OAuthErrorBody | undefined {
@@ -317,104 +289,133 @@ async function requestToken(
 	};
 }
 
-function dropExpired(now: number): void {
-	for (const [key, token] of tokens) if (token.expiresAt <= now) tokens.delete(key);
-}
-
 /**
- * A token for these settings: the cached one until its refresh time, otherwise a new one.
- * Concurrent callers for the same settings share one token request.
+ * The tokens of one n8n process, in memory only: they never reach n8n's credentials table. The
+ * credential's preAuthentication and authenticate read them, the transport discards a rejected one.
  */
-export async function obtainToken(
-	helpers: IHttpRequestHelper['helpers'],
-	settings: SupplierSettings,
-): Promise<string> {
-	const key = cacheKey(settings);
-	const now = Date.now();
-	const cached = tokens.get(key);
-	if (cached !== undefined && now < cached.refreshAt) return cached.accessToken;
+export class TokenCache {
+	private readonly tokens = new Map<string, CachedToken>();
 
-	let pending = inFlight.get(key);
-	if (pending === undefined) {
-		pending = requestToken(helpers, settings)
-			.then((token) => {
-				dropExpired(Date.now());
-				tokens.set(key, token);
-				return token;
-			})
-			.finally(() => inFlight.delete(key));
-		inFlight.set(key, pending);
-	}
-	return (await pending).accessToken;
-}
+	private readonly inFlight = new Map<string, Promise<CachedToken>>();
 
-/** Forgets the token if it is still the cached one; a newer token fetched meanwhile is kept. */
-export function discardToken(settings: SupplierSettings, accessToken: string): void {
-	const key = cacheKey(settings);
-	if (tokens.get(key)?.accessToken === accessToken) tokens.delete(key);
-}
+	/**
+	 * The token each request was authenticated with, keyed by the credentials object n8n passes to
+	 * preAuthentication and authenticate. n8n decrypts a fresh object for every request and passes
+	 * the same one again only when it retries that request after a 401, which is how a rejected
+	 * token is recognised without n8n telling the credential.
+	 */
+	private readonly usedTokens = new WeakMap<object, string>();
 
-/** Forgets the token the request made with this credentials object was sent with. */
-export function discardTokenUsedBy(credentials: ICredentialDataDecryptedObject): void {
-	const used = usedTokens.get(credentials);
-	if (used === undefined) return;
-	discardToken(readSettings(credentials), used);
-	usedTokens.delete(credentials);
-}
+	/**
+	 * The token exchange's failure, by the credentials object of the request it failed: n8n 2.0
+	 * (2.0.3) rethrows it as an error of its own, without the cause the transport reads it from.
+	 */
+	private readonly failures = new WeakMap<object, TokenRequestError>();
 
-/**
- * The credential's preAuthentication: makes sure a token is in memory for this request. Returns
- * nothing n8n would store: the token never reaches the credentials table.
- */
-export async function prepareToken(
-	helpers: IHttpRequestHelper['helpers'],
-	credentials: ICredentialDataDecryptedObject,
-): Promise<void> {
-	const settings = readSettings(credentials);
-	const rejected = usedTokens.get(credentials);
-	if (rejected !== undefined) discardToken(settings, rejected);
-	const obtained = await obtainToken(helpers, settings).then(
-		(token) => ({ token }),
-		(failure: unknown) => ({ failure }),
-	);
-	if ('failure' in obtained) {
-		if (obtained.failure instanceof TokenRequestError) {
-			tokenFailures.set(credentials, obtained.failure);
+	/**
+	 * A token for these settings: the cached one until its refresh time, otherwise a new one.
+	 * Concurrent callers for the same settings share one token request.
+	 */
+	async obtain(
+		helpers: IHttpRequestHelper['helpers'],
+		settings: SupplierSettings,
+	): Promise<string> {
+		const key = cacheKey(settings);
+		const cached = this.tokens.get(key);
+		if (cached !== undefined && Date.now() < cached.refreshAt) return cached.accessToken;
+
+		let pending = this.inFlight.get(key);
+		if (pending === undefined) {
+			pending = requestToken(helpers, settings)
+				.then((token) => {
+					this.dropExpired(Date.now());
+					this.tokens.set(key, token);
+					return token;
+				})
+				.finally(() => this.inFlight.delete(key));
+			this.inFlight.set(key, pending);
 		}
-		throw obtained.failure;
+		return (await pending).accessToken;
 	}
-	usedTokens.set(credentials, obtained.token);
-}
 
-/** Why the token exchange for the request made with this credentials object failed, if it did. */
-export function tokenFailureOf(
-	credentials: ICredentialDataDecryptedObject,
-): TokenRequestError | undefined {
-	return tokenFailures.get(credentials);
-}
+	private dropExpired(now: number): void {
+		for (const [key, token] of this.tokens) if (token.expiresAt <= now) this.tokens.delete(key);
+	}
 
-/** The credential's authenticate: the bearer token and the client ID header. */
-export function addAuthHeaders(
-	credentials: ICredentialDataDecryptedObject,
-	requestOptions: IHttpRequestOptions,
-): IHttpRequestOptions {
-	const settings = readSettings(credentials);
-	const accessToken = usedTokens.get(credentials) ?? tokens.get(cacheKey(settings))?.accessToken;
-	if (accessToken === undefined) {
-		throw new UserError(
-			'No access token is available for this request: the token exchange did not run. Run the node again; if it persists, re-save the credential.',
+	/** Forgets the token if it is still the cached one; a newer token fetched meanwhile is kept. */
+	discard(settings: SupplierSettings, accessToken: string): void {
+		const key = cacheKey(settings);
+		if (this.tokens.get(key)?.accessToken === accessToken) this.tokens.delete(key);
+	}
+
+	/** Forgets the token the request made with this credentials object was sent with. */
+	discardUsedBy(credentials: ICredentialDataDecryptedObject): void {
+		const used = this.usedTokens.get(credentials);
+		if (used === undefined) return;
+		this.discard(readSettings(credentials), used);
+		this.usedTokens.delete(credentials);
+	}
+
+	/**
+	 * The credential's preAuthentication: makes sure a token is in memory for this request. Returns
+	 * nothing n8n would store.
+	 */
+	async prepare(
+		helpers: IHttpRequestHelper['helpers'],
+		credentials: ICredentialDataDecryptedObject,
+	): Promise<void> {
+		const settings = readSettings(credentials);
+		const rejected = this.usedTokens.get(credentials);
+		if (rejected !== undefined) this.discard(settings, rejected);
+		const obtained = await this.obtain(helpers, settings).then(
+			(token) => ({ token }),
+			(failure: unknown) => ({ failure }),
 		);
+		if ('failure' in obtained) {
+			if (obtained.failure instanceof TokenRequestError) {
+				this.failures.set(credentials, obtained.failure);
+			}
+			throw obtained.failure;
+		}
+		this.usedTokens.set(credentials, obtained.token);
 	}
-	requestOptions.headers = {
-		...(requestOptions.headers ?? {}),
-		Authorization: `Bearer ${accessToken}`,
-		'x-service-client-id': settings.clientId,
-	};
-	return requestOptions;
-}
 
-/** Empties the in-memory token cache. For tests that need a cold process. */
-export function forgetAllTokens(): void {
-	tokens.clear();
-	inFlight.clear();
+	/** Why the token exchange for the request made with this credentials object failed, if it did. */
+	failureOf(credentials: ICredentialDataDecryptedObject): TokenRequestError | undefined {
+		return this.failures.get(credentials);
+	}
+
+	/** The credential's authenticate: the bearer token and the client ID header. */
+	addAuthHeaders(
+		credentials: ICredentialDataDecryptedObject,
+		requestOptions: IHttpRequestOptions,
+	): IHttpRequestOptions {
+		const settings = readSettings(credentials);
+		const accessToken =
+			this.usedTokens.get(credentials) ?? this.tokens.get(cacheKey(settings))?.accessToken;
+		if (accessToken === undefined) {
+			throw new UserError(
+				'No access token is available for this request: the token exchange did not run. Run the node again; if it persists, re-save the credential.',
+			);
+		}
+		requestOptions.headers = {
+			...(requestOptions.headers ?? {}),
+			Authorization: `Bearer ${accessToken}`,
+			'x-service-client-id': settings.clientId,
+		};
+		return requestOptions;
+	}
+
+	/**
+	 * Server text (an error description, an error message) with the client secret, in any
+	 * spelling, and the tokens of this credential blanked out: a server may echo what it was sent.
+	 */
+	redact(text: string, credentials: ICredentialDataDecryptedObject): string {
+		const settings = readSettings(credentials);
+		return blankOut(text, [
+			...secretSpellings(settings),
+			this.usedTokens.get(credentials),
+			this.tokens.get(cacheKey(settings))?.accessToken,
+		]);
+	}
 }

@@ -77,6 +77,3 @@ export class Turns {
 		return this.waiting.get(key)?.length ?? 0;
 	}
 }
-
-/** One set of turns per process, shared by every execution. */
-export const walkTurns = new Turns();

@@ -1,4 +1,4 @@
-import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
+import type { IDataObject, INode, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { Project } from '../api/types';
@@ -15,7 +15,13 @@ import {
 } from '../helpers/paging';
 import { nodeErrorOf } from '../shared/errors';
 import { checkedCompanyId, checkedFilters, checkedOutput } from '../shared/parameters';
-import { isRateBudgetError, requestResultsPage, requestRoom } from '../transport';
+import {
+	isRateBudgetError,
+	openWalk,
+	type ApiConnection,
+	type CompanyId,
+	type Walk,
+} from '../transport';
 import { budgetExhausted, budgetRefusal } from './budget';
 import { daysLeftInWindow, type DueSoonWindow, type PollDiff, type TriggerEvent } from './diff';
 import { failureOf, isHeard, type FailureStreak } from './failures';
@@ -36,7 +42,7 @@ const SAMPLE_SIZE = 5;
 const PAGING_ADVICE = 'The trigger tries again on its next poll.';
 
 export interface TriggerParameters {
-	companyId: string;
+	companyId: CompanyId;
 	event: TriggerEvent;
 	output: OutputMode;
 	simplify: boolean;
@@ -46,10 +52,10 @@ export interface TriggerParameters {
 	emitOpenOnFirstRun: boolean;
 }
 
-export function readTriggerParameters(this: IPollFunctions): TriggerParameters {
-	const node = this.getNode();
-	const companyId = checkedCompanyId(node, this.getNodeParameter('companyId') as string);
-	const event = this.getNodeParameter('event', 'newTender') as TriggerEvent;
+export function readTriggerParameters(context: IPollFunctions): TriggerParameters {
+	const node = context.getNode();
+	const companyId = checkedCompanyId(node, context.getNodeParameter('companyId') as string);
+	const event = context.getNodeParameter('event', 'newTender') as TriggerEvent;
 	if (!EVENTS.includes(event)) {
 		throw new NodeOperationError(
 			node,
@@ -57,7 +63,7 @@ export function readTriggerParameters(this: IPollFunctions): TriggerParameters {
 		);
 	}
 	const daysBeforeQuotesDue =
-		event === 'quotesDueSoon' ? this.getNodeParameter('daysBeforeQuotesDue', 3) : 0;
+		event === 'quotesDueSoon' ? context.getNodeParameter('daysBeforeQuotesDue', 3) : 0;
 	if (
 		typeof daysBeforeQuotesDue !== 'number' ||
 		!Number.isInteger(daysBeforeQuotesDue) ||
@@ -73,14 +79,14 @@ export function readTriggerParameters(this: IPollFunctions): TriggerParameters {
 			},
 		);
 	}
-	const output = checkedOutput(node, this.getNodeParameter('output', 'tenders') as OutputMode);
-	const filters = checkedFilters(node, this.getNodeParameter('filters', {}) as IDataObject);
-	const options = this.getNodeParameter('options', {}) as IDataObject;
+	const output = checkedOutput(node, context.getNodeParameter('output', 'tenders') as OutputMode);
+	const filters = checkedFilters(node, context.getNodeParameter('filters', {}) as IDataObject);
+	const options = context.getNodeParameter('options', {}) as IDataObject;
 	return {
 		companyId,
 		event,
 		output,
-		simplify: this.getNodeParameter('simplify', false) as boolean,
+		simplify: context.getNodeParameter('simplify', false) as boolean,
 		filters,
 		daysBeforeQuotesDue,
 		emitOpenOnFirstRun: options.emitOpenOnFirstRun === true,
@@ -90,10 +96,6 @@ export function readTriggerParameters(this: IPollFunctions): TriggerParameters {
 /** The quotesDueSoon window for today's date (YYYY-MM-DD) in the workflow's time zone. */
 export function dueSoonWindow(parameters: TriggerParameters, today: string): DueSoonWindow {
 	return { today: isoDateToDay(today) ?? 0, days: parameters.daysBeforeQuotesDue };
-}
-
-function pagesOf(context: IPollFunctions, companyId: string): FetchPage {
-	return async (page) => await requestResultsPage.call(context, companyId, page);
 }
 
 /** Warns of an entry the walk left out: its new tenders come with the first poll that can read it. */
@@ -110,19 +112,21 @@ function warnSkipped(context: IPollFunctions): OnSkipped {
  * quotesDueSoon the first few inside the window now.
  */
 export async function fetchSample(
-	this: IPollFunctions,
+	context: IPollFunctions,
+	api: ApiConnection,
 	parameters: TriggerParameters,
 	today: string,
 ): Promise<INodeExecutionData[][]> {
 	try {
-		return await sample.call(this, parameters, pagesOf(this, parameters.companyId), today);
+		const walk = await openWalk(api, context, parameters.companyId);
+		return await sample(context, parameters, walk.fetchPage, today);
 	} catch (error) {
-		throw nodeErrorOf(this.getNode(), error, { pagingAdvice: PAGING_ADVICE });
+		throw nodeErrorOf(context.getNode(), error, { pagingAdvice: PAGING_ADVICE });
 	}
 }
 
 async function sample(
-	this: IPollFunctions,
+	context: IPollFunctions,
 	parameters: TriggerParameters,
 	fetchPage: FetchPage,
 	today: string,
@@ -132,7 +136,7 @@ async function sample(
 	const window = dueSoonWindow(parameters, today);
 	let items: IDataObject[] = [];
 	// Stops at the first page that fills the sample: the fewest requests for a test event.
-	for await (const data of walkPages(fetchPage, () => MAX_PAGE_SIZE, warnSkipped(this))) {
+	for await (const data of walkPages(fetchPage, () => MAX_PAGE_SIZE, warnSkipped(context))) {
 		for (const project of filterProjects(data, parameters.filters, today)) {
 			found.push(project);
 			for (const tender of project.tenders ?? []) {
@@ -156,7 +160,7 @@ async function sample(
 	if (items.length === 0 && parameters.event === 'quotesDueSoon') {
 		const days = parameters.daysBeforeQuotesDue;
 		throw new NodeOperationError(
-			this.getNode(),
+			context.getNode(),
 			`No matching tender of company "${parameters.companyId}" has quotes due within ${days} day${days === 1 ? '' : 's'} right now`,
 			{
 				level: 'warning',
@@ -166,7 +170,7 @@ async function sample(
 	}
 	if (items.length === 0) {
 		throw new NodeOperationError(
-			this.getNode(),
+			context.getNode(),
 			`No open tender matches for company "${parameters.companyId}" right now`,
 			{
 				level: 'warning',
@@ -196,19 +200,21 @@ export function triggerKey(context: IPollFunctions): string {
  * `streaks` is this process's record of failed polls by trigger.
  */
 export async function fetchListing(
-	this: IPollFunctions,
+	context: IPollFunctions,
+	api: ApiConnection,
 	parameters: TriggerParameters,
 	previous: TriggerState | undefined,
 	streaks: Map<string, FailureStreak>,
 ): Promise<Listing | null> {
-	const node = this.getNode();
-	const key = triggerKey(this);
+	const node = context.getNode();
+	const key = triggerKey(context);
 	try {
+		const walk = await openWalk(api, context, parameters.companyId);
 		// The previous walk's cost says nothing about another company's.
 		if (previous?.scope === scopeOf(parameters.companyId, parameters.filters)) {
-			await checkBudget.call(this, previous);
+			checkBudget(node, walk, previous);
 		}
-		const listing = await walkAll.call(this, pagesOf(this, parameters.companyId));
+		const listing = await walkAll(context, walk.fetchPage);
 		streaks.delete(key);
 		return listing;
 	} catch (error) {
@@ -221,7 +227,7 @@ export async function fetchListing(
 			reported.failure ??= failureOf(error);
 			throw reported;
 		}
-		this.logger.warn(
+		context.logger.warn(
 			`Supplier Matched Projects Trigger "${node.name}" skipped a poll: ${(error as Error).message}. Nothing was emitted; the next poll catches up.`,
 		);
 		return null;
@@ -229,13 +235,13 @@ export async function fetchListing(
 }
 
 /** Refuses a walk the rate budget cannot carry, before anything is sent. */
-async function checkBudget(this: IPollFunctions, previous: TriggerState): Promise<void> {
-	const refusal = budgetRefusal(this.getNode(), previous, await requestRoom(this));
+function checkBudget(node: INode, walk: Walk, previous: TriggerState): void {
+	const refusal = budgetRefusal(node, previous, walk.room());
 	if (refusal !== undefined) throw refusal;
 }
 
 /** Walks every page, 100 projects per request: a new tender can sit on any page. */
-async function walkAll(this: IPollFunctions, fetchPage: FetchPage): Promise<Listing> {
+async function walkAll(context: IPollFunctions, fetchPage: FetchPage): Promise<Listing> {
 	let requests = 0;
 	let projectsSoFar = 0;
 	const counted: FetchPage = async (page) => {
@@ -245,11 +251,11 @@ async function walkAll(this: IPollFunctions, fetchPage: FetchPage): Promise<List
 		return results;
 	};
 	try {
-		return { projects: await collectProjects(counted, warnSkipped(this)), pages: requests };
+		return { projects: await collectProjects(counted, warnSkipped(context)), pages: requests };
 	} catch (error) {
 		throw isRateBudgetError(error)
-			? budgetExhausted(this.getNode(), requests, projectsSoFar, error.spentBy)
-			: nodeErrorOf(this.getNode(), error, { pagingAdvice: PAGING_ADVICE });
+			? budgetExhausted(context.getNode(), requests, projectsSoFar, error.spentBy)
+			: nodeErrorOf(context.getNode(), error, { pagingAdvice: PAGING_ADVICE });
 	}
 }
 

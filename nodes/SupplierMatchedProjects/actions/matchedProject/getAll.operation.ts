@@ -13,8 +13,8 @@ import { toolProperties } from '../../descriptions/tool';
 import { skippedSummary } from '../../helpers/entries';
 import { filterProjects, hasFilters } from '../../helpers/filters';
 import { shapeItems, type OutputMode } from '../../helpers/items';
-import { walkToLimit, type FetchPage } from '../../helpers/paging';
-import { inCredentialTurn, requestResultsPage } from '../../transport';
+import { walkToLimit } from '../../helpers/paging';
+import { openWalk, type ApiConnection } from '../../transport';
 import {
 	checkedCompanyId,
 	checkedFilters,
@@ -58,50 +58,53 @@ export const description: INodeProperties[] = [
  * the execution's calendar day in the workflow's time zone, the same for every item.
  */
 export async function execute(
-	this: IExecuteFunctions,
+	context: IExecuteFunctions,
+	api: ApiConnection,
 	itemIndex: number,
 	today: string,
 ): Promise<IDataObject[]> {
-	const node = this.getNode();
+	const node = context.getNode();
 	const companyId = checkedCompanyId(
 		node,
-		this.getNodeParameter('companyId', itemIndex) as string,
+		context.getNodeParameter('companyId', itemIndex) as string,
 		itemIndex,
 	);
-	if (runsAsTool(node)) return [await answerAsTool.call(this, { itemIndex, today, companyId })];
-	const returnAll = this.getNodeParameter('returnAll', itemIndex, false) as boolean;
+	if (runsAsTool(node)) return [await answerAsTool(context, api, { itemIndex, today, companyId })];
+	const returnAll = context.getNodeParameter('returnAll', itemIndex, false) as boolean;
 	const limit = returnAll
 		? Infinity
-		: checkedLimit(node, this.getNodeParameter('limit', itemIndex, 50), itemIndex);
+		: checkedLimit(node, context.getNodeParameter('limit', itemIndex, 50), itemIndex);
 	const output = checkedOutput(
 		node,
-		this.getNodeParameter('output', itemIndex, 'projects') as OutputMode,
+		context.getNodeParameter('output', itemIndex, 'projects') as OutputMode,
 		itemIndex,
 	);
-	const simplify = this.getNodeParameter('simplify', itemIndex, false) as boolean;
+	const simplify = context.getNodeParameter('simplify', itemIndex, false) as boolean;
 	const filters = checkedFilters(
 		node,
-		this.getNodeParameter('filters', itemIndex, {}) as IDataObject,
+		context.getNodeParameter('filters', itemIndex, {}) as IDataObject,
 		itemIndex,
 	);
 
-	const fetchPage: FetchPage = async (page) => await requestResultsPage.call(this, companyId, page);
 	const itemsOf = (projects: Project[]) =>
 		shapeItems(filterProjects(projects, filters, today), { output, simplify }) as IDataObject[];
 	const skipped: string[] = [];
 	const onSkipped = (entry: string) => {
 		skipped.push(entry);
-		this.logger.warn(
+		context.logger.warn(
 			`Supplier Matched Projects "${node.name}" left out an unreadable entry: ${entry}`,
 		);
 	};
-	const { items } = await inCredentialTurn(
-		this,
+	const walk = await openWalk(api, context, companyId);
+	const { items } = await walk.inTurn(
 		async () =>
-			await walkToLimit(fetchPage, limit, itemsOf, { fullPages: hasFilters(filters), onSkipped }),
+			await walkToLimit(walk.fetchPage, limit, itemsOf, {
+				fullPages: hasFilters(filters),
+				onSkipped,
+			}),
 	);
 	if (skipped.length > 0) {
-		this.addExecutionHints({
+		context.addExecutionHints({
 			message: `${skippedSummary(skipped)} The other results are complete.`,
 			type: 'warning',
 			location: 'outputPane',

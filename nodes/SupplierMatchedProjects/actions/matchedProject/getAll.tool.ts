@@ -19,7 +19,7 @@ import {
 	type AnswerField,
 	type AnswerMode,
 } from '../../helpers/tool-answer';
-import { inCredentialTurn, requestResultsPage } from '../../transport';
+import { openWalk, type ApiConnection, type CompanyId } from '../../transport';
 import { checkedFilters } from '../../shared/parameters';
 
 /**
@@ -104,58 +104,62 @@ function modelFiltersOf(node: INode, raw: IDataObject, itemIndex: number): Proje
 }
 
 export async function answerAsTool(
-	this: IExecuteFunctions,
-	{ itemIndex, today, companyId }: { itemIndex: number; today: string; companyId: string },
+	context: IExecuteFunctions,
+	api: ApiConnection,
+	{ itemIndex, today, companyId }: { itemIndex: number; today: string; companyId: CompanyId },
 ): Promise<IDataObject> {
-	const node = this.getNode();
+	const node = context.getNode();
 	const asked = checkedLimit(
 		node,
-		this.getNodeParameter('maxProjects', itemIndex, DEFAULT_TOOL_LIMIT),
+		context.getNodeParameter('maxProjects', itemIndex, DEFAULT_TOOL_LIMIT),
 		itemIndex,
 	);
 	const limit = Math.min(asked, MAX_TOOL_LIMIT);
 	const answer = checkedAnswer(
 		node,
-		this.getNodeParameter('answer', itemIndex, 'compact'),
+		context.getNodeParameter('answer', itemIndex, 'compact'),
 		itemIndex,
 	);
 	const fields =
 		answer === 'fields'
-			? checkedFields(node, this.getNodeParameter('answerFields', itemIndex, []), itemIndex)
+			? checkedFields(node, context.getNodeParameter('answerFields', itemIndex, []), itemIndex)
 			: COMPACT_FIELDS;
 	const fixedFilters = checkedFilters(
 		node,
-		this.getNodeParameter('filters', itemIndex, {}) as IDataObject,
+		context.getNodeParameter('filters', itemIndex, {}) as IDataObject,
 		itemIndex,
 	);
 	const modelFilters = modelFiltersOf(
 		node,
-		this.getNodeParameter('modelFilters', itemIndex, {}) as IDataObject,
+		context.getNodeParameter('modelFilters', itemIndex, {}) as IDataObject,
 		itemIndex,
 	);
 
-	const fetchPage: FetchPage = async (page) => await requestResultsPage.call(this, companyId, page);
 	let unreadable = 0;
 	const onSkipped = (entry: string) => {
 		unreadable++;
-		this.logger.warn(
+		context.logger.warn(
 			`Supplier Matched Projects "${node.name}" left out an unreadable entry: ${entry}`,
 		);
 	};
 	const filterSets = [fixedFilters, modelFilters];
-	const { projects, moreMatch } = await inCredentialTurn(
-		this,
-		async () => await matchingProjects(fetchPage, limit, filterSets, today, onSkipped),
-	).catch((error: unknown) => {
-		// Paging the service broke is, for a model, one more temporary failure of the API.
-		if (!(error instanceof NodeApiError || error instanceof PagingError)) throw error;
-		const status = error instanceof NodeApiError ? Number(error.httpCode) : NaN;
-		const failure = toolFailureOf(Number.isInteger(status) && status > 0 ? status : undefined);
-		throw new NodeOperationError(node, failure.message, {
-			itemIndex,
-			description: failure.description,
+	const { projects, moreMatch } = await openWalk(api, context, companyId)
+		.then(
+			async (walk) =>
+				await walk.inTurn(
+					async () => await matchingProjects(walk.fetchPage, limit, filterSets, today, onSkipped),
+				),
+		)
+		.catch((error: unknown) => {
+			// Paging the service broke is, for a model, one more temporary failure of the API.
+			if (!(error instanceof NodeApiError || error instanceof PagingError)) throw error;
+			const status = error instanceof NodeApiError ? Number(error.httpCode) : NaN;
+			const failure = toolFailureOf(Number.isInteger(status) && status > 0 ? status : undefined);
+			throw new NodeOperationError(node, failure.message, {
+				itemIndex,
+				description: failure.description,
+			});
 		});
-	});
 	const answered = toolAnswerOf(
 		{
 			returned: projects.length,

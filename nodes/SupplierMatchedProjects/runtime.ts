@@ -1,0 +1,53 @@
+import type { ApiConnection } from './transport';
+import { API_RATE_LIMIT, API_RATE_WINDOW_MS, RateBudget } from './transport/budget';
+import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './transport/retry';
+import { TokenCache } from './transport/token';
+import { Turns } from './transport/turns';
+import type { FailureStreak } from './trigger/failures';
+import type { RunningPoll } from './trigger/overlap';
+
+export interface RuntimeOptions {
+	/** Parts of the retry policy to change; tests shorten its waits. */
+	retryPolicy?: Partial<RetryPolicy>;
+}
+
+/**
+ * What lives once per n8n process: each credential's tokens, rate budget and walk turns, the retry
+ * policy, and what the trigger notes between polls. n8n constructs the node and credential classes
+ * without arguments, so in n8n they all share `packageRuntime`; tests and the bench hand the
+ * classes a runtime of their own to get a fresh process.
+ */
+export class SupplierRuntime implements ApiConnection {
+	readonly tokens = new TokenCache();
+
+	/** Shared by every execution of both nodes: the API counts per client, not per workflow. */
+	readonly rateBudget = new RateBudget({ limit: API_RATE_LIMIT, windowMs: API_RATE_WINDOW_MS });
+
+	readonly walkTurns = new Turns();
+
+	readonly retryPolicy: Readonly<RetryPolicy>;
+
+	/**
+	 * The poll of each trigger running now, by workflow and node (trigger/overlap.ts). Per process
+	 * is enough: only one process polls a workflow, the leader main in queue mode.
+	 */
+	readonly runningPolls = new Map<string, RunningPoll>();
+
+	/** Failed polls in a row, by trigger: a failure that will not pass is reported once per streak. */
+	readonly failureStreaks = new Map<string, FailureStreak>();
+
+	/**
+	 * Static data objects this process has written. One that is not among them was just read from
+	 * the database (activation, restart, workflow update), so the polls since its last save are
+	 * unknown: the trigger's state is told, and keeps every remembered tender for a full retention
+	 * period.
+	 */
+	readonly statesWrittenHere = new WeakSet<object>();
+
+	constructor(options: RuntimeOptions = {}) {
+		this.retryPolicy = Object.freeze({ ...DEFAULT_RETRY_POLICY, ...options.retryPolicy });
+	}
+}
+
+/** The one runtime of this n8n process. */
+export const packageRuntime = new SupplierRuntime();
