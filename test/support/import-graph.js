@@ -114,7 +114,7 @@ function isModuleCall(call) {
 		return true;
 	}
 	const text = callee.getText();
-	return ['require', 'jest.mock', 'jest.requireActual', 'require.resolve'].includes(text);
+	return ['require', 'jest.mock', 'jest.requireActual'].includes(text);
 }
 
 /** Imports of every file read so far, and the product files each names as text. */

@@ -126,11 +126,14 @@ function reasonToName(graph, test, file, hubs, reached) {
 		: 'it builds the package or reads the file';
 }
 
-/** @param {Row} row @returns {string} the first cell */
+/** @param {Row} row @returns {string} the first cell; a hub's with the name other rows call it */
 function fileCell(row) {
-	return row.files.length === 0
-		? NO_PRODUCT_FILE
-		: row.files.map((file) => `\`${shortName(file)}\``).join(', ');
+	if (row.files.length === 0) {
+		return NO_PRODUCT_FILE;
+	}
+	const hub = HUBS.find((one) => row.files.includes(one.file));
+	const files = row.files.map((file) => `\`${shortName(file)}\``).join(', ');
+	return hub ? `${files} (${hub.name})` : files;
 }
 
 /**
