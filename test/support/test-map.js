@@ -1,0 +1,229 @@
+// @ts-check
+'use strict';
+
+/**
+ * The README's test map (which tests run each product file), its rows computed from the imports
+ * and checked against the README. `node test/support/test-map.js` prints the tables, `--write`
+ * puts them into README.md between the markers.
+ */
+
+const fs = require('node:fs');
+const path = require('node:path');
+
+const { ImportGraph, NODE_DIR, ROOT, sourceFiles, testFiles } = require('./import-graph');
+
+const README = path.join(ROOT, 'README.md');
+const START = '<!-- test-map:start -->';
+const END = '<!-- test-map:end -->';
+const REFRESH = 'node test/support/test-map.js --write';
+const NO_PRODUCT_FILE = '(no product file)';
+
+/**
+ * Files whose row names every test that runs them; the rows of the files they import name only
+ * the tests that reach those files some other way, or import them themselves.
+ */
+const HUBS = Object.freeze([
+	{ name: 'Credential', file: 'credentials/SupplierMatchedProjectsApi.credentials.ts' },
+	{ name: 'Node', file: `${NODE_DIR}/SupplierMatchedProjects.node.ts` },
+	{ name: 'Trigger', file: `${NODE_DIR}/SupplierMatchedProjectsTrigger.node.ts` },
+]);
+
+/** The generated types share the row of the file that names them. */
+const SHARED_ROWS = new Map([[`${NODE_DIR}/api/types.generated.ts`, `${NODE_DIR}/api/types.ts`]]);
+
+/** The table's columns after the first two: a test's layer is its folder under test/. */
+const LAYERS = Object.freeze([
+	{ title: 'Without n8n', folders: ['unit', 'contract', 'sandbox', 'release'] },
+	{ title: "In n8n's engine", folders: ['engine', 'reliability', 'timeline'] },
+	{ title: 'On a real n8n', folders: ['e2e', 'e2e-queue', 'e2e-compat'] },
+]);
+const HEADER = ['File', 'Also every test in the row of', ...LAYERS.map((layer) => layer.title)];
+
+/**
+ * @typedef {{ files: string[], hubs: string[], tests: Map<string, string> }} Row
+ * `tests`: test file → why it belongs in the row
+ */
+
+/** @returns {string} README.md's text */
+const readReadme = () => fs.readFileSync(README, 'utf8');
+
+/** @param {string} file from the root @returns {string} as the table names it */
+const shortName = (file) =>
+	file.startsWith(`${NODE_DIR}/`) ? file.slice(NODE_DIR.length + 1) : file;
+
+/** @param {string} name as the table names a file @returns {string} from the root */
+const longName = (name) => (fs.existsSync(path.join(ROOT, name)) ? name : `${NODE_DIR}/${name}`);
+
+/** @param {string} test from the root @returns {string} from test/ */
+const testName = (test) => test.replace(/^test\//, '').replace(/\.test\.ts$/, '');
+
+/** @param {string} test from the root @returns {string | undefined} its column's title */
+function layerOf(test) {
+	const folder = testName(test).split('/')[0];
+	return LAYERS.find((layer) => layer.folders.includes(folder))?.title;
+}
+
+/**
+ * The rows the code calls for, one per product file (the generated types sharing one), hubs
+ * first, and a last one for the tests that run no product file.
+ * @param {ImportGraph} graph
+ * @returns {Row[]}
+ */
+function expectedRows(graph) {
+	const tests = testFiles();
+	const reach = new Map(tests.map((test) => [test, graph.reach(test)]));
+	const hubFiles = HUBS.map((hub) => hub.file);
+	const order = [...hubFiles, ...sourceFiles().filter((file) => !hubFiles.includes(file))];
+	/** @type {Map<string, Row>} */
+	const rows = new Map();
+	for (const file of order) {
+		const owner = SHARED_ROWS.get(file) ?? file;
+		/** @type {Row} */
+		const row = rows.get(owner) ?? { files: [], hubs: hubsOf(graph, owner), tests: new Map() };
+		row.files.push(file);
+		for (const [test, reached] of reach) {
+			const why = reasonToName(graph, test, file, row.hubs, reached);
+			if (why && !row.tests.has(test)) {
+				row.tests.set(test, why);
+			}
+		}
+		rows.set(owner, row);
+	}
+	const idle = tests.filter((test) => reach.get(test)?.size === 0);
+	const none = new Map(idle.map((test) => [test, 'it runs no product file']));
+	return [...rows.values(), { files: [], hubs: [], tests: none }];
+}
+
+/** @param {ImportGraph} graph @param {string} file @returns {string[]} the hubs that import it */
+function hubsOf(graph, file) {
+	return HUBS.filter((hub) => hub.file !== file && graph.closure(hub.file).has(file)).map(
+		(hub) => hub.name,
+	);
+}
+
+/**
+ * @param {ImportGraph} graph
+ * @param {string} test
+ * @param {string} file
+ * @param {string[]} hubs the row's
+ * @param {Set<string>} reached by the test
+ * @returns {string | undefined} why the test belongs in the file's row, if it does
+ */
+function reasonToName(graph, test, file, hubs, reached) {
+	if (graph.imports(test).includes(file)) {
+		return 'it imports the file itself';
+	}
+	if (!reached.has(file)) {
+		return undefined;
+	}
+	const through = HUBS.filter((hub) => hubs.includes(hub.name) && reached.has(hub.file));
+	if (through.length > 0) {
+		return undefined;
+	}
+	const route = graph.route(test, file);
+	return route
+		? `it loads the file through ${route.join(' → ')}`
+		: 'it builds the package or reads the file';
+}
+
+/** @param {Row} row @returns {string} the first cell; a hub's with the name other rows call it */
+function fileCell(row) {
+	if (row.files.length === 0) {
+		return NO_PRODUCT_FILE;
+	}
+	const hub = HUBS.find((one) => row.files.includes(one.file));
+	const files = row.files.map((file) => `\`${shortName(file)}\``).join(', ');
+	return hub ? `${files} (${hub.name})` : files;
+}
+
+/**
+ * @param {string[]} tests of one column
+ * @returns {string} their names, a whole folder as `folder/*`
+ */
+function testsCell(tests) {
+	const all = testFiles();
+	/** @type {string[]} */
+	const names = [];
+	for (const test of tests) {
+		const folder = path.posix.dirname(test);
+		const inFolder = all.filter((other) => path.posix.dirname(other) === folder);
+		const whole = inFolder.length > 1 && inFolder.every((other) => tests.includes(other));
+		const name = whole ? `${testName(folder)}/*` : testName(test);
+		if (!names.includes(name)) {
+			names.push(name);
+		}
+	}
+	return names.map((name) => `\`${name}\``).join(', ');
+}
+
+/** @param {Row} row @returns {string} the table it stands in: the node classes, a folder, or none */
+function groupOf(row) {
+	if (row.files.length === 0) {
+		return 'none';
+	}
+	const hub = HUBS.some((one) => row.files.includes(one.file));
+	return hub ? 'classes' : shortName(row.files[0]).split('/')[0];
+}
+
+/** @param {Row[]} rows @returns {string} one table per group, as markdown (not yet aligned) */
+function renderTable(rows) {
+	/** @type {Map<string, string[][]>} */
+	const tables = new Map();
+	for (const row of rows) {
+		const tests = [...row.tests.keys()];
+		const layers = LAYERS.map((layer) =>
+			testsCell(tests.filter((test) => layerOf(test) === layer.title)),
+		);
+		const group = groupOf(row);
+		const lines = tables.get(group) ?? [HEADER, HEADER.map(() => '---')];
+		lines.push([fileCell(row), row.hubs.join(', '), ...layers]);
+		tables.set(group, lines);
+	}
+	return [...tables.values()]
+		.map((lines) => lines.map((cells) => `| ${cells.join(' | ')} |`).join('\n'))
+		.join('\n\n');
+}
+
+/**
+ * @param {string} readme the whole text
+ * @returns {string} it with the tables between the markers made anew from the code
+ */
+function withFreshTable(readme) {
+	const start = readme.indexOf(START);
+	const end = readme.indexOf(END);
+	if (start < 0 || end < start) {
+		throw new Error(`README.md needs the markers ${START} and ${END} around the test map`);
+	}
+	const table = renderTable(expectedRows(new ImportGraph()));
+	// Prettier would pad every row to the widest; unpadded, each row reads on its own.
+	const ignored = `<!-- prettier-ignore-start -->\n\n${table}\n\n<!-- prettier-ignore-end -->`;
+	return `${readme.slice(0, start + START.length)}\n${ignored}\n${readme.slice(end)}`;
+}
+
+module.exports = {
+	END,
+	HEADER,
+	HUBS,
+	LAYERS,
+	NO_PRODUCT_FILE,
+	README,
+	REFRESH,
+	readReadme,
+	START,
+	expectedRows,
+	layerOf,
+	longName,
+	renderTable,
+	shortName,
+	testName,
+	withFreshTable,
+};
+
+if (require.main === module) {
+	const fresh = withFreshTable(readReadme());
+	if (process.argv.includes('--write')) {
+		fs.writeFileSync(README, fresh);
+	} else {
+		process.stdout.write(`${fresh.slice(fresh.indexOf(START), fresh.indexOf(END) + END.length)}\n`);
+	}
+}
