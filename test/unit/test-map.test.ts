@@ -59,14 +59,17 @@ describe("README.md's test map", () => {
 	});
 
 	it('fails when a test is in the wrong column, or a node row is left out', () => {
-		const moved = edited('| `trigger/overlap.ts` |', (line) =>
-			line.replace('| `unit/trigger-overlap` |  |', '|  | `unit/trigger-overlap` |'),
+		const moved = edited('| `trigger/output.ts` |', (line) =>
+			line.replace(
+				'`unit/trigger-due-soon`, `unit/trigger-output` |  |',
+				'`unit/trigger-due-soon` | `unit/trigger-output` |',
+			),
 		);
-		const unhooked = edited('| `trigger/overlap.ts` |', (line) =>
+		const unhooked = edited('| `trigger/output.ts` |', (line) =>
 			line.replace('| Trigger |', '|  |'),
 		);
 
-		expect(problemsOf(moved)).toContain('move `unit/trigger-overlap` to "Without n8n"');
+		expect(problemsOf(moved)).toContain('move `unit/trigger-output` to "Without n8n"');
 		expect(problemsOf(unhooked)).toContain('should read Trigger');
 	});
 });
