@@ -9,7 +9,8 @@ import {
 	passesOnItsOwn,
 	UNREACHABLE_STREAK_MS,
 } from '../../nodes/SupplierMatchedProjects/trigger/failures';
-import { networkFailureNamedIn } from '../../nodes/SupplierMatchedProjects/transport/network';
+import { NoAnswerError } from '../../nodes/SupplierMatchedProjects/transport';
+import { networkFailureOf } from '../../nodes/SupplierMatchedProjects/transport/network';
 
 const DAY_MS = 86_400_000;
 
@@ -24,6 +25,14 @@ const node: INode = {
 
 function apiError(options: ConstructorParameters<typeof NodeApiError>[2]): NodeApiError {
 	return new NodeApiError(node, { message: 'x' } as JsonObject, { message: 'x', ...options });
+}
+
+/** What the transport throws when a request got no answer, for the error code Node gave. */
+function noAnswer(code: string, failure?: NoAnswerError['failure']): NoAnswerError {
+	const network = networkFailureOf({ code });
+	if (network === undefined) throw new Error(`no network failure for ${code}`);
+	const message = `Could not reach the API at https://api.example: ${network.summary}`;
+	return new NoAnswerError(node, { message, description: '' }, network, failure);
 }
 
 describe('which failed polls the trigger only logs, and which it reports', () => {
@@ -73,21 +82,14 @@ describe('which failed polls the trigger only logs, and which it reports', () =>
 });
 
 describe('why a poll failed, in n8n terms', () => {
-	const unreachable = (summary: string) =>
-		apiError({ message: `Could not reach the API at https://api.example: ${summary}` });
-
 	it.each([
 		['a 429', apiError({ httpCode: '429' }), 'rate-limited'],
 		['a 503', apiError({ httpCode: '503' }), 'temporarily-unavailable'],
 		['a 401', apiError({ httpCode: '401' }), 'credential-invalid'],
 		['a 404 (no API at the Base URL)', apiError({ httpCode: '404' }), 'configuration-invalid'],
-		['a refused connection', unreachable('the connection was refused'), 'temporarily-unavailable'],
-		['a host name not found', unreachable('the host name was not found'), 'configuration-invalid'],
-		[
-			'an expired certificate',
-			unreachable('its TLS certificate has expired'),
-			'configuration-invalid',
-		],
+		['a refused connection', noAnswer('ECONNREFUSED'), 'temporarily-unavailable'],
+		['a host name not found', noAnswer('ENOTFOUND'), 'configuration-invalid'],
+		['an expired certificate', noAnswer('CERT_HAS_EXPIRED'), 'configuration-invalid'],
 		['paging the service broke', new PagingError('a cursor repeated'), 'temporarily-unavailable'],
 		["a walk the API's 429s hold back", budgetExhausted(node, 3, 200, 'api'), 'rate-limited'],
 		["this process's budget used up", budgetExhausted(node, 3, 200, 'process'), 'quota-exhausted'],
@@ -108,18 +110,10 @@ describe('why a poll failed, in n8n terms', () => {
 });
 
 describe('which failures fail an execution, once per streak', () => {
-	const refused = apiError({
-		message: 'Could not reach the API at https://api.example: the connection was refused',
-	});
-	const noHost = apiError({
-		message:
-			'Could not reach the token issuer at https://auth.example: the host name was not found',
-		failure: { cause: 'temporarily-unavailable' },
-	});
-	const wrongHost = apiError({
-		message:
-			'Could not reach the API at https://api.example: its TLS certificate is for another host name',
-	});
+	const refused = noAnswer('ECONNREFUSED');
+	// The token issuer's: it declares its failure passing, like every unreachable issuer.
+	const noHost = noAnswer('ENOTFOUND', { cause: 'temporarily-unavailable' });
+	const wrongHost = noAnswer('ERR_TLS_CERT_ALTNAME_INVALID');
 
 	it('hears a host name not found or a bad certificate at once, then not again in that streak', () => {
 		for (const error of [noHost, wrongHost]) {
@@ -155,23 +149,18 @@ describe('which failures fail an execution, once per streak', () => {
 	});
 });
 
-describe('network failures told apart by the words errors keep', () => {
+describe('network failures the transport names', () => {
 	it.each([
-		['Could not reach the API at https://x: the host name was not found', 'dns', false],
-		[
-			'Could not reach the API at https://x: the host name could not be resolved for now',
-			'dns',
-			true,
-		],
-		['Could not reach the API at https://x: its TLS certificate has expired', 'tls', false],
-		['Could not reach the API at https://x: the connection was refused', 'refused', true],
-	])('%s', (message, kind, retryable) => {
-		expect(networkFailureNamedIn(message)).toMatchObject({ kind, retryable });
+		['ENOTFOUND', 'dns', false],
+		['EAI_AGAIN', 'dns', true],
+		['CERT_HAS_EXPIRED', 'tls', false],
+		['ECONNREFUSED', 'refused', true],
+	])('%s', (code, kind, retryable) => {
+		expect(noAnswer(code).network).toMatchObject({ kind, retryable });
 	});
 
-	it('finds none in an answer from the API', () => {
-		expect(networkFailureNamedIn('The API answered 503: the host name was not found yet')).toBe(
-			undefined,
-		);
+	it('finds none in an answer from the API, whatever its words', () => {
+		const answered = apiError({ httpCode: '503', message: 'the host name was not found' });
+		expect(isHeard(answered, { since: 0, heard: false }, DAY_MS)).toBe(false);
 	});
 });

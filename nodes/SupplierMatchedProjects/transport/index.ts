@@ -74,6 +74,26 @@ export function isRateBudgetError(error: unknown): error is RateBudgetError {
 }
 
 /**
+ * The API or the token issuer gave no answer. `network` says why, for whoever weighs the failure
+ * (the trigger tells a missing host from a refused connection), so nobody reads it from the words.
+ */
+export class NoAnswerError extends NodeApiError {
+	readonly network: NetworkFailure;
+
+	constructor(
+		node: INode,
+		words: { message: string; description: string },
+		network: NetworkFailure,
+		failure?: Failure,
+	) {
+		super(node, words as JsonObject, { ...words, failure });
+		this.network = network;
+		// n8n-workflow before 2.40 ignores the option; the trigger reads the cause all the same.
+		this.failure ??= failure;
+	}
+}
+
+/**
  * What the transport keeps once per n8n process. The package's runtime (../runtime.ts) holds it;
  * tests and the bench build their own.
  */
@@ -459,11 +479,14 @@ function judged(call: PageCall, attempt: Attempt): Verdict {
 	if ('answer' in outcome) return judgedAnswer(call, attempt, outcome.answer);
 	if ('token' in outcome) {
 		const { token } = outcome;
+		const words = { message: token.message, description: token.description ?? '' };
 		return {
 			retry: token.retryable ? { kind: 'wait' } : { kind: 'never' },
 			// No HTTP code: the issuer's status is not the API's. The failure says whether it lasts.
 			failure: () =>
-				apiError(call.node, token.message, token.description ?? '', { failure: token.failure }),
+				token.network === undefined
+					? apiError(call.node, words.message, words.description, { failure: token.failure })
+					: new NoAnswerError(call.node, words, token.network, token.failure),
 		};
 	}
 	if ('network' in outcome) {
@@ -506,6 +529,9 @@ function judgedAnswer(call: PageCall, attempt: Attempt, answer: IN8nHttpFullResp
 	return { retry, failure: () => statusError(call, attempt, answer) };
 }
 
+const BASE_URL_FIX =
+	"Correct the credential's Base URL: enter the API's address as the operator issued it, without /api/supplier/v1.";
+
 /**
  * A redirect: followed on the Base URL's own origin (the GET stays a GET, as every redirect
  * status allows), refused anywhere else, since the credential belongs to that origin alone.
@@ -520,7 +546,7 @@ function redirected(call: PageCall, redirect: Redirect): Verdict {
 				apiError(
 					call.node,
 					`The API at ${baseUrl} redirected the request to another address, ${redirect.origin} (HTTP ${redirect.status}); the node did not follow it, so the credential was not sent there`,
-					`The node sends the access token and client ID only to the Base URL's own scheme, host and port. Correct the credential's Base URL: enter the API's address as the operator issued it, without /api/supplier/v1. If the operator confirms the API moved to ${redirect.origin}, enter that.`,
+					`The node sends the access token and client ID only to the Base URL's own scheme, host and port. ${BASE_URL_FIX} If the operator confirms the API moved to ${redirect.origin}, enter that.`,
 					{ httpCode: redirect.status, failure },
 				),
 		};
@@ -531,7 +557,7 @@ function redirected(call: PageCall, redirect: Redirect): Verdict {
 			apiError(
 				call.node,
 				`The API at ${baseUrl} redirected the request more than ${MAX_REDIRECTS} times (HTTP ${redirect.status})`,
-				"Correct the credential's Base URL: enter the API's address as the operator issued it, without /api/supplier/v1.",
+				BASE_URL_FIX,
 				{ httpCode: redirect.status, failure },
 			),
 	};
@@ -553,20 +579,22 @@ function statusError(call: PageCall, attempt: Attempt, answer: IN8nHttpFullRespo
 	);
 }
 
-function networkError(call: PageCall, network: NetworkFailure, attempts: number): NodeApiError {
+function networkError(call: PageCall, network: NetworkFailure, attempts: number): NoAnswerError {
 	const { baseUrl } = call.failedRequest;
 	const { requestTimeoutMs } = call.policy;
 	const timeout =
 		requestTimeoutMs < 1000 ? `${requestTimeoutMs} ms` : `${Math.round(requestTimeoutMs / 1000)} s`;
-	return apiError(
-		call.node,
-		network.kind === 'timeout'
-			? `The API at ${baseUrl} did not answer within ${timeout}${attempts > 1 ? ` (${attempts} attempts)` : ''}`
-			: `Could not reach the API at ${baseUrl}: ${network.summary}`,
-		network.kind === 'cancelled'
-			? 'The execution was stopped.'
-			: "Check the credential's Base URL and that n8n can reach it, through a proxy if your network needs one. If the service is slow or down, run the workflow again later.",
-	);
+	const words = {
+		message:
+			network.kind === 'timeout'
+				? `The API at ${baseUrl} did not answer within ${timeout}${attempts > 1 ? ` (${attempts} attempts)` : ''}`
+				: `Could not reach the API at ${baseUrl}: ${network.summary}`,
+		description:
+			network.kind === 'cancelled'
+				? 'The execution was stopped.'
+				: "Check the credential's Base URL and that n8n can reach it, through a proxy if your network needs one. If the service is slow or down, run the workflow again later.",
+	};
+	return new NoAnswerError(call.node, words, network);
 }
 
 /**

@@ -92,14 +92,3 @@ export function networkFailureOf(error: unknown): NetworkFailure | undefined {
 	}
 	return undefined;
 }
-
-/**
- * The failure whose summary ends an error message. Errors built from a NetworkFailure keep its
- * words only, so this is how their handlers (the trigger) tell what kind it was.
- */
-export function networkFailureNamedIn(message: string): NetworkFailure | undefined {
-	for (const [, failure] of FAILURES_BY_CODES) {
-		if (message.endsWith(`: ${failure.summary}`)) return failure;
-	}
-	return undefined;
-}

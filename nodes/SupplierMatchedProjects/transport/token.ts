@@ -10,7 +10,7 @@ import { UserError } from 'n8n-workflow';
 
 import type { OAuthErrorBody, TokenResponse } from '../api/types';
 import { isObject } from '../helpers/values';
-import { networkFailureOf } from './network';
+import { networkFailureOf, type NetworkFailure } from './network';
 import { MAX_REDIRECTS, redirectOf } from './redirects';
 import { readSettings, TOKEN_PATH, type SupplierSettings } from './settings';
 
@@ -48,9 +48,18 @@ export class TokenRequestError extends UserError {
 	 */
 	readonly failure: Failure;
 
-	constructor(kind: TokenFailureKind, message: string, description: string) {
+	/** Why the issuer gave no answer, when it gave none. */
+	readonly network?: NetworkFailure;
+
+	constructor(
+		kind: TokenFailureKind,
+		message: string,
+		description: string,
+		network?: NetworkFailure,
+	) {
 		super(message, { description });
 		this.kind = kind;
+		this.network = network;
 		this.retryable = kind === 'issuerUnavailable' || kind === 'unreachable';
 		if (this.retryable) this.failure = { cause: 'temporarily-unavailable' };
 		else if (kind === 'redirected') this.failure = { cause: 'configuration-invalid' };
@@ -123,6 +132,7 @@ function failedBeforeAnswer(settings: SupplierSettings, error: unknown): TokenRe
 		'unreachable',
 		`Could not reach the token issuer at ${settings.authUrl}: ${failure.summary}`,
 		fix,
+		failure,
 	);
 }
 

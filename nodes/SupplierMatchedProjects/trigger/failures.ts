@@ -2,8 +2,8 @@ import type { Failure } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { PagingError } from '../helpers/paging';
+import { NoAnswerError } from '../transport';
 import { TIMED_CAUSES } from '../transport/n8n-features';
-import { networkFailureNamedIn, type NetworkFailure } from '../transport/network';
 import { WalkBudgetError } from './budget';
 
 const PASSING_CAUSES: ReadonlySet<string> = new Set(TIMED_CAUSES);
@@ -35,8 +35,9 @@ export function passesOnItsOwn(error: unknown): boolean {
  * certificate that expired or names another host. Someone must fix the address or the server.
  */
 function isLastingNetworkFailure(error: unknown): boolean {
-	const network = networkFailureOfError(error);
-	return network !== undefined && (network.kind === 'dns' || network.kind === 'tls');
+	return (
+		error instanceof NoAnswerError && (error.network.kind === 'dns' || error.network.kind === 'tls')
+	);
 }
 
 /**
@@ -45,19 +46,12 @@ function isLastingNetworkFailure(error: unknown): boolean {
  * their words.
  */
 function isUnreachable(error: unknown): boolean {
-	if (networkFailureOfError(error) !== undefined) return true;
+	if (error instanceof NoAnswerError) return true;
 	return (
 		error instanceof NodeApiError &&
 		(error.httpCode === undefined || error.httpCode === null) &&
 		error.failure === undefined
 	);
-}
-
-/** Only an error without an HTTP answer: an answer's text may quote anything. */
-function networkFailureOfError(error: unknown): NetworkFailure | undefined {
-	if (!(error instanceof NodeApiError)) return undefined;
-	if (error.httpCode !== undefined && error.httpCode !== null) return undefined;
-	return networkFailureNamedIn(error.message);
 }
 
 /**
