@@ -75,7 +75,7 @@ function capitalised(name: string): string {
 	return name.charAt(0).toUpperCase() + name.slice(1);
 }
 
-const KNOWN_PROJECT_FIELDS = new Set([
+const KNOWN_PROJECT_FIELDS: ReadonlySet<string> = new Set([
 	'projectId',
 	'projectName',
 	'address',
@@ -88,7 +88,7 @@ const KNOWN_PROJECT_FIELDS = new Set([
 	'url',
 ]);
 
-const KNOWN_TENDER_FIELDS = new Set([
+const KNOWN_TENDER_FIELDS: ReadonlySet<string> = new Set([
 	'id',
 	'name',
 	'type',
@@ -103,7 +103,7 @@ const KNOWN_TENDER_FIELDS = new Set([
 /** Fields the API added after this node was written, flattened under a prefix that cannot clash. */
 function unknownFields(
 	source: Record<string, unknown>,
-	known: Set<string>,
+	known: ReadonlySet<string>,
 	prefix: string,
 ): FlatRecord {
 	const extra: FlatRecord = {};

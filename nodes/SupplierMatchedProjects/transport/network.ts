@@ -59,7 +59,7 @@ const FAILURES_BY_CODES: ReadonlyArray<[codes: string[], failure: NetworkFailure
 	[['ERR_TLS_CERT_ALTNAME_INVALID'], tls('is for another host name')],
 ];
 
-const FAILURES = new Map(
+const FAILURES: ReadonlyMap<string, NetworkFailure> = new Map(
 	FAILURES_BY_CODES.flatMap(([codes, failure]) => codes.map((code) => [code, failure] as const)),
 );
 
