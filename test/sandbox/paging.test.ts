@@ -1,6 +1,5 @@
 import type { Project, ResultsPage } from '../../nodes/SupplierMatchedProjects/api/types';
-import { ids, openHarness, SANDBOX_FIXTURES, sandboxDay, sortKey } from './harness';
-import type { Harness } from './harness';
+import { ids, harnessFor, openHarness, SANDBOX_FIXTURES, sandboxDay, sortKey } from './harness';
 
 const BASE64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
 
@@ -11,15 +10,7 @@ function replaceAt(text: string, position: number, change: (index: number) => nu
 }
 
 describe('sandbox results endpoint: limit, ordering and cursors', () => {
-	let harness: Harness;
-
-	beforeAll(async () => {
-		harness = await openHarness({ projects: 300, cacheSeconds: 0, rateLimit: false });
-	});
-
-	afterAll(async () => {
-		await harness.sandbox.stop();
-	});
+	const harness = harnessFor({ projects: 300, cacheSeconds: 0, rateLimit: false });
 
 	async function page(
 		options: { cursor?: string; limit?: number | string; companyId?: string } = {},

@@ -1,17 +1,9 @@
 import type { ResultsPage } from '../../nodes/SupplierMatchedProjects/api/types';
-import { openHarness, SANDBOX_FIXTURES } from './harness';
+import { harnessFor, openHarness, SANDBOX_FIXTURES } from './harness';
 import type { Harness } from './harness';
 
 describe('sandbox rate limit (100 requests per 5 minutes per credential)', () => {
-	let harness: Harness;
-
-	beforeEach(async () => {
-		harness = await openHarness({ cacheSeconds: 0 });
-	});
-
-	afterEach(async () => {
-		await harness.sandbox.stop();
-	});
+	const harness = harnessFor({ cacheSeconds: 0 }, 'each');
 
 	async function spend(
 		count: number,
@@ -156,18 +148,13 @@ function cacheFlags(target: Harness): boolean[] {
 }
 
 describe('sandbox short cache of repeated cursor and limit', () => {
-	let harness: Harness;
-
-	beforeEach(async () => {
-		harness = await openHarness({
+	const harness = harnessFor(
+		{
 			cacheSeconds: 5,
 			rateLimit: { requests: 100, windowSeconds: 300 },
-		});
-	});
-
-	afterEach(async () => {
-		await harness.sandbox.stop();
-	});
+		},
+		'each',
+	);
 
 	it('answers the same company, cursor and limit from cache within cacheSeconds, stale data included', async () => {
 		const first = await harness.client.results({ token: harness.token, limit: 100 });

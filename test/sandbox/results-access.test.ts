@@ -1,18 +1,9 @@
-import { openHarness, SANDBOX_FIXTURES } from './harness';
-import type { Harness } from './harness';
+import { harnessFor, openHarness, SANDBOX_FIXTURES } from './harness';
 
 const { client: fixtureClient, otherClient, noScopeClient } = SANDBOX_FIXTURES;
 
 describe('sandbox results endpoint: headers, token, scope and registration', () => {
-	let harness: Harness;
-
-	beforeAll(async () => {
-		harness = await openHarness();
-	});
-
-	afterAll(async () => {
-		await harness.sandbox.stop();
-	});
+	const harness = harnessFor();
 
 	it('answers a valid call with a results page', async () => {
 		const result = await harness.client.results({ token: harness.token, limit: 2 });

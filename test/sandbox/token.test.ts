@@ -1,5 +1,4 @@
-import { openHarness, SANDBOX_FIXTURES } from './harness';
-import type { Harness } from './harness';
+import { harnessFor, openHarness, SANDBOX_FIXTURES } from './harness';
 
 const { client: fixtureClient, noScopeClient, otherClient, scope } = SANDBOX_FIXTURES;
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
@@ -10,15 +9,7 @@ function basic(clientId: string, clientSecret: string): string {
 }
 
 describe('sandbox token endpoint (POST /oauth2/token)', () => {
-	let harness: Harness;
-
-	beforeAll(async () => {
-		harness = await openHarness({ rateLimit: { requests: 2, windowSeconds: 300 } });
-	});
-
-	afterAll(async () => {
-		await harness.sandbox.stop();
-	});
+	const harness = harnessFor({ rateLimit: { requests: 2, windowSeconds: 300 } });
 
 	it('issues an opaque bearer token for one hour, never cached by intermediaries', async () => {
 		const result = await harness.client.requestToken();
