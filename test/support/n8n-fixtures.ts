@@ -1,3 +1,5 @@
+import type { INode } from 'n8n-workflow';
+
 import type { Project, ResultsPage, Tender } from '../../nodes/SupplierMatchedProjects/api/types';
 
 let sequence = 0;
@@ -45,4 +47,9 @@ export function projects(count: number, prefix = 'p'): Project[] {
 
 export function page(data: Project[], nextCursor: string | null = null): ResultsPage {
 	return { data, _metadata: { nextCursor, hasNextPage: nextCursor !== null } };
+}
+
+/** A workflow node as n8n hands it to a node's code, with no parameters. */
+export function workflowNode(id: string, name: string, type: string): INode {
+	return { id, name, type, typeVersion: 1, position: [0, 0], parameters: {} };
 }
