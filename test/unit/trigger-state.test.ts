@@ -7,6 +7,7 @@ import {
 	type TenderSnapshot,
 	type TriggerState,
 } from '../../nodes/SupplierMatchedProjects/trigger/state';
+import { reloaded } from '../support/n8n-fixtures';
 
 const TODAY = dayOf(Date.parse('2025-06-02T09:30:00Z'));
 
@@ -19,13 +20,6 @@ function snapshot(overrides: Partial<TenderSnapshot> = {}): TenderSnapshot {
 		builder: 'Kōwhai Construction Ltd',
 		...overrides,
 	};
-}
-
-function roundTrip(state: TriggerState): TriggerState {
-	const stored = JSON.parse(JSON.stringify(writeTriggerState(state)));
-	const read = readTriggerState(stored);
-	if (read.kind !== 'state') throw new Error(`expected a state, got ${JSON.stringify(read)}`);
-	return read.state;
 }
 
 function tenderId(sequence: number): string {
@@ -62,7 +56,7 @@ describe('trigger state: writing and reading back', () => {
 			n: 2,
 			t: { 'tdr-0000001': 0, 'tdr-0000002': 12 },
 		});
-		expect(roundTrip(state)).toEqual(state);
+		expect(reloaded(state)).toEqual(state);
 	});
 
 	it('round-trips snapshots: known codes, unknown values verbatim, odd due dates, shared builders and names', () => {
@@ -108,7 +102,7 @@ describe('trigger state: writing and reading back', () => {
 		const entries = stored.t as Record<string, unknown>;
 		expect(entries.c).toEqual([2, '2025-02-30', 'Withdrawn', 'Framework', 0, 1]);
 		expect(entries.e).toEqual([5, -7, 0, 0, 1, 0]);
-		expect(roundTrip(state)).toEqual(state);
+		expect(reloaded(state)).toEqual(state);
 	});
 
 	it('stores a due date as days after the state day, converting back to the same calendar date', () => {
@@ -274,7 +268,7 @@ describe('trigger state: any string is a tender id', () => {
 		const stored = writeTriggerState(state);
 		expect(Object.getPrototypeOf(stored.t)).toBe(Object.prototype);
 		expect(Object.keys(stored.t as object)).toHaveLength(ODD_IDS.length);
-		expect(roundTrip(state)).toEqual(state);
+		expect(reloaded(state)).toEqual(state);
 		// A copy made key by key, as n8n's own copies are, keeps every entry too.
 		const copied = readTriggerState({ ...stored, t: { ...(stored.t as object) } });
 		expect(copied.kind === 'state' && [...copied.state.tenders.keys()].sort()).toEqual(
@@ -291,7 +285,7 @@ describe('trigger state: any string is a tender id', () => {
 			tenders: new Map(),
 		};
 		expect(writeTriggerState(state)).toMatchObject({ n: 12_000, p: 1 });
-		expect(roundTrip(state)).toEqual(state);
+		expect(reloaded(state)).toEqual(state);
 		const older = writeTriggerState(state);
 		delete older.p;
 		expect(readTriggerState(older)).toMatchObject({ kind: 'state', state: { pages: undefined } });
