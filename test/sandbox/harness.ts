@@ -25,6 +25,19 @@ export async function openHarness(options: SandboxOptions = {}): Promise<Harness
 	return { sandbox, client, token };
 }
 
+/** Runs `use` on a harness of its own, stopped afterwards whatever happens. */
+export async function withHarness(
+	options: SandboxOptions,
+	use: (harness: Harness) => Promise<void>,
+): Promise<void> {
+	const harness = await openHarness(options);
+	try {
+		await use(harness);
+	} finally {
+		await harness.sandbox.stop();
+	}
+}
+
 /**
  * A harness opened before all of the calling block's tests (or before each) and stopped after;
  * its fields are filled in by the time a test runs.

@@ -1,5 +1,5 @@
 import type { ResultsPage } from '../../nodes/SupplierMatchedProjects/api/types';
-import { harnessFor, openHarness, SANDBOX_FIXTURES } from './harness';
+import { harnessFor, openHarness, SANDBOX_FIXTURES, withHarness } from './harness';
 import type { Harness } from './harness';
 
 describe('sandbox rate limit (100 requests per 5 minutes per credential)', () => {
@@ -223,15 +223,12 @@ describe('sandbox short cache of repeated cursor and limit', () => {
 		await harness.client.results({ token: harness.token, limit: 1 });
 		harness.sandbox.clearCache();
 		await harness.client.results({ token: harness.token, limit: 1 });
-		const off = await openHarness({ cacheSeconds: 0 });
-		try {
+		await withHarness({ cacheSeconds: 0 }, async (off) => {
 			await off.client.results({ token: off.token, limit: 1 });
 			await off.client.results({ token: off.token, limit: 1 });
 
 			expect(cacheFlags(harness)).toEqual([false, false]);
 			expect(cacheFlags(off)).toEqual([false, false]);
-		} finally {
-			await off.sandbox.stop();
-		}
+		});
 	});
 });

@@ -1,4 +1,4 @@
-import { harnessFor, openHarness, SANDBOX_FIXTURES } from './harness';
+import { harnessFor, SANDBOX_FIXTURES, withHarness } from './harness';
 
 const { client: fixtureClient, noScopeClient, otherClient, scope } = SANDBOX_FIXTURES;
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
@@ -228,8 +228,7 @@ describe('sandbox token endpoint (POST /oauth2/token)', () => {
 	});
 
 	it('does not count token requests against the results rate limit', async () => {
-		const limited = await openHarness({ rateLimit: { requests: 2, windowSeconds: 300 } });
-		try {
+		await withHarness({ rateLimit: { requests: 2, windowSeconds: 300 } }, async (limited) => {
 			for (let attempt = 0; attempt < 5; attempt++) await limited.client.token();
 			const statuses = [];
 			for (let attempt = 0; attempt < 3; attempt++) {
@@ -237,9 +236,7 @@ describe('sandbox token endpoint (POST /oauth2/token)', () => {
 			}
 
 			expect(statuses).toEqual([200, 200, 429]);
-		} finally {
-			await limited.sandbox.stop();
-		}
+		});
 	});
 
 	it('logs token requests with the client that asked and never the secret', async () => {
