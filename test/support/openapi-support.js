@@ -433,13 +433,8 @@ class OpenApiValidator {
 	}
 }
 
-/**
- * @param {JsonObject} document
- * @returns {OpenApiValidator}
- */
-function createOpenApiValidator(document) {
-	return new OpenApiValidator(document);
-}
+/** @param {JsonObject} document */
+const createOpenApiValidator = (document) => new OpenApiValidator(document);
 
 module.exports = {
 	API_TYPES_FILE,

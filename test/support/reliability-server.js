@@ -68,32 +68,26 @@ function rememberToken(text, tokens) {
 
 /**
  * @param {http.IncomingMessage} incoming
- * @returns {Promise<string>}
+ * @returns {Promise<ScriptedRequest>}
  */
-function readBody(incoming) {
+function readRequest(incoming) {
 	return new Promise((resolve, reject) => {
 		/** @type {Buffer[]} */
 		const chunks = [];
 		incoming.on('data', (/** @type {Buffer} */ chunk) => chunks.push(chunk));
-		incoming.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
 		incoming.on('error', reject);
+		incoming.on('end', () =>
+			resolve({
+				method: incoming.method ?? 'GET',
+				path: incoming.url ?? '/',
+				query: Object.fromEntries(
+					new URL(incoming.url ?? '/', 'http://scripted.invalid').searchParams,
+				),
+				headers: { ...incoming.headers },
+				body: Buffer.concat(chunks).toString('utf8'),
+			}),
+		);
 	});
-}
-
-/**
- * @param {http.IncomingMessage} incoming
- * @param {string} body
- * @returns {ScriptedRequest}
- */
-function toScriptedRequest(incoming, body) {
-	const url = new URL(incoming.url ?? '/', 'http://scripted.invalid');
-	return {
-		method: incoming.method ?? 'GET',
-		path: incoming.url ?? '/',
-		query: Object.fromEntries(url.searchParams),
-		headers: { ...incoming.headers },
-		body,
-	};
 }
 
 /**
@@ -223,7 +217,7 @@ async function startScriptedServer(initial) {
 	 * @param {http.ServerResponse} response
 	 */
 	async function answer(incoming, response) {
-		const request = toScriptedRequest(incoming, await readBody(incoming));
+		const request = await readRequest(incoming);
 		const reply = handler(request, requests.push(request) - 1);
 		if (reply.delayMs) await delays.wait(reply.delayMs);
 		if (response.destroyed) return;
