@@ -186,23 +186,12 @@ describe('sandbox short cache of repeated cursor and limit', () => {
 	});
 
 	it('keys the cache by company and cursor too', async () => {
-		const first = (await harness.client.results({ token: harness.token, limit: 2 }))
-			.body as ResultsPage;
-		await harness.client.results({
-			token: harness.token,
-			limit: 2,
-			companyId: SANDBOX_FIXTURES.secondCompanyId,
-		});
-		await harness.client.results({
-			token: harness.token,
-			limit: 2,
-			cursor: first._metadata.nextCursor ?? undefined,
-		});
-		await harness.client.results({
-			token: harness.token,
-			limit: 2,
-			cursor: first._metadata.nextCursor ?? undefined,
-		});
+		const pageOfTwo = (options: { companyId?: string; cursor?: string } = {}) =>
+			harness.client.results({ token: harness.token, limit: 2, ...options });
+		const first = (await pageOfTwo()).body as ResultsPage;
+		await pageOfTwo({ companyId: SANDBOX_FIXTURES.secondCompanyId });
+		await pageOfTwo({ cursor: first._metadata.nextCursor ?? undefined });
+		await pageOfTwo({ cursor: first._metadata.nextCursor ?? undefined });
 
 		expect(cacheFlags(harness)).toEqual([false, false, false, true]);
 	});
