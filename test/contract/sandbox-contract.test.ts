@@ -59,6 +59,26 @@ function tokenForm(fields: Record<string, string>): string {
 	return new URLSearchParams(fields).toString();
 }
 
+/** The fixture client's token request, with `fields` changed. */
+function clientForm(fields: Record<string, string> = {}): Record<string, string> {
+	return {
+		grant_type: 'client_credentials',
+		client_id: SANDBOX_FIXTURES.client.clientId,
+		client_secret: SANDBOX_FIXTURES.client.clientSecret,
+		...fields,
+	};
+}
+
+/** The fault kinds that answer with an error status, at every status they can take. */
+const SERVER_FAULTS: Array<[string, string, number]> = [
+	['serverError', 'INTERNAL_SERVER_ERROR', 500],
+	['serverError', 'INTERNAL_SERVER_ERROR', 502],
+	['serverError', 'INTERNAL_SERVER_ERROR', 503],
+	['fetchFailed', 'FETCH_FAILED', 500],
+	['fetchFailed', 'FETCH_FAILED', 502],
+	['fetchFailed', 'FETCH_FAILED', 503],
+];
+
 describe('sandbox responses conform to openapi/openapi.yaml', () => {
 	const document = loadOpenApiDocument();
 	const validator = createOpenApiValidator(document);
@@ -139,6 +159,15 @@ describe('sandbox responses conform to openapi/openapi.yaml', () => {
 		return { authorization: `Bearer ${token}`, 'x-service-client-id': clientId };
 	}
 
+	/** A results page from the main sandbox, asked for by the fixture client. */
+	function resultsFor(
+		token: string,
+		query: Record<string, string | string[]> = {},
+		companyId: string = SANDBOX_FIXTURES.companyId,
+	): Promise<Observed> {
+		return getResults(sandbox, resultsUrl(companyId, query), authHeaders(token));
+	}
+
 	beforeAll(async () => {
 		sandbox = await startSandbox({ port: 0, now: '2025-06-02T09:00:00Z', cacheSeconds: 5 });
 	});
@@ -154,12 +183,10 @@ describe('sandbox responses conform to openapi/openapi.yaml', () => {
 	describe('POST /oauth2/token', () => {
 		it('200: issues a bearer token, with and without the scope parameter', async () => {
 			for (const scope of [SANDBOX_FIXTURES.scope, undefined]) {
-				const observed = await requestToken(sandbox, {
-					grant_type: 'client_credentials',
-					client_id: SANDBOX_FIXTURES.client.clientId,
-					client_secret: SANDBOX_FIXTURES.client.clientSecret,
-					...(scope === undefined ? {} : { scope }),
-				});
+				const observed = await requestToken(
+					sandbox,
+					clientForm(scope === undefined ? {} : { scope }),
+				);
 
 				expect(expectConforms(observed)).toMatchObject({ status: '200' });
 				expect(JSON.parse(observed.body)).toMatchObject({ token_type: 'Bearer', expires_in: 3600 });
@@ -195,12 +222,7 @@ describe('sandbox responses conform to openapi/openapi.yaml', () => {
 			[
 				'unsupported_grant_type',
 				'grant_type=password',
-				() =>
-					requestToken(sandbox, {
-						grant_type: 'password',
-						client_id: clientId,
-						client_secret: clientSecret,
-					}),
+				() => requestToken(sandbox, clientForm({ grant_type: 'password' })),
 			],
 			[
 				'invalid_scope',
@@ -213,36 +235,16 @@ describe('sandbox responses conform to openapi/openapi.yaml', () => {
 						scope: SANDBOX_FIXTURES.scope,
 					}),
 			],
-			[
-				'invalid_scope',
-				'an empty scope',
-				() =>
-					requestToken(sandbox, {
-						grant_type: 'client_credentials',
-						client_id: clientId,
-						client_secret: clientSecret,
-						scope: '',
-					}),
-			],
+			['invalid_scope', 'an empty scope', () => requestToken(sandbox, clientForm({ scope: '' }))],
 			[
 				'invalid_client',
 				'a wrong client_secret',
-				() =>
-					requestToken(sandbox, {
-						grant_type: 'client_credentials',
-						client_id: clientId,
-						client_secret: 'not-the-secret',
-					}),
+				() => requestToken(sandbox, clientForm({ client_secret: 'not-the-secret' })),
 			],
 			[
 				'invalid_client',
 				'an unknown client_id',
-				() =>
-					requestToken(sandbox, {
-						grant_type: 'client_credentials',
-						client_id: 'nobody',
-						client_secret: clientSecret,
-					}),
+				() => requestToken(sandbox, clientForm({ client_id: 'nobody' })),
 			],
 			[
 				'invalid_client',
@@ -265,21 +267,10 @@ describe('sandbox responses conform to openapi/openapi.yaml', () => {
 			expect(expectConforms(observed).variant).toBe(error);
 		});
 
-		it.each<[string, string, number]>([
-			['serverError', 'INTERNAL_SERVER_ERROR', 500],
-			['serverError', 'INTERNAL_SERVER_ERROR', 502],
-			['serverError', 'INTERNAL_SERVER_ERROR', 503],
-			['fetchFailed', 'FETCH_FAILED', 500],
-			['fetchFailed', 'FETCH_FAILED', 502],
-			['fetchFailed', 'FETCH_FAILED', 503],
-		])('%s fault: %s with status %s', async (kind, code, status) => {
+		it.each(SERVER_FAULTS)('%s fault: %s with status %s', async (kind, code, status) => {
 			sandbox.injectFault({ kind: kind as 'serverError' | 'fetchFailed', on: 'token', status });
 
-			const observed = await requestToken(sandbox, {
-				grant_type: 'client_credentials',
-				client_id: clientId,
-				client_secret: clientSecret,
-			});
+			const observed = await requestToken(sandbox, clientForm());
 
 			expect(expectConforms(observed)).toMatchObject({ status: String(status), variant: code });
 		});
@@ -287,11 +278,7 @@ describe('sandbox responses conform to openapi/openapi.yaml', () => {
 		it('429 fault: RATE_LIMITED with Retry-After', async () => {
 			sandbox.injectFault({ kind: 'rateLimited', on: 'token', retryAfterSeconds: 7 });
 
-			const observed = await requestToken(sandbox, {
-				grant_type: 'client_credentials',
-				client_id: clientId,
-				client_secret: clientSecret,
-			});
+			const observed = await requestToken(sandbox, clientForm());
 
 			expect(expectConforms(observed)).toMatchObject({ status: '429', variant: 'RATE_LIMITED' });
 			expect(observed.headers['retry-after']).toBe('7');
@@ -310,11 +297,7 @@ describe('sandbox responses conform to openapi/openapi.yaml', () => {
 			let cursor: string | null = null;
 			do {
 				const query: Record<string, string> = { limit: '7', ...(cursor ? { cursor } : {}) };
-				const observed = await getResults(
-					sandbox,
-					resultsUrl(SANDBOX_FIXTURES.companyId, query),
-					authHeaders(token),
-				);
+				const observed = await resultsFor(token, query);
 				expect(expectConforms(observed).status).toBe('200');
 				const page = JSON.parse(observed.body) as (typeof pages)[number];
 				pages.push(page);
@@ -327,20 +310,16 @@ describe('sandbox responses conform to openapi/openapi.yaml', () => {
 		});
 
 		it.each([['1'], ['100'], [undefined]])('200: limit %s', async (limit) => {
-			const observed = await getResults(
-				sandbox,
-				resultsUrl(SANDBOX_FIXTURES.secondCompanyId, limit === undefined ? {} : { limit }),
-				authHeaders(token),
-			);
+			const query: Record<string, string> = limit === undefined ? {} : { limit };
+			const observed = await resultsFor(token, query, SANDBOX_FIXTURES.secondCompanyId);
 
 			expect(expectConforms(observed).status).toBe('200');
 			expect((JSON.parse(observed.body) as { data: unknown[] }).data.length).toBeGreaterThan(0);
 		});
 
 		it('200: a repeated request served from the cache is the same page', async () => {
-			const url = resultsUrl(SANDBOX_FIXTURES.companyId, { limit: '3' });
-			const first = await getResults(sandbox, url, authHeaders(token));
-			const second = await getResults(sandbox, url, authHeaders(token));
+			const first = await resultsFor(token, { limit: '3' });
+			const second = await resultsFor(token, { limit: '3' });
 
 			expectConforms(first);
 			expectConforms(second);
@@ -351,11 +330,7 @@ describe('sandbox responses conform to openapi/openapi.yaml', () => {
 		it('200 after a latency spike', async () => {
 			sandbox.injectFault({ kind: 'latencySpike', ms: 5 });
 
-			const observed = await getResults(
-				sandbox,
-				resultsUrl(SANDBOX_FIXTURES.secondCompanyId, { limit: '2' }),
-				authHeaders(token),
-			);
+			const observed = await resultsFor(token, { limit: '2' }, SANDBOX_FIXTURES.secondCompanyId);
 
 			expect(expectConforms(observed).status).toBe('200');
 		});
@@ -364,7 +339,7 @@ describe('sandbox responses conform to openapi/openapi.yaml', () => {
 			['no keywords configured', SANDBOX_FIXTURES.noKeywordsCompanyId],
 			['nothing matches', SANDBOX_FIXTURES.noMatchesCompanyId],
 		])('200 with empty data: %s', async (_case, companyId) => {
-			const observed = await getResults(sandbox, resultsUrl(companyId), authHeaders(token));
+			const observed = await resultsFor(token, {}, companyId);
 
 			expect(expectConforms(observed).status).toBe('200');
 			expect(JSON.parse(observed.body)).toEqual({
@@ -392,21 +367,13 @@ describe('sandbox responses conform to openapi/openapi.yaml', () => {
 			['negative', '-1'],
 			['sent twice', ['5', '6']],
 		])('400 INVALID_LIMIT: limit %s', async (_case, limit) => {
-			const observed = await getResults(
-				sandbox,
-				resultsUrl(SANDBOX_FIXTURES.companyId, { limit }),
-				authHeaders(token),
-			);
+			const observed = await resultsFor(token, { limit });
 
 			expect(expectConforms(observed)).toMatchObject({ status: '400', variant: 'INVALID_LIMIT' });
 		});
 
 		it('400 INVALID_CURSOR: edited, empty, from another company, or sent twice', async () => {
-			const first = await getResults(
-				sandbox,
-				resultsUrl(SANDBOX_FIXTURES.companyId, { limit: '2' }),
-				authHeaders(token),
-			);
+			const first = await resultsFor(token, { limit: '2' });
 			expectConforms(first);
 			const cursor = (JSON.parse(first.body) as { _metadata: { nextCursor: string } })._metadata
 				.nextCursor;
@@ -420,11 +387,7 @@ describe('sandbox responses conform to openapi/openapi.yaml', () => {
 			];
 
 			for (const [companyId, query] of requests) {
-				const observed = await getResults(
-					sandbox,
-					resultsUrl(companyId, query),
-					authHeaders(token),
-				);
+				const observed = await resultsFor(token, query, companyId);
 				expect(expectConforms(observed)).toMatchObject({
 					status: '400',
 					variant: 'INVALID_CURSOR',
@@ -491,21 +454,13 @@ describe('sandbox responses conform to openapi/openapi.yaml', () => {
 		it('401 Unauthorised: a revoked token, then an expired one', async () => {
 			const revoked = await tokenFor(sandbox, SANDBOX_FIXTURES.client);
 			sandbox.revokeTokens({ clientId: SANDBOX_FIXTURES.client.clientId });
-			const afterRevoke = await getResults(
-				sandbox,
-				resultsUrl(SANDBOX_FIXTURES.companyId),
-				authHeaders(revoked),
-			);
+			const afterRevoke = await resultsFor(revoked);
 			expect(expectConforms(afterRevoke)).toMatchObject({ status: '401', variant: 'Unauthorised' });
 
 			const expiring = await tokenFor(sandbox, SANDBOX_FIXTURES.client);
 			sandbox.clock.advance(3601 * 1000);
 			try {
-				const afterExpiry = await getResults(
-					sandbox,
-					resultsUrl(SANDBOX_FIXTURES.companyId),
-					authHeaders(expiring),
-				);
+				const afterExpiry = await resultsFor(expiring);
 				expect(expectConforms(afterExpiry)).toMatchObject({
 					status: '401',
 					variant: 'Unauthorised',
@@ -547,31 +502,16 @@ describe('sandbox responses conform to openapi/openapi.yaml', () => {
 		it('429 fault: RATE_LIMITED with Retry-After', async () => {
 			sandbox.injectFault({ kind: 'rateLimited', retryAfterSeconds: 3 });
 
-			const observed = await getResults(
-				sandbox,
-				resultsUrl(SANDBOX_FIXTURES.companyId),
-				authHeaders(token),
-			);
+			const observed = await resultsFor(token);
 
 			expect(expectConforms(observed)).toMatchObject({ status: '429', variant: 'RATE_LIMITED' });
 			expect(observed.headers['retry-after']).toBe('3');
 		});
 
-		it.each<[string, string, number]>([
-			['serverError', 'INTERNAL_SERVER_ERROR', 500],
-			['serverError', 'INTERNAL_SERVER_ERROR', 502],
-			['serverError', 'INTERNAL_SERVER_ERROR', 503],
-			['fetchFailed', 'FETCH_FAILED', 500],
-			['fetchFailed', 'FETCH_FAILED', 502],
-			['fetchFailed', 'FETCH_FAILED', 503],
-		])('%s fault: %s with status %s', async (kind, code, status) => {
+		it.each(SERVER_FAULTS)('%s fault: %s with status %s', async (kind, code, status) => {
 			sandbox.injectFault({ kind: kind as 'serverError' | 'fetchFailed', status });
 
-			const observed = await getResults(
-				sandbox,
-				resultsUrl(SANDBOX_FIXTURES.companyId),
-				authHeaders(token),
-			);
+			const observed = await resultsFor(token);
 
 			expect(expectConforms(observed)).toMatchObject({ status: String(status), variant: code });
 		});
@@ -580,11 +520,7 @@ describe('sandbox responses conform to openapi/openapi.yaml', () => {
 			const observed: Declared[] = [];
 			for (const kind of ['serverError', 'fetchFailed'] as const) {
 				sandbox.injectFault({ kind });
-				observed.push(
-					expectConforms(
-						await getResults(sandbox, resultsUrl(SANDBOX_FIXTURES.companyId), authHeaders(token)),
-					),
-				);
+				observed.push(expectConforms(await resultsFor(token)));
 			}
 
 			expect(observed).toMatchObject([
@@ -638,11 +574,7 @@ describe('sandbox responses conform to openapi/openapi.yaml', () => {
 			async (_reason, name, kind) => {
 				sandbox.injectFault({ kind });
 
-				const observed = await getResults(
-					sandbox,
-					resultsUrl(SANDBOX_FIXTURES.companyId),
-					authHeaders(token),
-				);
+				const observed = await resultsFor(token);
 
 				expectOutOfContract(name, observed);
 			},
@@ -675,11 +607,10 @@ describe('sandbox responses conform to openapi/openapi.yaml', () => {
 		});
 
 		it(reason('oversizedTokenRequest'), async () => {
-			const observed = await requestToken(sandbox, {
-				grant_type: 'client_credentials',
-				client_id: SANDBOX_FIXTURES.client.clientId,
-				client_secret: 'x'.repeat(70 * 1024),
-			});
+			const observed = await requestToken(
+				sandbox,
+				clientForm({ client_secret: 'x'.repeat(70 * 1024) }),
+			);
 
 			expect(observed.status).toBe(413);
 			expectOutOfContract('oversizedTokenRequest', observed);

@@ -1,16 +1,7 @@
-import { DAY_MS, openHarness, SANDBOX_FIXTURES, sandboxDay, START } from './harness';
-import type { Harness } from './harness';
+import { DAY_MS, harnessFor, SANDBOX_FIXTURES, sandboxDay, START } from './harness';
 
 describe('sandbox control functions and their /__sandbox HTTP routes', () => {
-	let harness: Harness;
-
-	beforeAll(async () => {
-		harness = await openHarness({ cacheSeconds: 0, rateLimit: false });
-	});
-
-	afterAll(async () => {
-		await harness.sandbox.stop();
-	});
+	const harness = harnessFor({ cacheSeconds: 0, rateLimit: false });
 
 	const control = () => harness.client.control;
 

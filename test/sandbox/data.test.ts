@@ -1,5 +1,5 @@
 import type { Project } from '../../nodes/SupplierMatchedProjects/api/types';
-import { openHarness, SANDBOX_FIXTURES } from './harness';
+import { openHarness, SANDBOX_FIXTURES, withHarness } from './harness';
 import type { Harness } from './harness';
 
 const COMPANIES = [
@@ -153,8 +153,7 @@ describe('sandbox data', () => {
 
 	// Speed is the benchmark's business (machines here are noisy); this proves the largest size works.
 	it('serves 100,000 projects: pages walk in order and a change shows on the next page', async () => {
-		const harness = await openHarness({ projects: 100_000, cacheSeconds: 0, rateLimit: false });
-		try {
+		await withHarness({ projects: 100_000, cacheSeconds: 0, rateLimit: false }, async (harness) => {
 			expect(harness.sandbox.counts().projects).toBe(100_000);
 			const seen = new Set<string>();
 			let cursor: string | undefined;
@@ -174,8 +173,6 @@ describe('sandbox data', () => {
 			const opened = harness.sandbox.openTender({ quotesDueAt: null });
 			const open = harness.sandbox.listOpen(harness.sandbox.fixtures.companyId);
 			expect(open.some((project) => project.projectId === opened.projectId)).toBe(true);
-		} finally {
-			await harness.sandbox.stop();
-		}
+		});
 	}, 120_000);
 });

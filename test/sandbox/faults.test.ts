@@ -1,16 +1,7 @@
-import { openHarness, SANDBOX_FIXTURES } from './harness';
-import type { Harness } from './harness';
+import { harnessFor, SANDBOX_FIXTURES } from './harness';
 
 describe('sandbox faults', () => {
-	let harness: Harness;
-
-	beforeAll(async () => {
-		harness = await openHarness({ cacheSeconds: 0, rateLimit: false });
-	});
-
-	afterAll(async () => {
-		await harness.sandbox.stop();
-	});
+	const harness = harnessFor({ cacheSeconds: 0, rateLimit: false });
 
 	afterEach(() => {
 		harness.sandbox.clearFaults();

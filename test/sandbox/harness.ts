@@ -25,6 +25,34 @@ export async function openHarness(options: SandboxOptions = {}): Promise<Harness
 	return { sandbox, client, token };
 }
 
+/** Runs `use` on a harness of its own, stopped afterwards whatever happens. */
+export async function withHarness(
+	options: SandboxOptions,
+	use: (harness: Harness) => Promise<void>,
+): Promise<void> {
+	const harness = await openHarness(options);
+	try {
+		await use(harness);
+	} finally {
+		await harness.sandbox.stop();
+	}
+}
+
+/**
+ * A harness opened before all of the calling block's tests (or before each) and stopped after;
+ * its fields are filled in by the time a test runs.
+ */
+export function harnessFor(options: SandboxOptions = {}, per: 'all' | 'each' = 'all'): Harness {
+	const harness = {} as Harness;
+	(per === 'each' ? beforeEach : beforeAll)(async () => {
+		Object.assign(harness, await openHarness(options));
+	});
+	(per === 'each' ? afterEach : afterAll)(async () => {
+		await harness.sandbox.stop();
+	});
+	return harness;
+}
+
 /** YYYY-MM-DD of the sandbox's today plus `days`. */
 export function sandboxDay(sandbox: Sandbox, days = 0): string {
 	return new Date(sandbox.clock.now() + days * DAY_MS).toISOString().slice(0, 10);

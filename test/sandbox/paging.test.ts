@@ -1,6 +1,5 @@
 import type { Project, ResultsPage } from '../../nodes/SupplierMatchedProjects/api/types';
-import { ids, openHarness, SANDBOX_FIXTURES, sandboxDay, sortKey } from './harness';
-import type { Harness } from './harness';
+import { ids, harnessFor, SANDBOX_FIXTURES, sandboxDay, sortKey, withHarness } from './harness';
 
 const BASE64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
 
@@ -11,15 +10,7 @@ function replaceAt(text: string, position: number, change: (index: number) => nu
 }
 
 describe('sandbox results endpoint: limit, ordering and cursors', () => {
-	let harness: Harness;
-
-	beforeAll(async () => {
-		harness = await openHarness({ projects: 300, cacheSeconds: 0, rateLimit: false });
-	});
-
-	afterAll(async () => {
-		await harness.sandbox.stop();
-	});
+	const harness = harnessFor({ projects: 300, cacheSeconds: 0, rateLimit: false });
 
 	async function page(
 		options: { cursor?: string; limit?: number | string; companyId?: string } = {},
@@ -220,8 +211,7 @@ describe('sandbox results endpoint: limit, ordering and cursors', () => {
 		it("refuses another company's cursor, a repeated cursor and another sandbox's cursor", async () => {
 			const second = await page({ limit: 2, companyId: SANDBOX_FIXTURES.secondCompanyId });
 			const cursor = second._metadata.nextCursor as string;
-			const elsewhere = await openHarness({ projects: 300 });
-			try {
+			await withHarness({ projects: 300 }, async (elsewhere) => {
 				const foreignCompany = await harness.client.results({
 					token: harness.token,
 					cursor,
@@ -242,9 +232,7 @@ describe('sandbox results endpoint: limit, ordering and cursors', () => {
 					expect(result.status).toBe(400);
 					expect(result.body).toMatchObject({ code: 'INVALID_CURSOR' });
 				}
-			} finally {
-				await elsewhere.sandbox.stop();
-			}
+			});
 		});
 
 		it('is opaque: it names no project, date or company in plain text', async () => {

@@ -1,17 +1,9 @@
 import type { ResultsPage } from '../../nodes/SupplierMatchedProjects/api/types';
-import { openHarness, SANDBOX_FIXTURES } from './harness';
+import { harnessFor, openHarness, SANDBOX_FIXTURES, withHarness } from './harness';
 import type { Harness } from './harness';
 
 describe('sandbox rate limit (100 requests per 5 minutes per credential)', () => {
-	let harness: Harness;
-
-	beforeEach(async () => {
-		harness = await openHarness({ cacheSeconds: 0 });
-	});
-
-	afterEach(async () => {
-		await harness.sandbox.stop();
-	});
+	const harness = harnessFor({ cacheSeconds: 0 }, 'each');
 
 	async function spend(
 		count: number,
@@ -156,18 +148,13 @@ function cacheFlags(target: Harness): boolean[] {
 }
 
 describe('sandbox short cache of repeated cursor and limit', () => {
-	let harness: Harness;
-
-	beforeEach(async () => {
-		harness = await openHarness({
+	const harness = harnessFor(
+		{
 			cacheSeconds: 5,
 			rateLimit: { requests: 100, windowSeconds: 300 },
-		});
-	});
-
-	afterEach(async () => {
-		await harness.sandbox.stop();
-	});
+		},
+		'each',
+	);
 
 	it('answers the same company, cursor and limit from cache within cacheSeconds, stale data included', async () => {
 		const first = await harness.client.results({ token: harness.token, limit: 100 });
@@ -199,23 +186,12 @@ describe('sandbox short cache of repeated cursor and limit', () => {
 	});
 
 	it('keys the cache by company and cursor too', async () => {
-		const first = (await harness.client.results({ token: harness.token, limit: 2 }))
-			.body as ResultsPage;
-		await harness.client.results({
-			token: harness.token,
-			limit: 2,
-			companyId: SANDBOX_FIXTURES.secondCompanyId,
-		});
-		await harness.client.results({
-			token: harness.token,
-			limit: 2,
-			cursor: first._metadata.nextCursor ?? undefined,
-		});
-		await harness.client.results({
-			token: harness.token,
-			limit: 2,
-			cursor: first._metadata.nextCursor ?? undefined,
-		});
+		const pageOfTwo = (options: { companyId?: string; cursor?: string } = {}) =>
+			harness.client.results({ token: harness.token, limit: 2, ...options });
+		const first = (await pageOfTwo()).body as ResultsPage;
+		await pageOfTwo({ companyId: SANDBOX_FIXTURES.secondCompanyId });
+		await pageOfTwo({ cursor: first._metadata.nextCursor ?? undefined });
+		await pageOfTwo({ cursor: first._metadata.nextCursor ?? undefined });
 
 		expect(cacheFlags(harness)).toEqual([false, false, false, true]);
 	});
@@ -236,15 +212,12 @@ describe('sandbox short cache of repeated cursor and limit', () => {
 		await harness.client.results({ token: harness.token, limit: 1 });
 		harness.sandbox.clearCache();
 		await harness.client.results({ token: harness.token, limit: 1 });
-		const off = await openHarness({ cacheSeconds: 0 });
-		try {
+		await withHarness({ cacheSeconds: 0 }, async (off) => {
 			await off.client.results({ token: off.token, limit: 1 });
 			await off.client.results({ token: off.token, limit: 1 });
 
 			expect(cacheFlags(harness)).toEqual([false, false]);
 			expect(cacheFlags(off)).toEqual([false, false]);
-		} finally {
-			await off.sandbox.stop();
-		}
+		});
 	});
 });

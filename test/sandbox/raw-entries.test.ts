@@ -1,7 +1,6 @@
 import { createRawEntries } from '../../sandbox/raw-entries';
 
-import { ids, openHarness, SANDBOX_FIXTURES } from './harness';
-import type { Harness } from './harness';
+import { ids, harnessFor, SANDBOX_FIXTURES } from './harness';
 
 describe('raw entries, on their own', () => {
 	it('go into the first page only, each at its index, in the order they were added', () => {
@@ -47,17 +46,9 @@ describe('raw entries, on their own', () => {
 });
 
 describe('raw entries through the sandbox and its control route', () => {
-	let harness: Harness;
 	const company = SANDBOX_FIXTURES.companyId;
-
-	beforeAll(async () => {
-		// The cache stays on: adding an entry must show on the next request all the same.
-		harness = await openHarness({ rateLimit: false });
-	});
-
-	afterAll(async () => {
-		await harness.sandbox.stop();
-	});
+	// The cache stays on: adding an entry must show on the next request all the same.
+	const harness = harnessFor({ rateLimit: false });
 
 	afterEach(() => harness.sandbox.clearRawEntries(company));
 

@@ -1,18 +1,9 @@
-import { openHarness, SANDBOX_FIXTURES } from './harness';
-import type { Harness } from './harness';
+import { harnessFor, SANDBOX_FIXTURES, withHarness } from './harness';
 
 const { client: fixtureClient, otherClient, noScopeClient } = SANDBOX_FIXTURES;
 
 describe('sandbox results endpoint: headers, token, scope and registration', () => {
-	let harness: Harness;
-
-	beforeAll(async () => {
-		harness = await openHarness();
-	});
-
-	afterAll(async () => {
-		await harness.sandbox.stop();
-	});
+	const harness = harnessFor();
 
 	it('answers a valid call with a results page', async () => {
 		const result = await harness.client.results({ token: harness.token, limit: 2 });
@@ -139,16 +130,13 @@ describe('sandbox results endpoint: headers, token, scope and registration', () 
 	});
 
 	it('honours a custom token lifetime', async () => {
-		const shortLived = await openHarness({ tokenTtlSeconds: 60 });
-		try {
+		await withHarness({ tokenTtlSeconds: 60 }, async (shortLived) => {
 			const issued = await shortLived.client.requestToken();
 			shortLived.sandbox.clock.advance(60_000);
 
 			expect(issued.body).toMatchObject({ expires_in: 60 });
 			expect((await shortLived.client.results({ token: shortLived.token })).status).toBe(401);
-		} finally {
-			await shortLived.sandbox.stop();
-		}
+		});
 	});
 
 	it("revokes one client's tokens and leaves other clients' alone", async () => {

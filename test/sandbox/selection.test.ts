@@ -1,23 +1,14 @@
 import type { ResultsPage } from '../../nodes/SupplierMatchedProjects/api/types';
-import { DAY_MS, ids, openHarness, SANDBOX_FIXTURES, sandboxDay } from './harness';
-import type { Harness } from './harness';
+import { DAY_MS, ids, harnessFor, SANDBOX_FIXTURES, sandboxDay } from './harness';
 
 const WINDOW_DAYS = 30;
 
 describe('sandbox results endpoint: what is selected', () => {
-	let harness: Harness;
-
-	beforeAll(async () => {
-		harness = await openHarness({
-			projects: 200,
-			cacheSeconds: 0,
-			rateLimit: false,
-			windowDays: WINDOW_DAYS,
-		});
-	});
-
-	afterAll(async () => {
-		await harness.sandbox.stop();
+	const harness = harnessFor({
+		projects: 200,
+		cacheSeconds: 0,
+		rateLimit: false,
+		windowDays: WINDOW_DAYS,
 	});
 
 	async function openIds(companyId: string = SANDBOX_FIXTURES.companyId) {

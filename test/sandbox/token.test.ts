@@ -1,5 +1,4 @@
-import { openHarness, SANDBOX_FIXTURES } from './harness';
-import type { Harness } from './harness';
+import { harnessFor, SANDBOX_FIXTURES, withHarness } from './harness';
 
 const { client: fixtureClient, noScopeClient, otherClient, scope } = SANDBOX_FIXTURES;
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
@@ -10,15 +9,7 @@ function basic(clientId: string, clientSecret: string): string {
 }
 
 describe('sandbox token endpoint (POST /oauth2/token)', () => {
-	let harness: Harness;
-
-	beforeAll(async () => {
-		harness = await openHarness({ rateLimit: { requests: 2, windowSeconds: 300 } });
-	});
-
-	afterAll(async () => {
-		await harness.sandbox.stop();
-	});
+	const harness = harnessFor({ rateLimit: { requests: 2, windowSeconds: 300 } });
 
 	it('issues an opaque bearer token for one hour, never cached by intermediaries', async () => {
 		const result = await harness.client.requestToken();
@@ -237,8 +228,7 @@ describe('sandbox token endpoint (POST /oauth2/token)', () => {
 	});
 
 	it('does not count token requests against the results rate limit', async () => {
-		const limited = await openHarness({ rateLimit: { requests: 2, windowSeconds: 300 } });
-		try {
+		await withHarness({ rateLimit: { requests: 2, windowSeconds: 300 } }, async (limited) => {
 			for (let attempt = 0; attempt < 5; attempt++) await limited.client.token();
 			const statuses = [];
 			for (let attempt = 0; attempt < 3; attempt++) {
@@ -246,9 +236,7 @@ describe('sandbox token endpoint (POST /oauth2/token)', () => {
 			}
 
 			expect(statuses).toEqual([200, 200, 429]);
-		} finally {
-			await limited.sandbox.stop();
-		}
+		});
 	});
 
 	it('logs token requests with the client that asked and never the secret', async () => {

@@ -1,4 +1,11 @@
+import type { INode } from 'n8n-workflow';
+
 import type { Project, ResultsPage, Tender } from '../../nodes/SupplierMatchedProjects/api/types';
+import {
+	readTriggerState,
+	writeTriggerState,
+	type TriggerState,
+} from '../../nodes/SupplierMatchedProjects/trigger/state';
 
 let sequence = 0;
 
@@ -45,4 +52,16 @@ export function projects(count: number, prefix = 'p'): Project[] {
 
 export function page(data: Project[], nextCursor: string | null = null): ResultsPage {
 	return { data, _metadata: { nextCursor, hasNextPage: nextCursor !== null } };
+}
+
+/** A workflow node as n8n hands it to a node's code, with no parameters. */
+export function workflowNode(id: string, name: string, type: string): INode {
+	return { id, name, type, typeVersion: 1, position: [0, 0], parameters: {} };
+}
+
+/** What n8n hands back after saving this trigger state and restarting. */
+export function reloaded(state: TriggerState): TriggerState {
+	const read = readTriggerState(JSON.parse(JSON.stringify(writeTriggerState(state))));
+	if (read.kind !== 'state') throw new Error(`expected a state, got ${JSON.stringify(read)}`);
+	return read.state;
 }

@@ -224,34 +224,63 @@ function coerceHeader(value, schema) {
 }
 
 /**
+ * @param {JsonObject} response a Response Object
+ * @returns {Set<string>} the error codes its media types declare through their examples
+ */
+function responseVariants(response) {
+	const variants = new Set();
+	const content = isObject(response.content) ? response.content : {};
+	for (const mediaType of Object.values(content)) {
+		for (const code of isObject(mediaType) ? (declaredErrorCodes(mediaType) ?? []) : []) {
+			variants.add(code);
+		}
+	}
+	return variants;
+}
+
+/**
+ * @param {ObservedResponse['headers']} headers
+ * @returns {string} the media type, without parameters, lower case
+ */
+function mediaTypeOf(headers) {
+	const raw = headers['content-type'];
+	return String(Array.isArray(raw) ? raw[0] : (raw ?? ''))
+		.split(';')[0]
+		.trim()
+		.toLowerCase();
+}
+
+/**
  * JSON Schema 2020-12 validation (ajv + ajv-formats) of values against the schemas of one OpenAPI
  * 3.1 description, with $refs resolved against that description.
- * @param {JsonObject} document
  */
-function createOpenApiValidator(document) {
-	const ajv = new Ajv2020({ allErrors: true, strict: true });
-	addFormats(ajv);
-	// Keywords and formats of the OpenAPI 3.1 base dialect that JSON Schema itself lacks.
-	for (const keyword of ['discriminator', 'xml', 'externalDocs', 'example']) {
-		ajv.addKeyword({ keyword });
+class OpenApiValidator {
+	/** @param {JsonObject} document */
+	constructor(document) {
+		this.document = document;
+		this.ajv = new Ajv2020({ allErrors: true, strict: true });
+		addFormats(this.ajv);
+		// Keywords and formats of the OpenAPI 3.1 base dialect that JSON Schema itself lacks.
+		for (const keyword of ['discriminator', 'xml', 'externalDocs', 'example']) {
+			this.ajv.addKeyword({ keyword });
+		}
+		this.ajv.addFormat('password', true);
+		const components = isObject(document.components) ? document.components : {};
+		this.ajv.addSchema({ $id: SCHEMAS_ID, $defs: rebaseRefs(components.schemas ?? {}) });
+		/** @type {Map<unknown, import('ajv').ValidateFunction>} */
+		this.compiled = new Map();
 	}
-	ajv.addFormat('password', true);
-	const components = isObject(document.components) ? document.components : {};
-	ajv.addSchema({ $id: SCHEMAS_ID, $defs: rebaseRefs(components.schemas ?? {}) });
-
-	/** @type {Map<unknown, import('ajv').ValidateFunction>} */
-	const compiled = new Map();
 
 	/**
 	 * @param {unknown} schema a schema object taken from the document
 	 * @param {unknown} value
 	 * @returns {string[]} what is wrong with value; empty when it conforms
 	 */
-	function schemaErrors(schema, value) {
-		let validate = compiled.get(schema);
+	schemaErrors(schema, value) {
+		let validate = this.compiled.get(schema);
 		if (validate === undefined) {
-			validate = ajv.compile(/** @type {import('ajv').AnySchema} */ (rebaseRefs(schema)));
-			compiled.set(schema, validate);
+			validate = this.ajv.compile(/** @type {import('ajv').AnySchema} */ (rebaseRefs(schema)));
+			this.compiled.set(schema, validate);
 		}
 		if (validate(value)) {
 			return [];
@@ -265,12 +294,13 @@ function createOpenApiValidator(document) {
 	 * @param {string} name
 	 * @returns {JsonObject}
 	 */
-	function componentSchema(name) {
-		return dereference(document, { $ref: `#/components/schemas/${name}` });
+	componentSchema(name) {
+		return dereference(this.document, { $ref: `#/components/schemas/${name}` });
 	}
 
 	/** @returns {DeclaredResponse[]} every (operation, status, error code) the document declares */
-	function declaredResponses() {
+	declaredResponses() {
+		const document = this.document;
 		/** @type {DeclaredResponse[]} */
 		const declared = [];
 		for (const [pathTemplate, pathItem] of Object.entries(dereference(document, document.paths))) {
@@ -279,18 +309,8 @@ function createOpenApiValidator(document) {
 				if (!isObject(operation)) {
 					continue;
 				}
-				for (const [status, responseNode] of Object.entries(
-					dereference(document, operation.responses),
-				)) {
-					const response = dereference(document, responseNode);
-					const variants = new Set();
-					if (isObject(response.content)) {
-						for (const mediaType of Object.values(response.content)) {
-							for (const code of isObject(mediaType) ? (declaredErrorCodes(mediaType) ?? []) : []) {
-								variants.add(code);
-							}
-						}
-					}
+				for (const [status, node] of Object.entries(dereference(document, operation.responses))) {
+					const variants = responseVariants(dereference(document, node));
 					if (variants.size === 0) {
 						declared.push({ pathTemplate, method, status });
 					}
@@ -309,98 +329,112 @@ function createOpenApiValidator(document) {
 	 * @param {ObservedResponse} observed
 	 * @returns {ResponseCheck}
 	 */
-	function checkResponse(observed) {
+	checkResponse(observed) {
 		const { pathTemplate, method, status } = observed;
+		const found = this.declaredResponse(observed);
+		if (typeof found === 'string') {
+			return { declared: undefined, errors: [found] };
+		}
 		const where = `${method.toUpperCase()} ${pathTemplate} -> ${status}`;
-		const pathItem = dereference(document, document.paths)[pathTemplate];
-		const operation = isObject(pathItem) ? pathItem[method] : undefined;
-		if (!isObject(operation)) {
-			return {
-				declared: undefined,
-				errors: [`${method.toUpperCase()} ${pathTemplate} is not in the document`],
-			};
-		}
-		const responses = dereference(document, operation.responses);
-		const statusKey = String(status);
-		if (!(statusKey in responses)) {
-			return {
-				declared: undefined,
-				errors: [`${where}: status not declared (declared: ${Object.keys(responses).join(', ')})`],
-			};
-		}
-		const response = dereference(document, responses[statusKey]);
-		/** @type {string[]} */
-		const errors = [];
-
-		const headers = isObject(response.headers) ? response.headers : {};
-		for (const [name, headerNode] of Object.entries(headers)) {
-			const header = dereference(document, headerNode);
-			const raw = observed.headers[name.toLowerCase()];
-			const value = Array.isArray(raw) ? raw.join(', ') : raw;
-			if (value === undefined) {
-				if (header.required === true) {
-					errors.push(`${where}: required header ${name} missing`);
-				}
-				continue;
-			}
-			const schema = isObject(header.schema) ? header.schema : {};
-			for (const problem of schemaErrors(schema, coerceHeader(value, schema))) {
-				errors.push(`${where}: header ${name}=${JSON.stringify(value)}: ${problem}`);
-			}
-		}
-
-		/** @type {string | undefined} */
-		let variant;
-		const content = isObject(response.content) ? response.content : undefined;
-		if (content === undefined) {
-			if (observed.body.length > 0) {
-				errors.push(`${where}: body sent where none is declared`);
-			}
-		} else {
-			const rawContentType = observed.headers['content-type'];
-			const contentType = String(
-				Array.isArray(rawContentType) ? rawContentType[0] : (rawContentType ?? ''),
-			)
-				.split(';')[0]
-				.trim()
-				.toLowerCase();
-			const mediaType = content[contentType];
-			if (!isObject(mediaType)) {
-				errors.push(
-					`${where}: content type ${JSON.stringify(contentType)} not declared (declared: ${Object.keys(content).join(', ')})`,
-				);
-			} else {
-				/** @type {unknown} */
-				let body;
-				try {
-					body = JSON.parse(observed.body);
-				} catch {
-					errors.push(`${where}: body is not JSON: ${JSON.stringify(observed.body.slice(0, 80))}`);
-					return { declared: undefined, errors };
-				}
-				for (const problem of schemaErrors(mediaType.schema, body)) {
-					errors.push(`${where}: body ${problem}`);
-				}
-				const codes = declaredErrorCodes(mediaType);
-				if (codes !== undefined) {
-					variant = errorCodeOf(body);
-					if (variant === undefined || !codes.includes(variant)) {
-						errors.push(
-							`${where}: error code ${JSON.stringify(variant)} not among ${codes.join(', ')}`,
-						);
-					}
-				}
-			}
-		}
+		const errors = this.headerErrors(found, observed.headers).map((error) => `${where}: ${error}`);
+		const body = this.bodyCheck(found, observed);
+		errors.push(...body.errors.map((error) => `${where}: ${error}`));
 		return {
 			declared:
-				errors.length === 0 ? { pathTemplate, method, status: statusKey, variant } : undefined,
+				errors.length === 0
+					? { pathTemplate, method, status: String(status), variant: body.variant }
+					: undefined,
 			errors,
 		};
 	}
 
-	return { schemaErrors, componentSchema, declaredResponses, checkResponse };
+	/**
+	 * @param {ObservedResponse} observed
+	 * @returns {JsonObject | string} the Response Object declared for its status, or why there is none
+	 */
+	declaredResponse({ pathTemplate, method, status }) {
+		const pathItem = dereference(this.document, this.document.paths)[pathTemplate];
+		const operation = isObject(pathItem) ? pathItem[method] : undefined;
+		if (!isObject(operation)) {
+			return `${method.toUpperCase()} ${pathTemplate} is not in the document`;
+		}
+		const responses = dereference(this.document, operation.responses);
+		if (!(String(status) in responses)) {
+			const declared = Object.keys(responses).join(', ');
+			return `${method.toUpperCase()} ${pathTemplate} -> ${status}: status not declared (declared: ${declared})`;
+		}
+		return dereference(this.document, responses[String(status)]);
+	}
+
+	/**
+	 * @param {JsonObject} response
+	 * @param {ObservedResponse['headers']} observed
+	 * @returns {string[]}
+	 */
+	headerErrors(response, observed) {
+		/** @type {string[]} */
+		const errors = [];
+		const headers = isObject(response.headers) ? response.headers : {};
+		for (const [name, headerNode] of Object.entries(headers)) {
+			const header = dereference(this.document, headerNode);
+			const raw = observed[name.toLowerCase()];
+			const value = Array.isArray(raw) ? raw.join(', ') : raw;
+			if (value === undefined) {
+				if (header.required === true) {
+					errors.push(`required header ${name} missing`);
+				}
+				continue;
+			}
+			const schema = isObject(header.schema) ? header.schema : {};
+			for (const problem of this.schemaErrors(schema, coerceHeader(value, schema))) {
+				errors.push(`header ${name}=${JSON.stringify(value)}: ${problem}`);
+			}
+		}
+		return errors;
+	}
+
+	/**
+	 * Content type, body schema and, for error bodies, the declared error codes.
+	 * @param {JsonObject} response
+	 * @param {ObservedResponse} observed
+	 * @returns {{ errors: string[], variant?: string }}
+	 */
+	bodyCheck(response, observed) {
+		if (!isObject(response.content)) {
+			return { errors: observed.body.length > 0 ? ['body sent where none is declared'] : [] };
+		}
+		const contentType = mediaTypeOf(observed.headers);
+		const mediaType = response.content[contentType];
+		if (!isObject(mediaType)) {
+			const declared = Object.keys(response.content).join(', ');
+			return {
+				errors: [
+					`content type ${JSON.stringify(contentType)} not declared (declared: ${declared})`,
+				],
+			};
+		}
+		/** @type {unknown} */
+		let body;
+		try {
+			body = JSON.parse(observed.body);
+		} catch {
+			return { errors: [`body is not JSON: ${JSON.stringify(observed.body.slice(0, 80))}`] };
+		}
+		const errors = this.schemaErrors(mediaType.schema, body).map((problem) => `body ${problem}`);
+		const codes = declaredErrorCodes(mediaType);
+		if (codes === undefined) {
+			return { errors };
+		}
+		const variant = errorCodeOf(body);
+		if (variant === undefined || !codes.includes(variant)) {
+			errors.push(`error code ${JSON.stringify(variant)} not among ${codes.join(', ')}`);
+		}
+		return { errors, variant };
+	}
 }
+
+/** @param {JsonObject} document */
+const createOpenApiValidator = (document) => new OpenApiValidator(document);
 
 module.exports = {
 	API_TYPES_FILE,

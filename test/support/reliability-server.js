@@ -64,6 +64,141 @@ function rememberToken(text, tokens) {
 	}
 }
 
+/** @typedef {{ status: number, headers: Record<string, string>, body: string }} SentAnswer */
+
+/**
+ * @param {http.IncomingMessage} incoming
+ * @returns {Promise<ScriptedRequest>}
+ */
+function readRequest(incoming) {
+	return new Promise((resolve, reject) => {
+		/** @type {Buffer[]} */
+		const chunks = [];
+		incoming.on('data', (/** @type {Buffer} */ chunk) => chunks.push(chunk));
+		incoming.on('error', reject);
+		incoming.on('end', () =>
+			resolve({
+				method: incoming.method ?? 'GET',
+				path: incoming.url ?? '/',
+				query: Object.fromEntries(
+					new URL(incoming.url ?? '/', 'http://scripted.invalid').searchParams,
+				),
+				headers: { ...incoming.headers },
+				body: Buffer.concat(chunks).toString('utf8'),
+			}),
+		);
+	});
+}
+
+/**
+ * @param {ScriptedRequest} request
+ * @param {string} target
+ * @param {string} path
+ * @returns {Promise<SentAnswer>}
+ */
+async function forward(request, target, path) {
+	/** @type {Record<string, string>} */
+	const headers = {};
+	for (const [name, value] of Object.entries(request.headers)) {
+		if (typeof value === 'string' && !['host', 'connection', 'content-length'].includes(name))
+			headers[name] = value;
+	}
+	const answer = await fetch(`${target}${path}`, {
+		method: request.method,
+		headers,
+		body: request.method === 'GET' || request.method === 'HEAD' ? undefined : request.body,
+	});
+	/** @type {Record<string, string>} */
+	const answerHeaders = {};
+	answer.headers.forEach((value, name) => {
+		if (!['content-length', 'connection', 'keep-alive', 'transfer-encoding'].includes(name))
+			answerHeaders[name] = value;
+	});
+	return { status: answer.status, headers: answerHeaders, body: await answer.text() };
+}
+
+/**
+ * @param {ScriptedReply} reply
+ * @param {ScriptedRequest} request
+ * @returns {Promise<SentAnswer>}
+ */
+async function compose(reply, request) {
+	if (reply.forward !== undefined) {
+		return forward(request, reply.forward, reply.forwardPath ?? request.path);
+	}
+	if (reply.json !== undefined) {
+		return {
+			status: reply.status ?? 200,
+			headers: { 'content-type': 'application/json; charset=utf-8', ...reply.headers },
+			body: JSON.stringify(reply.json),
+		};
+	}
+	return { status: reply.status ?? 200, headers: { ...reply.headers }, body: reply.text ?? '' };
+}
+
+/**
+ * @param {http.ServerResponse} response
+ * @param {SentAnswer} sent
+ * @param {boolean} [drop] cut the connection half way through the body
+ */
+function writeAnswer(response, sent, drop) {
+	const bytes = Buffer.from(sent.body, 'utf8');
+	response.writeHead(sent.status, { ...sent.headers, 'content-length': String(bytes.length) });
+	if (drop) {
+		response.write(bytes.subarray(0, Math.floor(bytes.length / 2)), () => response.destroy());
+		return;
+	}
+	response.end(bytes);
+}
+
+/**
+ * @param {http.ServerResponse} response
+ * @param {unknown} error
+ */
+function writeFailure(response, error) {
+	if (response.headersSent) {
+		response.destroy();
+		return;
+	}
+	response.writeHead(500, { 'content-type': 'text/plain' });
+	response.end(`scripted server failed: ${error instanceof Error ? error.message : String(error)}`);
+}
+
+/** Delays that stopping the server cancels, so no timer outlives a test. */
+function cancellableDelays() {
+	/** @type {Set<NodeJS.Timeout>} */
+	const timers = new Set();
+	return {
+		/** @param {number} ms */
+		wait: (ms) =>
+			new Promise((resolve) => {
+				const timer = setTimeout(() => {
+					timers.delete(timer);
+					resolve(undefined);
+				}, ms);
+				timers.add(timer);
+			}),
+		cancel: () => {
+			for (const timer of timers) clearTimeout(timer);
+			timers.clear();
+		},
+	};
+}
+
+/**
+ * @param {http.Server} server
+ * @returns {Promise<number>} the loopback port it listens on
+ */
+async function listenOnLoopback(server) {
+	await new Promise((resolve, reject) => {
+		server.once('error', reject);
+		server.listen(0, '127.0.0.1', () => resolve(undefined));
+	});
+	const address = server.address();
+	if (address === null || typeof address === 'string') throw new Error('no TCP address');
+	return address.port;
+}
+
 /**
  * @param {ScriptedHandler} [initial] default: 404 for everything
  * @returns {Promise<ScriptedServer>}
@@ -75,118 +210,30 @@ async function startScriptedServer(initial) {
 	const requests = [];
 	/** @type {string[]} */
 	const tokens = [];
-	/** @type {Set<NodeJS.Timeout>} */
-	const timers = new Set();
-
-	/** @param {number} ms */
-	const wait = (ms) =>
-		new Promise((resolve) => {
-			const timer = setTimeout(() => {
-				timers.delete(timer);
-				resolve(undefined);
-			}, ms);
-			timers.add(timer);
-		});
-
-	/**
-	 * @param {ScriptedRequest} request
-	 * @param {string} target
-	 * @param {string} path
-	 * @returns {Promise<{ status: number, headers: Record<string, string>, body: string }>}
-	 */
-	async function forward(request, target, path) {
-		/** @type {Record<string, string>} */
-		const headers = {};
-		for (const [name, value] of Object.entries(request.headers)) {
-			if (typeof value === 'string' && !['host', 'connection', 'content-length'].includes(name))
-				headers[name] = value;
-		}
-		const answer = await fetch(`${target}${path}`, {
-			method: request.method,
-			headers,
-			body: request.method === 'GET' || request.method === 'HEAD' ? undefined : request.body,
-		});
-		/** @type {Record<string, string>} */
-		const answerHeaders = {};
-		answer.headers.forEach((value, name) => {
-			if (!['content-length', 'connection', 'keep-alive', 'transfer-encoding'].includes(name))
-				answerHeaders[name] = value;
-		});
-		return { status: answer.status, headers: answerHeaders, body: await answer.text() };
-	}
+	const delays = cancellableDelays();
 
 	/**
 	 * @param {http.IncomingMessage} incoming
 	 * @param {http.ServerResponse} response
-	 * @param {string} body
 	 */
-	async function answer(incoming, response, body) {
-		const url = new URL(incoming.url ?? '/', 'http://scripted.invalid');
-		/** @type {ScriptedRequest} */
-		const request = {
-			method: incoming.method ?? 'GET',
-			path: incoming.url ?? '/',
-			query: Object.fromEntries(url.searchParams),
-			headers: { ...incoming.headers },
-			body,
-		};
-		const index = requests.length;
-		requests.push(request);
-		const reply = handler(request, index);
-		if (reply.delayMs) await wait(reply.delayMs);
+	async function answer(incoming, response) {
+		const request = await readRequest(incoming);
+		const reply = handler(request, requests.push(request) - 1);
+		if (reply.delayMs) await delays.wait(reply.delayMs);
 		if (response.destroyed) return;
-		/** @type {{ status: number, headers: Record<string, string>, body: string }} */
-		let sent;
-		if (reply.forward !== undefined) {
-			sent = await forward(request, reply.forward, reply.forwardPath ?? request.path);
-		} else if (reply.json !== undefined) {
-			sent = {
-				status: reply.status ?? 200,
-				headers: { 'content-type': 'application/json; charset=utf-8', ...reply.headers },
-				body: JSON.stringify(reply.json),
-			};
-		} else {
-			sent = { status: reply.status ?? 200, headers: { ...reply.headers }, body: reply.text ?? '' };
-		}
+		const sent = await compose(reply, request);
 		rememberToken(sent.body, tokens);
-		const bytes = Buffer.from(sent.body, 'utf8');
-		response.writeHead(sent.status, { ...sent.headers, 'content-length': String(bytes.length) });
-		if (reply.drop) {
-			response.write(bytes.subarray(0, Math.floor(bytes.length / 2)), () => response.destroy());
-			return;
-		}
-		response.end(bytes);
+		writeAnswer(response, sent, reply.drop);
 	}
 
 	const server = http.createServer((incoming, response) => {
-		/** @type {Buffer[]} */
-		const chunks = [];
-		incoming.on('data', (/** @type {Buffer} */ chunk) => chunks.push(chunk));
-		incoming.on('end', () => {
-			answer(incoming, response, Buffer.concat(chunks).toString('utf8')).catch(
-				(/** @type {unknown} */ error) => {
-					if (response.headersSent) {
-						response.destroy();
-						return;
-					}
-					response.writeHead(500, { 'content-type': 'text/plain' });
-					response.end(
-						`scripted server failed: ${error instanceof Error ? error.message : String(error)}`,
-					);
-				},
-			);
-		});
+		answer(incoming, response).catch((/** @type {unknown} */ error) =>
+			writeFailure(response, error),
+		);
 	});
-	await new Promise((resolve, reject) => {
-		server.once('error', reject);
-		server.listen(0, '127.0.0.1', () => resolve(undefined));
-	});
-	const address = server.address();
-	if (address === null || typeof address === 'string')
-		throw new Error('the scripted server has no TCP address');
-
+	const port = await listenOnLoopback(server);
 	return {
-		url: `http://127.0.0.1:${address.port}`,
+		url: `http://127.0.0.1:${port}`,
 		requests,
 		tokens,
 		handle: (next) => {
@@ -194,8 +241,7 @@ async function startScriptedServer(initial) {
 		},
 		stop: () =>
 			new Promise((resolve) => {
-				for (const timer of timers) clearTimeout(timer);
-				timers.clear();
+				delays.cancel();
 				server.close(() => resolve());
 				server.closeAllConnections();
 			}),
@@ -209,11 +255,9 @@ async function startScriptedServer(initial) {
  */
 async function closedPort() {
 	const server = http.createServer();
-	await new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(undefined)));
-	const address = server.address();
+	const port = await listenOnLoopback(server);
 	await new Promise((resolve) => server.close(() => resolve(undefined)));
-	if (address === null || typeof address === 'string') throw new Error('no TCP address');
-	return address.port;
+	return port;
 }
 
 module.exports = { startScriptedServer, closedPort };

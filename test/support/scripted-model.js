@@ -60,6 +60,73 @@ function sendJson(response, status, body) {
 	response.end(JSON.stringify(body));
 }
 
+/**
+ * @param {http.ServerResponse} response
+ * @param {number} status
+ * @param {string} message
+ */
+function sendError(response, status, message) {
+	sendJson(response, status, { error: { message, type: 'invalid_request_error' } });
+}
+
+/**
+ * Why this model will not answer a request, or undefined when it will.
+ * @param {string} method
+ * @param {string} path
+ * @param {ResponsesRequest} body
+ * @returns {[number, string] | undefined}
+ */
+function refusal(method, path, body) {
+	if (method !== 'POST' || path !== '/v1/responses') {
+		return [404, `this scripted model serves only POST /v1/responses, not ${method} ${path}`];
+	}
+	// Shows up in the test as a failed agent run naming the cause.
+	if (body.stream) return [400, 'this scripted model answers only non-streamed requests'];
+	return undefined;
+}
+
+/**
+ * @param {(request: ResponsesRequest) => Array<Record<string, unknown>>} respond
+ * @param {ResponsesRequest} body
+ */
+function scriptedOutput(respond, body) {
+	try {
+		return respond(body);
+	} catch (error) {
+		const reason = error instanceof Error ? error.message : String(error);
+		return [assistantMessage(`The script failed: ${reason}`)];
+	}
+}
+
+/**
+ * A completed, non-streamed Responses API answer.
+ * @param {number} turn
+ * @param {string} model
+ * @param {Array<Record<string, unknown>>} output
+ */
+function completedResponse(turn, model, output) {
+	return {
+		id: `resp_${turn}`,
+		object: 'response',
+		created_at: Math.floor(Date.now() / 1000),
+		status: 'completed',
+		error: null,
+		incomplete_details: null,
+		model,
+		output,
+		parallel_tool_calls: true,
+		tool_choice: 'auto',
+		tools: [],
+		usage: {
+			input_tokens: 1,
+			input_tokens_details: { cached_tokens: 0 },
+			output_tokens: 1,
+			output_tokens_details: { reasoning_tokens: 0 },
+			total_tokens: 2,
+		},
+	};
+}
+
 /** @returns {Promise<ScriptedModel>} */
 async function startScriptedModel() {
 	/** @type {ScriptedModel['requests']} */
@@ -68,74 +135,37 @@ async function startScriptedModel() {
 	let respond = () => [assistantMessage('No script was set for this turn.')];
 	let turn = 0;
 
+	/**
+	 * @param {http.IncomingMessage} request
+	 * @param {http.ServerResponse} response
+	 * @param {string} text the request body
+	 */
+	function answer(request, response, text) {
+		/** @type {ResponsesRequest} */
+		let body;
+		try {
+			body = JSON.parse(text || '{}');
+		} catch {
+			sendError(response, 400, 'the body is not JSON');
+			return;
+		}
+		const method = request.method ?? '';
+		const path = (request.url ?? '').split('?')[0];
+		requests.push({ method, path, body });
+		const refused = refusal(method, path, body);
+		if (refused) {
+			sendError(response, ...refused);
+			return;
+		}
+		turn++;
+		sendJson(response, 200, completedResponse(turn, body.model, scriptedOutput(respond, body)));
+	}
+
 	const server = http.createServer((request, response) => {
 		/** @type {Buffer[]} */
 		const chunks = [];
 		request.on('data', (chunk) => chunks.push(chunk));
-		request.on('end', () => {
-			/** @type {ResponsesRequest} */
-			let body;
-			try {
-				body = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}');
-			} catch {
-				sendJson(response, 400, {
-					error: { message: 'the body is not JSON', type: 'invalid_request_error' },
-				});
-				return;
-			}
-			const path = (request.url ?? '').split('?')[0];
-			requests.push({ method: request.method ?? '', path, body });
-			if (request.method !== 'POST' || path !== '/v1/responses') {
-				sendJson(response, 404, {
-					error: {
-						message: `this scripted model serves only POST /v1/responses, not ${request.method} ${path}`,
-						type: 'invalid_request_error',
-					},
-				});
-				return;
-			}
-			if (body.stream) {
-				// Shows up in the test as a failed agent run naming the cause.
-				sendJson(response, 400, {
-					error: {
-						message: 'this scripted model answers only non-streamed requests',
-						type: 'invalid_request_error',
-					},
-				});
-				return;
-			}
-			turn++;
-			let output;
-			try {
-				output = respond(body);
-			} catch (error) {
-				output = [
-					assistantMessage(
-						`The script failed: ${error instanceof Error ? error.message : String(error)}`,
-					),
-				];
-			}
-			sendJson(response, 200, {
-				id: `resp_${turn}`,
-				object: 'response',
-				created_at: Math.floor(Date.now() / 1000),
-				status: 'completed',
-				error: null,
-				incomplete_details: null,
-				model: body.model,
-				output,
-				parallel_tool_calls: true,
-				tool_choice: 'auto',
-				tools: [],
-				usage: {
-					input_tokens: 1,
-					input_tokens_details: { cached_tokens: 0 },
-					output_tokens: 1,
-					output_tokens_details: { reasoning_tokens: 0 },
-					total_tokens: 2,
-				},
-			});
-		});
+		request.on('end', () => answer(request, response, Buffer.concat(chunks).toString('utf8')));
 	});
 	await new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(undefined)));
 	const address = server.address();

@@ -72,6 +72,11 @@ async function failureOf(promise: Promise<unknown>): Promise<TokenRequestError> 
 	return tokenError;
 }
 
+/** How a token exchange with the usual credentials fails when the issuer answers so. */
+async function exchangeFailure(answer: Answer): Promise<TokenRequestError> {
+	return await failureOf(preAuthenticate(fakeHelpers(answer).helpers, credentials()));
+}
+
 beforeEach(() => {
 	proc = packageProcess();
 	credential = proc.credential;
@@ -268,11 +273,10 @@ describe('token cache', () => {
 
 describe('token errors name the cause and the fix, never the secret', () => {
 	it('wrong client ID or secret', async () => {
-		const { helpers } = fakeHelpers({
+		const error = await exchangeFailure({
 			statusCode: 401,
 			body: { error: 'invalid_client', error_description: 'client authentication failed' },
 		});
-		const error = await failureOf(preAuthenticate(helpers, credentials()));
 		expect(error.kind).toBe('invalidClient');
 		expect(error.message).toBe(
 			'The token issuer rejected the client ID or client secret (invalid_client)',
@@ -282,13 +286,12 @@ describe('token errors name the cause and the fix, never the secret', () => {
 	});
 
 	it('a 401 without an OAuth body is also a wrong client', async () => {
-		const { helpers } = fakeHelpers({ statusCode: 401, body: 'Unauthorized' });
-		expect((await failureOf(preAuthenticate(helpers, credentials()))).kind).toBe('invalidClient');
+		const error = await exchangeFailure({ statusCode: 401, body: 'Unauthorized' });
+		expect(error.kind).toBe('invalidClient');
 	});
 
 	it('missing scope', async () => {
-		const { helpers } = fakeHelpers({ statusCode: 400, body: { error: 'invalid_scope' } });
-		const error = await failureOf(preAuthenticate(helpers, credentials()));
+		const error = await exchangeFailure({ statusCode: 400, body: { error: 'invalid_scope' } });
 		expect(error.kind).toBe('invalidScope');
 		expect(error.message).toBe(
 			'The token issuer refused the scope "speci-finder/read" for this client (invalid_scope)',
@@ -299,11 +302,11 @@ describe('token errors name the cause and the fix, never the secret', () => {
 	});
 
 	it('a token granted without the requested scope', async () => {
-		const { helpers } = fakeHelpers({
+		const error = await exchangeFailure({
 			statusCode: 200,
 			body: { access_token: 't', token_type: 'Bearer', expires_in: 3600, scope: 'other/read' },
 		});
-		expect((await failureOf(preAuthenticate(helpers, credentials()))).kind).toBe('invalidScope');
+		expect(error.kind).toBe('invalidScope');
 	});
 
 	it.each([
@@ -323,8 +326,7 @@ describe('token errors name the cause and the fix, never the secret', () => {
 			'answered with JSON without an access_token, not an OAuth token',
 		],
 	])('wrong Auth URL: %s', async (_case, answer, message) => {
-		const { helpers } = fakeHelpers(answer);
-		const error = await failureOf(preAuthenticate(helpers, credentials()));
+		const error = await exchangeFailure(answer);
 		expect(error.kind).toBe('wrongAuthUrl');
 		expect(error.message).toContain(message);
 		expect(error.description).toContain("Check the credential's Auth URL");
@@ -334,8 +336,7 @@ describe('token errors name the cause and the fix, never the secret', () => {
 		const refused = Object.assign(new Error(`connect ECONNREFUSED; body client_secret=${SECRET}`), {
 			code: 'ECONNREFUSED',
 		});
-		const { helpers } = fakeHelpers(refused);
-		const error = await failureOf(preAuthenticate(helpers, credentials()));
+		const error = await exchangeFailure(refused);
 		expect(error.kind).toBe('unreachable');
 		expect(error.message).toBe(
 			'Could not reach the token issuer at https://auth.test: the connection was refused',
@@ -344,27 +345,24 @@ describe('token errors name the cause and the fix, never the secret', () => {
 	});
 
 	it('an issuer that is failing', async () => {
-		const { helpers } = fakeHelpers({ statusCode: 503, body: {} });
-		const error = await failureOf(preAuthenticate(helpers, credentials()));
+		const error = await exchangeFailure({ statusCode: 503, body: {} });
 		expect(error.kind).toBe('issuerUnavailable');
 		expect(error.retryable).toBe(true);
 	});
 
 	it('another failure before any answer, with the secret blanked out', async () => {
-		const { helpers } = fakeHelpers(new Error(`odd failure mentioning ${SECRET}`));
-		const error = await failureOf(preAuthenticate(helpers, credentials()));
+		const error = await exchangeFailure(new Error(`odd failure mentioning ${SECRET}`));
 		expect(error.message).toContain('odd failure mentioning ***');
 	});
 
 	it('an issuer that echoes the secret back, in any spelling', async () => {
-		const { helpers } = fakeHelpers({
+		const error = await exchangeFailure({
 			statusCode: 401,
 			body: {
 				error: 'invalid_client',
 				error_description: `bad ${SECRET} / ${encodeURIComponent(SECRET)} / ${Buffer.from(`client-1:${SECRET}`).toString('base64')}`,
 			},
 		});
-		const error = await failureOf(preAuthenticate(helpers, credentials()));
 		expect(error.description).toContain('The issuer says: bad *** / *** / ***');
 	});
 
@@ -423,8 +421,7 @@ describe('token errors say whether they pass on their own or need the user', () 
 		['403 with a web page', { statusCode: 403, body: '<html>denied</html>' }, 'wrongAuthUrl'],
 		['a failure before any answer', new Error('Domain not allowed'), 'refused'],
 	])('%s needs the user: credential-invalid', async (_case, answer, kind) => {
-		const { helpers } = fakeHelpers(answer);
-		const error = await failureOf(preAuthenticate(helpers, credentials()));
+		const error = await exchangeFailure(answer);
 		expect(error.kind).toBe(kind);
 		expect(error.retryable).toBe(false);
 		expect(error.failure).toEqual({ cause: 'credential-invalid' });
@@ -437,8 +434,7 @@ describe('token errors say whether they pass on their own or need the user', () 
 		['a refused connection', refused, 'unreachable'],
 		['a timeout', timeout, 'unreachable'],
 	])('%s passes on its own: temporarily-unavailable', async (_case, answer, kind) => {
-		const { helpers } = fakeHelpers(answer);
-		const error = await failureOf(preAuthenticate(helpers, credentials()));
+		const error = await exchangeFailure(answer);
 		expect(error.kind).toBe(kind);
 		expect(error.retryable).toBe(true);
 		expect(error.failure).toEqual({ cause: 'temporarily-unavailable' });

@@ -1,4 +1,4 @@
-import type { ICredentialDataDecryptedObject, INode, INodeType } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, INodeType } from 'n8n-workflow';
 
 import {
 	compilePackage,
@@ -6,6 +6,7 @@ import {
 	n8nWorkflowReads,
 	removeDir,
 } from '../support/n8n-lines';
+import { workflowNode } from '../support/n8n-fixtures';
 
 /**
  * The compiled package against n8n-workflow as each supported n8n line ships it (exact-pinned npm
@@ -104,14 +105,11 @@ describe('what the compiled package takes from n8n-workflow', () => {
 });
 
 describe('transport/n8n-features on each line', () => {
-	const node: INode = {
-		id: 'node-1',
-		name: 'Matched Projects',
-		type: 'n8n-nodes-supplier-matched-projects.supplierMatchedProjects',
-		typeVersion: 1,
-		position: [0, 0],
-		parameters: {},
-	};
+	const node = workflowNode(
+		'node-1',
+		'Matched Projects',
+		'n8n-nodes-supplier-matched-projects.supplierMatchedProjects',
+	);
 	const api = 'https://api.supplier.example/base';
 
 	function allowedDomains(features: Features, credentialData: ICredentialDataDecryptedObject) {

@@ -196,12 +196,7 @@ describe('RateShare: growing back', () => {
 	});
 });
 
-/**
- * Processes sharing one API limit, on a virtual clock: the sandbox's own sliding-window limiter
- * judges each request, answered after `latencyMs`. Each process walks `pages` pages per run, one
- * run at a time, and gives up a run when its next page would wait more than `maxWaitMs`.
- */
-function simulate(options: {
+interface SimulationOptions {
 	processes: number;
 	/** When each run starts, and on which process. */
 	starts: Array<{ at: number; process: number }>;
@@ -209,92 +204,131 @@ function simulate(options: {
 	latencyMs?: number;
 	maxWaitMs?: number;
 	seed?: number;
-}) {
-	const pages = options.pages ?? 3;
-	const latencyMs = options.latencyMs ?? 30;
-	const maxWaitMs = options.maxWaitMs ?? 120_000;
-	let now = 0;
-	let seed = options.seed ?? 1;
-	const random = () => {
-		seed = (seed * 48271) % 2147483647;
-		return seed / 2147483647;
+}
+
+interface SimulatedProcess {
+	rate: RateShare;
+	/** When its waiting runs start. */
+	queue: number[];
+	run?: { page: number; waitingSince: number };
+	busyUntil: number;
+}
+
+/** A Lehmer generator, so a seed spreads the retries the same way every time. */
+function seededRandom(seed: number): () => number {
+	let state = seed;
+	return () => {
+		state = (state * 48271) % 2147483647;
+		return state / 2147483647;
 	};
-	const limiter = createRateLimiter(
+}
+
+/**
+ * Processes sharing one API limit, on a virtual clock: the sandbox's own sliding-window limiter
+ * judges each request, answered after `latencyMs`. Each process walks `pages` pages per run, one
+ * run at a time, and gives up a run when its next page would wait more than `maxWaitMs`.
+ */
+class SharedLimit {
+	now = 0;
+	readonly acceptedAt: number[] = [];
+	refused = 0;
+	completed = 0;
+	stopped = 0;
+	pagesWasted = 0;
+	private readonly limiter = createRateLimiter(
 		{ requests: LIMIT, windowSeconds: WINDOW_MS / 1000 },
-		{ now: () => now, set: () => undefined, advance: () => undefined, today: () => 0 },
+		{ now: () => this.now, set: () => undefined, advance: () => undefined, today: () => 0 },
 	);
-	const accepted: number[] = [];
-	let refused = 0;
-	let completed = 0;
-	let stopped = 0;
-	let pagesWasted = 0;
-	const processes = Array.from({ length: options.processes }, () => ({
-		rate: new RateShare({ limit: LIMIT, windowMs: WINDOW_MS, random }),
-		queue: [] as number[],
-		run: undefined as { page: number; waitingSince: number } | undefined,
-		busyUntil: 0,
-	}));
-	for (const start of options.starts) processes[start.process].queue.push(start.at);
-	const endOfLoad = Math.max(...options.starts.map((start) => start.at)) + 20 * WINDOW_MS;
-	for (now = 0; now < endOfLoad; now += 10) {
-		for (const process of processes) {
-			if (now < process.busyUntil) continue;
-			if (process.run === undefined) {
-				if (process.queue.length === 0 || process.queue[0] > now) continue;
-				process.queue.shift();
-				process.run = { page: 0, waitingSince: now };
-			}
-			const run = process.run;
-			if (process.rate.sendableAt(now) > now) {
-				if (process.rate.sendableAt(now) - run.waitingSince > maxWaitMs) {
-					stopped++;
-					pagesWasted += run.page;
-					process.run = undefined;
-				}
-				continue;
-			}
-			process.rate.sent(now);
-			const arrival = now + latencyMs / 2;
-			const verdict = limiter.take('client', arrival);
-			process.busyUntil = now + latencyMs;
-			if (verdict.allowed) {
-				accepted.push(arrival);
-				process.rate.answered(now + latencyMs, counted);
-				run.page++;
-				run.waitingSince = now + latencyMs;
-				if (run.page === pages) {
-					completed++;
-					process.run = undefined;
-				}
-			} else {
-				refused++;
-				process.rate.answered(now + latencyMs, {
-					kind: 'refused',
-					retryAfterMs: verdict.retryAfterSeconds * 1000,
-				});
-			}
-		}
-		if (processes.every((process) => process.run === undefined && process.queue.length === 0)) {
-			break;
-		}
+	private readonly processes: SimulatedProcess[];
+
+	constructor(private readonly options: Required<SimulationOptions>) {
+		const random = seededRandom(options.seed);
+		this.processes = Array.from({ length: options.processes }, () => ({
+			rate: new RateShare({ limit: LIMIT, windowMs: WINDOW_MS, random }),
+			queue: [],
+			busyUntil: 0,
+		}));
+		for (const start of options.starts) this.processes[start.process].queue.push(start.at);
 	}
+
+	get accepted(): number {
+		return this.acceptedAt.length;
+	}
+
+	get busiest(): number {
+		return this.busiestFrom(0);
+	}
+
 	/** The most accepted in any 5 minutes starting at `from` or later. */
-	const busiestFrom = (from: number) =>
-		Math.max(
+	busiestFrom(from: number): number {
+		const accepted = this.acceptedAt;
+		return Math.max(
 			0,
 			...accepted
 				.filter((start) => start >= from)
 				.map((start) => accepted.filter((at) => at >= start && at < start + WINDOW_MS).length),
 		);
-	return {
-		accepted: accepted.length,
-		refused,
-		completed,
-		stopped,
-		pagesWasted,
-		busiest: busiestFrom(0),
-		busiestFrom,
-	};
+	}
+
+	/** Ticks every 10 ms until every run has ended, or 20 windows after the last start. */
+	play(): this {
+		const endOfLoad = Math.max(...this.options.starts.map((start) => start.at)) + 20 * WINDOW_MS;
+		const idle = (process: SimulatedProcess) =>
+			process.run === undefined && process.queue.length === 0;
+		for (this.now = 0; this.now < endOfLoad; this.now += 10) {
+			for (const process of this.processes) this.step(process);
+			if (this.processes.every(idle)) break;
+		}
+		return this;
+	}
+
+	/** One process's turn now: start a due run, wait, give up, or send the run's next page. */
+	private step(process: SimulatedProcess): void {
+		if (this.now < process.busyUntil) return;
+		if (process.run === undefined) {
+			if (process.queue.length === 0 || process.queue[0] > this.now) return;
+			process.queue.shift();
+			process.run = { page: 0, waitingSince: this.now };
+		}
+		const sendableAt = process.rate.sendableAt(this.now);
+		if (sendableAt <= this.now) {
+			this.send(process, process.run);
+		} else if (sendableAt - process.run.waitingSince > this.options.maxWaitMs) {
+			this.stopped++;
+			this.pagesWasted += process.run.page;
+			process.run = undefined;
+		}
+	}
+
+	private send(process: SimulatedProcess, run: { page: number; waitingSince: number }): void {
+		const { now } = this;
+		const { latencyMs } = this.options;
+		process.rate.sent(now);
+		const arrival = now + latencyMs / 2;
+		const verdict = this.limiter.take('client', arrival);
+		process.busyUntil = now + latencyMs;
+		if (!verdict.allowed) {
+			this.refused++;
+			process.rate.answered(now + latencyMs, {
+				kind: 'refused',
+				retryAfterMs: verdict.retryAfterSeconds * 1000,
+			});
+			return;
+		}
+		this.acceptedAt.push(arrival);
+		process.rate.answered(now + latencyMs, counted);
+		run.page++;
+		run.waitingSince = now + latencyMs;
+		if (run.page === this.options.pages) {
+			this.completed++;
+			process.run = undefined;
+		}
+	}
+}
+
+function simulate(options: SimulationOptions): SharedLimit {
+	const defaults = { pages: 3, latencyMs: 30, maxWaitMs: 120_000, seed: 1 };
+	return new SharedLimit({ ...defaults, ...options }).play();
 }
 
 /** `runs` starts evenly over `overMs`, taking the processes in turn from `first`. */

@@ -3,7 +3,6 @@ import type {
 	IExecuteFunctions,
 	IHttpRequestOptions,
 	IN8nHttpFullResponse,
-	INode,
 	JsonObject,
 } from 'n8n-workflow';
 import { NodeApiError, sleep } from 'n8n-workflow';
@@ -32,15 +31,13 @@ import {
 	type RetryPolicy,
 } from '../../nodes/SupplierMatchedProjects/transport/retry';
 import { readSettings } from '../../nodes/SupplierMatchedProjects/transport/settings';
+import { workflowNode } from '../support/n8n-fixtures';
 
-const node: INode = {
-	id: 'n',
-	name: 'Supplier Matched Projects',
-	type: 'n8n-nodes-supplier-matched-projects.supplierMatchedProjects',
-	typeVersion: 1,
-	position: [0, 0],
-	parameters: {},
-};
+const node = workflowNode(
+	'n',
+	'Supplier Matched Projects',
+	'n8n-nodes-supplier-matched-projects.supplierMatchedProjects',
+);
 
 describe('retry policy', () => {
 	it('backs off exponentially with full jitter, capped', () => {

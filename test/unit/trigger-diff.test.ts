@@ -7,11 +7,11 @@ import {
 import {
 	MAX_TRACKED_TENDERS,
 	RETENTION_DAYS,
-	readTriggerState,
 	writeTriggerState,
 	type TenderSnapshot,
 	type TriggerState,
 } from '../../nodes/SupplierMatchedProjects/trigger/state';
+import { reloaded } from '../support/n8n-fixtures';
 
 const DAY0 = 20_000;
 const SCOPE = 'scope-a';
@@ -43,13 +43,6 @@ function poll(overrides: Partial<PollDiffInput> & Pick<PollDiffInput, 'listed'>)
 		emitOpenOnFirstRun: false,
 		...overrides,
 	});
-}
-
-/** What n8n would hand back after saving this state and restarting. */
-function reloaded(state: TriggerState): TriggerState {
-	const read = readTriggerState(JSON.parse(JSON.stringify(writeTriggerState(state))));
-	if (read.kind !== 'state') throw new Error(`expected a state, got ${JSON.stringify(read)}`);
-	return read.state;
 }
 
 describe('diffPoll: first run and new tenders', () => {

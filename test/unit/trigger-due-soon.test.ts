@@ -15,8 +15,8 @@ import {
 	RETENTION_DAYS,
 	readTriggerState,
 	writeTriggerState,
-	type TriggerState,
 } from '../../nodes/SupplierMatchedProjects/trigger/state';
+import { reloaded } from '../support/n8n-fixtures';
 
 const SCOPE = 'scope-a';
 
@@ -52,13 +52,6 @@ function poll(
 		emitOpenOnFirstRun: false,
 		...rest,
 	});
-}
-
-/** What n8n hands back after saving this state and restarting. */
-function reloaded(state: TriggerState): TriggerState {
-	const read = readTriggerState(JSON.parse(JSON.stringify(writeTriggerState(state))));
-	if (read.kind !== 'state') throw new Error(`expected a state, got ${JSON.stringify(read)}`);
-	return read.state;
 }
 
 function announced(diff: PollDiff) {

@@ -1,4 +1,4 @@
-import type { INode, JsonObject } from 'n8n-workflow';
+import type { JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { PagingError } from '../../nodes/SupplierMatchedProjects/helpers/paging';
@@ -11,17 +11,15 @@ import {
 } from '../../nodes/SupplierMatchedProjects/trigger/failures';
 import { NoAnswerError } from '../../nodes/SupplierMatchedProjects/transport';
 import { networkFailureOf } from '../../nodes/SupplierMatchedProjects/transport/network';
+import { workflowNode } from '../support/n8n-fixtures';
 
 const DAY_MS = 86_400_000;
 
-const node: INode = {
-	id: 'trigger',
-	name: 'Supplier Matched Projects Trigger',
-	type: 'supplierMatchedProjectsTrigger',
-	typeVersion: 1,
-	position: [0, 0],
-	parameters: {},
-};
+const node = workflowNode(
+	'trigger',
+	'Supplier Matched Projects Trigger',
+	'supplierMatchedProjectsTrigger',
+);
 
 function apiError(options: ConstructorParameters<typeof NodeApiError>[2]): NodeApiError {
 	return new NodeApiError(node, { message: 'x' } as JsonObject, { message: 'x', ...options });
@@ -99,7 +97,7 @@ describe('why a poll failed, in n8n terms', () => {
 			'configuration-invalid',
 		],
 		['a bug', new TypeError('x is undefined'), 'node-defect'],
-	])('%s: %s', (_case, error, cause) => {
+	])('%s', (_case, error, cause) => {
 		expect(failureOf(error)).toEqual({ cause });
 	});
 

@@ -1,5 +1,3 @@
-import type { INode } from 'n8n-workflow';
-
 import {
 	advisedInterval,
 	budgetExhausted,
@@ -12,16 +10,13 @@ import {
 	announcedItems,
 	type Announcement,
 } from '../../nodes/SupplierMatchedProjects/trigger/output';
-import { project, tender } from '../support/n8n-fixtures';
+import { project, tender, workflowNode } from '../support/n8n-fixtures';
 
-const node: INode = {
-	id: 'trigger',
-	name: 'Supplier Matched Projects Trigger',
-	type: 'supplierMatchedProjectsTrigger',
-	typeVersion: 1,
-	position: [0, 0],
-	parameters: {},
-};
+const node = workflowNode(
+	'trigger',
+	'Supplier Matched Projects Trigger',
+	'supplierMatchedProjectsTrigger',
+);
 
 const due = { quotesDueAt: { from: '2030-02-01', to: '2030-02-08' } };
 
