@@ -13,7 +13,7 @@ const { DEFAULT_CLIENTS, DEFAULT_COMPANIES, SANDBOX_FIXTURES } = require('./fixt
 const { createRandom, deriveSeed } = require('./random');
 const { createRateLimiter } = require('./rate-limit');
 const { createRequestListener } = require('./server');
-const { createStore } = require('./store');
+const { Store } = require('./store');
 const { createSandboxCertificate, tlsVersionOf } = require('./tls');
 
 /** @typedef {import('./fixtures').SandboxClient} SandboxClient */
@@ -187,7 +187,7 @@ function createSandboxData(options = {}) {
 	const companies = mergeById(DEFAULT_COMPANIES, options.companies, (company) => company.companyId);
 	checkCompanies(companies);
 	const clock = createClock(options.now);
-	const store = createStore({
+	const store = new Store({
 		dataRandom: createRandom(deriveSeed(seed, 'data')),
 		controlRandom: createRandom(deriveSeed(seed, 'control')),
 		clock,
