@@ -1,6 +1,7 @@
 // @ts-check
 'use strict';
 
+const { wholeNumber } = require('./errors');
 const { createRandom } = require('./random');
 
 /** @typedef {import('./random').Random} Random */
@@ -72,22 +73,6 @@ const DEFAULT_STATUS = {
 };
 
 /**
- * @param {unknown} value
- * @param {string} what
- * @param {number} min
- * @param {number} max
- * @returns {number}
- */
-function integerIn(value, what, min, max) {
-	if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
-		throw new Error(
-			`${what} must be a whole number from ${min} to ${max} (got ${JSON.stringify(value)})`,
-		);
-	}
-	return value;
-}
-
-/**
  * @param {unknown} kind
  * @returns {FaultKind}
  */
@@ -110,12 +95,12 @@ function buildFault(kind, { status, ms, retryAfterSeconds }) {
 	if (status !== undefined && !ownStatus) throw new Error(`a ${kind} fault does not take a status`);
 	return {
 		kind,
-		status: status === undefined ? DEFAULT_STATUS[kind] : integerIn(status, 'status', 200, 599),
-		ms: ms === undefined ? 2000 : integerIn(ms, 'ms', 0, 600_000),
+		status: status === undefined ? DEFAULT_STATUS[kind] : wholeNumber(status, 'status', 200, 599),
+		ms: ms === undefined ? 2000 : wholeNumber(ms, 'ms', 0, 600_000),
 		retryAfterSeconds:
 			retryAfterSeconds === undefined
 				? 1
-				: integerIn(retryAfterSeconds, 'retryAfterSeconds', 0, 86_400),
+				: wholeNumber(retryAfterSeconds, 'retryAfterSeconds', 0, 86_400),
 	};
 }
 
@@ -151,7 +136,7 @@ function createFaults() {
 			queue.push({
 				fault: buildFault(faultKind(kind), options),
 				on,
-				remaining: integerIn(times, 'times', 1, 1_000_000),
+				remaining: wholeNumber(times, 'times', 1, 1_000_000),
 			});
 		},
 		/**
@@ -186,7 +171,7 @@ function createFaults() {
 				on,
 				latencySpikeMs,
 				retryAfterSeconds,
-				random: createRandom(integerIn(rngSeed, 'rngSeed', 0, 2 ** 32 - 1)),
+				random: createRandom(wholeNumber(rngSeed, 'rngSeed', 0, 2 ** 32 - 1)),
 			};
 		},
 		/**
