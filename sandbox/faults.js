@@ -105,13 +105,86 @@ function buildFault(kind, { status, ms, retryAfterSeconds }) {
 }
 
 /**
+ * @typedef {{ rates: Array<[FaultKind, number]>, on: FaultTarget | 'both', latencySpikeMs: number, retryAfterSeconds: number, random: Random }} RandomFaults
+ */
+
+/**
+ * @param {FaultRequest} request
+ * @returns {{ fault: Fault, on: FaultTarget, remaining: number }}
+ */
+function queuedFault(request) {
+	if (typeof request !== 'object' || request === null)
+		throw new Error('injectFault needs { kind, ... }');
+	const { kind, times = 1, on = 'results', ...options } = request;
+	const unknown = Object.keys(options).filter(
+		(key) => !['status', 'ms', 'retryAfterSeconds'].includes(key),
+	);
+	if (unknown.length > 0) {
+		throw new Error(
+			`injectFault does not take ${unknown.join(', ')}; it takes kind, times, on, status, ms, retryAfterSeconds`,
+		);
+	}
+	if (on !== 'results' && on !== 'token')
+		throw new Error(`on must be 'results' or 'token' (got ${JSON.stringify(on)})`);
+	return {
+		fault: buildFault(faultKind(kind), options),
+		on,
+		remaining: wholeNumber(times, 'times', 1, 1_000_000),
+	};
+}
+
+/**
+ * @param {FaultRates | null} rates null (or {}) turns random faults off
+ * @param {number} rngSeed
+ * @returns {RandomFaults | undefined}
+ */
+function randomFaults(rates, rngSeed) {
+	if (rates === null || Object.keys(rates).length === 0) return undefined;
+	const { latencySpikeMs = 2000, retryAfterSeconds = 1, on = 'results', ...byKind } = rates;
+	/** @type {Array<[FaultKind, number]>} */
+	const entries = Object.entries(byKind).map(([kind, rate]) => {
+		if (typeof rate !== 'number' || !(rate >= 0 && rate <= 1)) {
+			throw new Error(
+				`the rate of ${kind} must be a probability from 0 to 1 (got ${JSON.stringify(rate)})`,
+			);
+		}
+		return [faultKind(kind), rate];
+	});
+	const total = entries.reduce((sum, [, rate]) => sum + rate, 0);
+	if (total > 1) throw new Error(`fault rates add up to ${total}; they must add up to at most 1`);
+	if (on !== 'results' && on !== 'token' && on !== 'both') {
+		throw new Error(`on must be 'results', 'token' or 'both' (got ${JSON.stringify(on)})`);
+	}
+	buildFault('latencySpike', { ms: latencySpikeMs });
+	buildFault('rateLimited', { retryAfterSeconds });
+	const random = createRandom(wholeNumber(rngSeed, 'rngSeed', 0, 2 ** 32 - 1));
+	return { rates: entries, on, latencySpikeMs, retryAfterSeconds, random };
+}
+
+/**
+ * @param {RandomFaults} random
+ * @returns {Fault | undefined}
+ */
+function rollFault(random) {
+	let roll = random.random.next();
+	for (const [kind, rate] of random.rates) {
+		if (roll < rate) {
+			const { latencySpikeMs: ms, retryAfterSeconds } = random;
+			return buildFault(kind, { ms, retryAfterSeconds });
+		}
+		roll -= rate;
+	}
+	return undefined;
+}
+
+/**
  * One-shot queued faults (deterministic, for focused tests) and random fault rates (seeded, for
  * soak tests). A queued fault wins over the rates.
  */
 function createFaults() {
-	/** @type {Array<{ fault: Fault, on: FaultTarget, remaining: number }>} */
+	/** @type {Array<ReturnType<typeof queuedFault>>} */
 	let queue = [];
-	/** @type {{ rates: Array<[FaultKind, number]>, on: FaultTarget | 'both', latencySpikeMs: number, retryAfterSeconds: number, random: Random } | undefined} */
+	/** @type {RandomFaults | undefined} */
 	let random;
 	const injected = /** @type {Record<FaultKind, number>} */ (
 		Object.fromEntries(FAULT_KINDS.map((kind) => [kind, 0]))
@@ -120,59 +193,14 @@ function createFaults() {
 	return {
 		/** @param {FaultRequest} request */
 		inject(request) {
-			if (typeof request !== 'object' || request === null)
-				throw new Error('injectFault needs { kind, ... }');
-			const { kind, times = 1, on = 'results', ...options } = request;
-			const unknown = Object.keys(options).filter(
-				(key) => !['status', 'ms', 'retryAfterSeconds'].includes(key),
-			);
-			if (unknown.length > 0) {
-				throw new Error(
-					`injectFault does not take ${unknown.join(', ')}; it takes kind, times, on, status, ms, retryAfterSeconds`,
-				);
-			}
-			if (on !== 'results' && on !== 'token')
-				throw new Error(`on must be 'results' or 'token' (got ${JSON.stringify(on)})`);
-			queue.push({
-				fault: buildFault(faultKind(kind), options),
-				on,
-				remaining: wholeNumber(times, 'times', 1, 1_000_000),
-			});
+			queue.push(queuedFault(request));
 		},
 		/**
 		 * @param {FaultRates | null} rates null (or {}) turns random faults off
 		 * @param {number} [rngSeed]
 		 */
 		setRates(rates, rngSeed = 1) {
-			if (rates === null || Object.keys(rates).length === 0) {
-				random = undefined;
-				return;
-			}
-			const { latencySpikeMs = 2000, retryAfterSeconds = 1, on = 'results', ...byKind } = rates;
-			/** @type {Array<[FaultKind, number]>} */
-			const entries = Object.entries(byKind).map(([kind, rate]) => {
-				if (typeof rate !== 'number' || !(rate >= 0 && rate <= 1)) {
-					throw new Error(
-						`the rate of ${kind} must be a probability from 0 to 1 (got ${JSON.stringify(rate)})`,
-					);
-				}
-				return [faultKind(kind), rate];
-			});
-			const total = entries.reduce((sum, [, rate]) => sum + rate, 0);
-			if (total > 1)
-				throw new Error(`fault rates add up to ${total}; they must add up to at most 1`);
-			if (on !== 'results' && on !== 'token' && on !== 'both') {
-				throw new Error(`on must be 'results', 'token' or 'both' (got ${JSON.stringify(on)})`);
-			}
-			buildFault('latencySpike', { ms: latencySpikeMs });
-			buildFault('rateLimited', { retryAfterSeconds });
-			random = {
-				rates: entries,
-				on,
-				latencySpikeMs,
-				retryAfterSeconds,
-				random: createRandom(wholeNumber(rngSeed, 'rngSeed', 0, 2 ** 32 - 1)),
-			};
+			random = randomFaults(rates, rngSeed);
 		},
 		/**
 		 * The fault for the request that just arrived, if any; counts it.
@@ -181,25 +209,13 @@ function createFaults() {
 		 */
 		next(target) {
 			const queued = queue.find((entry) => entry.on === target && entry.remaining > 0);
-			/** @type {Fault | undefined} */
-			let fault;
 			if (queued) {
 				queued.remaining--;
 				queue = queue.filter((entry) => entry.remaining > 0);
-				fault = queued.fault;
-			} else if (random && (random.on === 'both' || random.on === target)) {
-				let roll = random.random.next();
-				for (const [kind, rate] of random.rates) {
-					if (roll < rate) {
-						fault = buildFault(kind, {
-							ms: random.latencySpikeMs,
-							retryAfterSeconds: random.retryAfterSeconds,
-						});
-						break;
-					}
-					roll -= rate;
-				}
 			}
+			let fault = queued?.fault;
+			if (!queued && random && (random.on === 'both' || random.on === target))
+				fault = rollFault(random);
 			if (fault) injected[fault.kind]++;
 			return fault;
 		},
