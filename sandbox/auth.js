@@ -2,15 +2,7 @@
 'use strict';
 
 const { createHash, randomBytes, timingSafeEqual } = require('node:crypto');
-const {
-	NO_STORE,
-	OAuthRefusal,
-	basicCredentials,
-	checkGrantType,
-	clientCredentials,
-	readForm,
-	requestedScopes,
-} = require('./token-request');
+const { NO_STORE, OAuthRefusal, readTokenRequest, requestedScopes } = require('./token-request');
 
 /** @typedef {import('./clock').SandboxClock} SandboxClock */
 /** @typedef {import('./fixtures').SandboxClient} SandboxClient */
@@ -35,10 +27,7 @@ const {
 // Do not let a burst of short-lived tokens (soak tests) grow the table without bound.
 const PRUNE_AT = 10_000;
 
-/**
- * @param {string} value
- * @returns {Buffer}
- */
+/** @param {string} value */
 function digest(value) {
 	return createHash('sha256').update(value).digest();
 }
@@ -66,16 +55,11 @@ class Auth {
 	 * The whole token endpoint: checks in order the content type, repeated parameters, the
 	 * grant type, client authentication, then the scope.
 	 * @param {{ contentType: string | undefined, authorization: string | undefined, body: string }} request
-	 * @returns {TokenEndpointResult}
 	 */
-	tokenEndpoint({ contentType, authorization, body }) {
+	tokenEndpoint(request) {
 		try {
-			const form = readForm(contentType, body);
-			const basic = authorization === undefined ? undefined : basicCredentials(authorization);
-			const claimedClientId = basic?.clientId ?? form.get('client_id') ?? undefined;
-			checkGrantType(form, claimedClientId);
-			const credentials = clientCredentials(form, authorization, basic, claimedClientId);
-			const client = this.authenticateClient(credentials.clientId, credentials.clientSecret);
+			const { form, claimedClientId, clientId, clientSecret } = readTokenRequest(request);
+			const client = this.authenticateClient(clientId, clientSecret);
 			if (!client) {
 				throw new OAuthRefusal(
 					401,
@@ -95,7 +79,6 @@ class Auth {
 	/**
 	 * @param {string} clientId
 	 * @param {string} clientSecret
-	 * @returns {SandboxClient | undefined}
 	 */
 	authenticateClient(clientId, clientSecret) {
 		const client = this.clientById.get(clientId);
@@ -108,7 +91,6 @@ class Auth {
 	/**
 	 * @param {SandboxClient} client
 	 * @param {string[]} scopes
-	 * @returns {TokenResponse}
 	 */
 	issue(client, scopes) {
 		if (this.tokens.size >= PRUNE_AT) {

@@ -21,7 +21,6 @@ class Company {
 	/**
 	 * A keyword matches when every word of it is among the tender's name and type words.
 	 * @param {readonly string[]} tenderWordList
-	 * @returns {string[]}
 	 */
 	matches(tenderWordList) {
 		const known = this.matchesByWords.get(tenderWordList);
@@ -38,7 +37,6 @@ class Company {
 	/**
 	 * A trade package carrying one of the company's keywords, so a new tender matches it.
 	 * @param {Random} random
-	 * @returns {string}
 	 */
 	matchingName(random) {
 		const candidates = TRADE_PACKAGES.filter(

@@ -15,7 +15,6 @@ class SandboxNotFoundError extends Error {
  * @param {string} what named in the error
  * @param {number} min
  * @param {number} max
- * @returns {number}
  */
 function wholeNumber(value, what, min, max) {
 	if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {

@@ -226,31 +226,20 @@ function serverSettings(options) {
 
 /** Timers that stop() cuts short, so a stopped sandbox leaves none behind. */
 function createDelays() {
-	/** @type {Set<{ timer: NodeJS.Timeout, resolve: () => void }>} */
+	/** @type {Set<() => void>} */
 	const pending = new Set();
-	return {
-		/** @param {number} ms */
-		delay: (ms) =>
-			/** @type {Promise<void>} */ (
-				new Promise((resolve) => {
-					const entry = {
-						timer: setTimeout(() => {
-							pending.delete(entry);
-							resolve();
-						}, ms),
-						resolve,
-					};
-					pending.add(entry);
-				})
-			),
-		cancelAll() {
-			for (const entry of pending) {
-				clearTimeout(entry.timer);
-				entry.resolve();
-			}
-			pending.clear();
-		},
-	};
+	/** @param {number} ms */
+	const delay = (ms) =>
+		new Promise((resolve) => {
+			const finish = () => {
+				clearTimeout(timer);
+				pending.delete(finish);
+				resolve(undefined);
+			};
+			const timer = setTimeout(finish, ms);
+			pending.add(finish);
+		});
+	return { delay, cancelAll: () => pending.forEach((finish) => finish()) };
 }
 
 function createRequestLog() {
@@ -272,37 +261,19 @@ function createRequestLog() {
 }
 
 /**
- * @typedef {object} SandboxParts
- * @property {number} seed
- * @property {import('./clock').SandboxClock} clock
- * @property {Store} store
- * @property {Auth} auth
- * @property {import('./faults').Faults} faults
- * @property {import('./raw-entries').RawEntries} rawEntries
- * @property {ReturnType<typeof createRequestLog>} requestLog
- * @property {Map<string, { expiresAt: number, body: string }>} cache
- * @property {{ latencyMs: number }} settings
- * @property {string | undefined} certificate
+ * @typedef {Pick<import('./server').ServerContext, 'clock' | 'store' | 'auth' | 'faults' | 'rawEntries' | 'cache'>
+ *   & { seed: number, requestLog: ReturnType<typeof createRequestLog>, settings: { latencyMs: number } }} SandboxParts
  */
 
 /**
  * The control functions over the sandbox's parts; url, port, stop and (over HTTPS)
  * setTlsVersion are set once the server listens.
  * @param {SandboxParts} parts
+ * @param {string | undefined} certificate
  * @returns {Sandbox}
  */
-function sandboxApi({
-	seed,
-	clock,
-	store,
-	auth,
-	faults,
-	rawEntries,
-	requestLog,
-	cache,
-	settings,
-	certificate,
-}) {
+function sandboxApi(parts, certificate) {
+	const { seed, clock, store, auth, faults, rawEntries, requestLog, cache, settings } = parts;
 	return {
 		url: '',
 		certificate,
@@ -410,7 +381,7 @@ async function startSandbox(options = {}) {
 	const settings = { latencyMs: 0 };
 	const delays = createDelays();
 	const parts = { seed, clock, store, auth, faults, rawEntries, requestLog, cache, settings };
-	const sandbox = sandboxApi({ ...parts, certificate: certificate?.cert });
+	const sandbox = sandboxApi(parts, certificate?.cert);
 	const listener = createRequestListener({
 		...parts,
 		limiter: createRateLimiter(rateLimit, clock),

@@ -7,7 +7,6 @@ const { toSandboxTender } = require('./tender-fields');
 
 /** @typedef {import('./clock').SandboxClock} SandboxClock */
 /** @typedef {import('./fixtures').SandboxCompany} SandboxCompany */
-/** @typedef {import('./types').Project} Project */
 /** @typedef {import('./types').StoredProject} StoredProject */
 /** @typedef {import('./types').StoredTender} StoredTender */
 /** @typedef {import('./cursor').CursorPosition} CursorPosition */
@@ -35,7 +34,6 @@ const PATCH_LIMIT = 500;
 /**
  * @param {{ dueKey: number, projectId: string }} a
  * @param {{ dueKey: number, projectId: string }} b
- * @returns {number}
  */
 function compareKeys(a, b) {
 	if (a.dueKey !== b.dueKey) return a.dueKey < b.dueKey ? -1 : 1;
@@ -48,7 +46,6 @@ function compareKeys(a, b) {
  * @param {IndexEntry[]} entries
  * @param {{ dueKey: number, projectId: string }} key
  * @param {boolean} inclusive
- * @returns {number}
  */
 function searchAfter(entries, key, inclusive) {
 	let low = 0;
@@ -83,7 +80,6 @@ const dueOf = (tender) => tender.dueDay ?? Infinity;
  * @param {StoredProject} project
  * @param {number} today
  * @param {number} windowDays
- * @returns {IndexEntry | undefined}
  */
 function entryFor(company, project, today, windowDays) {
 	/** @type {IndexEntry['tenders']} */
@@ -103,10 +99,7 @@ function entryFor(company, project, today, windowDays) {
 	};
 }
 
-/**
- * @param {IndexEntry} entry
- * @returns {Project}
- */
+/** @param {IndexEntry} entry */
 function toApiProject(entry) {
 	const { project } = entry;
 	return {
@@ -153,10 +146,7 @@ class Orderings {
 		this.indexes = new Map();
 	}
 
-	/**
-	 * @param {string} companyId
-	 * @returns {Company}
-	 */
+	/** @param {string} companyId */
 	company(companyId) {
 		const company = this.companyById.get(companyId);
 		if (!company) {
@@ -176,7 +166,6 @@ class Orderings {
 	 * The company's ordering now: patched with the changes since it was last read, or rebuilt when
 	 * the day has changed or patching would cost more.
 	 * @param {string} companyId
-	 * @returns {CompanyIndex}
 	 */
 	of(companyId) {
 		const company = this.company(companyId);
@@ -222,10 +211,7 @@ class Orderings {
 		index.seen = this.changedProjects.length;
 	}
 
-	/**
-	 * @param {string} companyId
-	 * @returns {Project[]}
-	 */
+	/** @param {string} companyId */
 	list(companyId) {
 		return this.of(companyId).entries.map(toApiProject);
 	}
@@ -234,7 +220,6 @@ class Orderings {
 	 * @param {string} companyId
 	 * @param {CursorPosition | undefined} after
 	 * @param {number} limit
-	 * @returns {{ projects: Project[], last: CursorPosition | undefined, hasNextPage: boolean }}
 	 */
 	page(companyId, after, limit) {
 		const { entries } = this.of(companyId);

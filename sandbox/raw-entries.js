@@ -47,7 +47,6 @@ function createRawEntries() {
 		 * @param {string} companyId
 		 * @param {unknown[]} data
 		 * @param {boolean} firstPage
-		 * @returns {unknown[]}
 		 */
 		into(companyId, data, firstPage) {
 			const entries = byCompany.get(companyId);

@@ -17,7 +17,6 @@ const JSON_TYPE = 'application/json; charset=utf-8';
  * @param {number} status
  * @param {unknown} value
  * @param {Record<string, string>} [headers]
- * @returns {Reply}
  */
 function json(status, value, headers = {}) {
 	return {
@@ -32,7 +31,6 @@ function json(status, value, headers = {}) {
  * @param {string} code
  * @param {string} message
  * @param {Record<string, string>} [headers]
- * @returns {Reply}
  */
 function errorReply(status, code, message, headers) {
 	/** @type {ErrorBody} */
@@ -54,10 +52,7 @@ class Refusal extends Error {
 	}
 }
 
-/**
- * @param {string | string[] | undefined} value
- * @returns {string | undefined}
- */
+/** @param {string | string[] | undefined} value */
 function header(value) {
 	return Array.isArray(value) ? value.join(', ') : value;
 }

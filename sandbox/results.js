@@ -5,7 +5,6 @@ const { SCOPE } = require('./fixtures');
 const { JSON_TYPE, Refusal, header } = require('./reply');
 
 /** @typedef {import('http').IncomingMessage} IncomingMessage */
-/** @typedef {import('./reply').Reply} Reply */
 /** @typedef {import('./server').ServerContext} ServerContext */
 /** @typedef {import('./cursor').CursorPosition} CursorPosition */
 /** @typedef {import('./types').ResultsPage} ResultsPage */
@@ -18,7 +17,6 @@ const MAX_LIMIT = 100;
 /**
  * Shows a bad value in an error message without letting a huge one flood it.
  * @param {string} value
- * @returns {string}
  */
 function shown(value) {
 	return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
@@ -108,10 +106,7 @@ function authorizedCompany(context, request, headerClientId, companySegment, at)
 	return companyId;
 }
 
-/**
- * @param {URLSearchParams} query
- * @returns {number}
- */
+/** @param {URLSearchParams} query */
 function pageLimit(query) {
 	const limits = query.getAll('limit');
 	if (limits.length === 0) return DEFAULT_LIMIT;
@@ -133,7 +128,6 @@ function pageLimit(query) {
  * @param {ServerContext} context
  * @param {URLSearchParams} query
  * @param {string} companyId
- * @returns {{ cursor: string | undefined, after: CursorPosition | undefined }}
  */
 function pageCursor(context, query, companyId) {
 	const cursors = query.getAll('cursor');
@@ -163,7 +157,6 @@ function pageCursor(context, query, companyId) {
  * @param {string} companyId
  * @param {{ cursor: string | undefined, after: CursorPosition | undefined }} position
  * @param {number} limit
- * @returns {{ body: string, servedFromCache: boolean }}
  */
 function pageBody(context, companyId, { cursor, after }, limit) {
 	const cacheKey = `${companyId}\n${cursor ?? ''}\n${limit}`;
@@ -196,7 +189,6 @@ function pageBody(context, companyId, { cursor, after }, limit) {
  * @param {string} companySegment
  * @param {URLSearchParams} query
  * @param {number} at when the request is handled, on the sandbox clock
- * @returns {{ reply: Reply, clientId: string | null, servedFromCache: boolean }}
  */
 function resultsReply(context, request, companySegment, query, at) {
 	const clientId = header(request.headers['x-service-client-id'])?.trim() || null;

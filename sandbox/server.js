@@ -70,10 +70,7 @@ function readBody(request) {
 	});
 }
 
-/**
- * @param {URLSearchParams} params
- * @returns {Record<string, string | string[]>}
- */
+/** @param {URLSearchParams} params */
 function queryObject(params) {
 	/** @type {Record<string, string | string[]>} */
 	const query = {};
@@ -87,7 +84,6 @@ function queryObject(params) {
 /**
  * The reply a fault gives instead of the real one, for the kinds that answer by themselves.
  * @param {Fault} fault
- * @returns {Reply | undefined}
  */
 function faultReply(fault) {
 	switch (fault.kind) {
@@ -147,10 +143,7 @@ function send(response, reply, fault) {
 	return status;
 }
 
-/**
- * @param {ServerContext} context
- * @returns {Reply}
- */
+/** @param {ServerContext} context */
 function openApiReply(context) {
 	const document = loadOpenApiDocument();
 	const url = context.url();
@@ -175,7 +168,6 @@ function openApiReply(context) {
  * @param {string} method
  * @param {URL} url
  * @param {string | undefined} body undefined when it was too large
- * @returns {Reply}
  */
 function controlReply(context, method, url, body) {
 	if (body === undefined) {
@@ -212,7 +204,6 @@ function controlReply(context, method, url, body) {
 /**
  * @param {Reply} reply
  * @param {string | null} [clientId]
- * @returns {Answer}
  */
 const answer = (reply, clientId = null) => ({ reply, clientId, servedFromCache: false });
 
@@ -220,7 +211,6 @@ const answer = (reply, clientId = null) => ({ reply, clientId, servedFromCache: 
  * @param {ServerContext} context
  * @param {http.IncomingMessage} request
  * @param {string} method
- * @returns {Promise<Answer>}
  */
 async function tokenReply(context, request, method) {
 	if (method !== 'POST') {
@@ -251,7 +241,6 @@ async function tokenReply(context, request, method) {
  * @param {ServerContext} context
  * @param {http.IncomingMessage} request
  * @param {{ method: string, url: URL, resultsMatch: RegExpExecArray | null, at: number }} routed
- * @returns {Promise<Answer>}
  */
 async function apiReply(context, request, { method, url, resultsMatch, at }) {
 	const path = url.pathname;

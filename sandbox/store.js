@@ -3,35 +3,19 @@
 
 const { dayToIso } = require('./clock');
 const { SandboxNotFoundError } = require('./errors');
-const { BUILDERS, generateProject, generateProjects, tenderIdFor, tenderWords } = require('./data');
+const { generateProject, generateProjects, tenderIdFor } = require('./data');
 const { Orderings } = require('./ordering');
-const {
-	PROJECT_STATUSES,
-	TENDER_STATUSES,
-	TENDER_TYPES,
-	eventType,
-	parseBuilder,
-	parseDateField,
-	parseEnumField,
-	parseName,
-	patchedTender,
-	rejectUnknownFields,
-	toSandboxTender,
-} = require('./tender-fields');
+const tenderFields = require('./tender-fields');
 
 /** @typedef {import('./random').Random} Random */
 /** @typedef {import('./clock').SandboxClock} SandboxClock */
 /** @typedef {import('./fixtures').SandboxCompany} SandboxCompany */
-/** @typedef {import('./company').Company} Company */
 /** @typedef {import('./types').Party} Party */
-/** @typedef {import('./types').Project} Project */
-/** @typedef {import('./types').Tender} Tender */
 /** @typedef {import('./types').TenderStatus} TenderStatus */
 /** @typedef {import('./types').TenderType} TenderType */
 /** @typedef {import('./types').ProjectStatus} ProjectStatus */
 /** @typedef {import('./types').StoredProject} StoredProject */
 /** @typedef {import('./types').StoredTender} StoredTender */
-/** @typedef {import('./types').SandboxTender} SandboxTender */
 /** @typedef {import('./cursor').CursorPosition} CursorPosition */
 
 /**
@@ -60,16 +44,6 @@ const {
 /**
  * @typedef {TenderFields & { projectId?: string, companyId?: string }} OpenTenderOptions
  */
-
-const OPEN_FIELDS = [
-	'projectId',
-	'companyId',
-	'name',
-	'type',
-	'builder',
-	'tenderOpenAt',
-	'quotesDueAt',
-];
 
 /**
  * @typedef {object} StoreOptions
@@ -128,20 +102,14 @@ class Store {
 		this.events.push(event);
 	}
 
-	/**
-	 * @param {string} tenderId
-	 * @returns {StoredTender}
-	 */
+	/** @param {string} tenderId */
 	tenderOf(tenderId) {
 		const tender = this.tenders.get(tenderId);
 		if (!tender) throw new SandboxNotFoundError(`unknown tender ${JSON.stringify(tenderId)}`);
 		return tender;
 	}
 
-	/**
-	 * @param {string} projectId
-	 * @returns {StoredProject}
-	 */
+	/** @param {string} projectId */
 	projectOf(projectId) {
 		const project = this.projects.get(projectId);
 		if (!project) throw new SandboxNotFoundError(`unknown project ${JSON.stringify(projectId)}`);
@@ -149,46 +117,13 @@ class Store {
 	}
 
 	/**
-	 * A new tender's fields as given, or defaults that match the company; in this order, so the
-	 * same seed opens the same tenders.
-	 * @param {Company} company
-	 * @param {OpenTenderOptions} options
-	 */
-	newTenderFields(company, options) {
-		const { clock, controlRandom, windowDays } = this.options;
-		const today = clock.today();
-		const name =
-			options.name === undefined ? company.matchingName(controlRandom) : parseName(options.name);
-		const type =
-			options.type === undefined ? 'Tender' : parseEnumField(options.type, TENDER_TYPES, 'type');
-		const builder =
-			options.builder === undefined ? controlRandom.pick(BUILDERS) : parseBuilder(options.builder);
-		const openDay =
-			options.tenderOpenAt === undefined
-				? today
-				: parseDateField(options.tenderOpenAt, 'tenderOpenAt');
-		const dueDay =
-			options.quotesDueAt === undefined
-				? today + controlRandom.int(1, windowDays)
-				: parseDateField(options.quotesDueAt, 'quotesDueAt');
-		const words = tenderWords(name, type);
-		if (company.matches(words).length === 0) {
-			throw new Error(
-				`a tender named ${JSON.stringify(name)} (${type}) matches none of ${company.companyId}'s keywords (${company.keywords.join(', ') || 'none'}); use a name containing one`,
-			);
-		}
-		return { name, type, builder, openDay, dueDay, words };
-	}
-
-	/**
 	 * @param {OpenTenderOptions} options
 	 * @param {string} [id] the caller's id instead of the next in sequence (openTenderWithId)
-	 * @returns {SandboxTender}
 	 */
 	openTender(options = {}, id = undefined) {
-		rejectUnknownFields(options, OPEN_FIELDS, 'openTender');
+		tenderFields.rejectUnknownFields(options, tenderFields.OPEN_FIELDS, 'openTender');
 		const company = this.orderings.company(options.companyId ?? this.options.defaultCompanyId);
-		const { words, ...fields } = this.newTenderFields(company, options);
+		const { words, ...given } = tenderFields.newTenderFields(company, options, this.options);
 		let project;
 		if (options.projectId === undefined) {
 			const sequence = ++this.lastProjectSequence;
@@ -199,14 +134,14 @@ class Store {
 		const tender = {
 			id: id ?? tenderIdFor(++this.lastTenderSequence),
 			projectId: project.projectId,
-			...fields,
+			...given,
 			status: 'Open',
 			words,
 		};
 		project.tenders.push(tender);
 		this.tenders.set(tender.id, tender);
 		this.record(tender, 'opened');
-		return toSandboxTender(tender);
+		return tenderFields.toSandboxTender(tender);
 	}
 
 	/**
@@ -214,7 +149,6 @@ class Store {
 	 * `__proto__` or `constructor`, to try the ids a real API may send.
 	 * @param {string} id
 	 * @param {OpenTenderOptions} options
-	 * @returns {SandboxTender}
 	 */
 	openTenderWithId(id, options = {}) {
 		if (typeof id !== 'string' || id === '') {
@@ -228,27 +162,25 @@ class Store {
 	/**
 	 * @param {string} tenderId
 	 * @param {TenderPatch} patch
-	 * @returns {SandboxTender}
 	 */
 	updateTender(tenderId, patch) {
 		const tender = this.tenderOf(tenderId);
-		const { next, before, after, changes } = patchedTender(tender, patch);
+		const { next, before, after, changes } = tenderFields.patchedTender(tender, patch);
 		if (Object.keys(changes).length === 0) return before;
 		Object.assign(tender, next);
-		this.record(tender, eventType(before, after), changes);
+		this.record(tender, tenderFields.eventType(before, after), changes);
 		return after;
 	}
 
 	/**
 	 * @param {string} tenderId
 	 * @param {TenderStatus} [status]
-	 * @returns {SandboxTender}
 	 */
 	closeTender(tenderId, status = 'Closed') {
 		const tender = this.tenderOf(tenderId);
 		if (status === 'Open')
 			throw new Error('closeTender takes Closed or Awarded; use updateTender to reopen');
-		parseEnumField(status, TENDER_STATUSES, 'status');
+		tenderFields.parseEnumField(status, tenderFields.TENDER_STATUSES, 'status');
 		if (tender.status !== 'Open') {
 			throw new Error(
 				`tender ${tenderId} is already ${tender.status}; only an Open tender can be closed`,
@@ -262,7 +194,6 @@ class Store {
 	 * negative: past due), so a client on another clock can bring it into or out of a window.
 	 * @param {string} tenderId
 	 * @param {number} dueInDays
-	 * @returns {SandboxTender}
 	 */
 	redateTender(tenderId, dueInDays) {
 		if (typeof dueInDays !== 'number' || !Number.isInteger(dueInDays)) {
@@ -278,11 +209,10 @@ class Store {
 	 * @param {string} projectId
 	 * @param {Party | string} builder
 	 * @param {Omit<OpenTenderOptions, 'projectId' | 'builder'>} [fields]
-	 * @returns {SandboxTender}
 	 */
 	addTenderUnderBuilder(projectId, builder, fields = {}) {
 		this.projectOf(projectId);
-		return this.openTender({ ...fields, projectId, builder: parseBuilder(builder) });
+		return this.openTender({ ...fields, projectId, builder: tenderFields.parseBuilder(builder) });
 	}
 
 	/**
@@ -291,22 +221,18 @@ class Store {
 	 */
 	setProjectStatus(projectId, status) {
 		const project = this.projectOf(projectId);
-		project.status = parseEnumField(status, PROJECT_STATUSES, 'status');
+		project.status = tenderFields.parseEnumField(status, tenderFields.PROJECT_STATUSES, 'status');
 		this.orderings.changed(projectId);
 	}
 
-	/**
-	 * @param {string} tenderId
-	 * @returns {SandboxTender}
-	 */
+	/** @param {string} tenderId */
 	getTender(tenderId) {
-		return toSandboxTender(this.tenderOf(tenderId));
+		return tenderFields.toSandboxTender(this.tenderOf(tenderId));
 	}
 
 	/**
 	 * The ground truth: exactly what a complete walk for the company returns now, in order.
 	 * @param {string} companyId
-	 * @returns {Project[]}
 	 */
 	listOpen(companyId) {
 		return this.orderings.list(companyId);

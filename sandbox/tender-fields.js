@@ -4,23 +4,31 @@
 const { dayToIso, isoToDay } = require('./clock');
 const { BUILDERS, tenderWords } = require('./data');
 
-/** @typedef {import('./types').Party} Party */
 /** @typedef {import('./types').StoredTender} StoredTender */
 /** @typedef {import('./types').SandboxTender} SandboxTender */
 /** @typedef {import('./store').TenderPatch} TenderPatch */
-/** @typedef {import('./store').HistoryEvent} HistoryEvent */
+/** @typedef {import('./store').OpenTenderOptions} OpenTenderOptions */
+/** @typedef {import('./company').Company} Company */
 
 /** Checks the fields a control call sets on a tender, in the API's words. */
 
 const TENDER_TYPES = /** @type {const} */ (['Tender', 'Procurement']);
 const TENDER_STATUSES = /** @type {const} */ (['Open', 'Closed', 'Awarded']);
 const PROJECT_STATUSES = /** @type {const} */ (['Active', 'Closed']);
+const OPEN_FIELDS = [
+	'projectId',
+	'companyId',
+	'name',
+	'type',
+	'builder',
+	'tenderOpenAt',
+	'quotesDueAt',
+];
 const PATCHABLE = ['name', 'type', 'builder', 'quotesDueAt', 'status', 'tenderOpenAt'];
 
 /**
  * @param {unknown} value
  * @param {string} field
- * @returns {number | null}
  */
 function parseDateField(value, field) {
 	if (value === null) return null;
@@ -47,10 +55,7 @@ function parseEnumField(value, allowed, field) {
 	return /** @type {T} */ (value);
 }
 
-/**
- * @param {unknown} value
- * @returns {Party}
- */
+/** @param {unknown} value */
 function parseBuilder(value) {
 	if (typeof value === 'string' && value.trim() !== '') {
 		return (
@@ -71,10 +76,7 @@ function parseBuilder(value) {
 	);
 }
 
-/**
- * @param {unknown} value
- * @returns {string}
- */
+/** @param {unknown} value */
 function parseName(value) {
 	if (typeof value !== 'string' || value.trim() === '') {
 		throw new Error(`name must be a non-empty string (got ${JSON.stringify(value)})`);
@@ -94,10 +96,7 @@ function rejectUnknownFields(fields, allowed, what) {
 	}
 }
 
-/**
- * @param {StoredTender} tender
- * @returns {SandboxTender}
- */
+/** @param {StoredTender} tender */
 function toSandboxTender(tender) {
 	return {
 		id: tender.id,
@@ -109,6 +108,37 @@ function toSandboxTender(tender) {
 		status: tender.status,
 		projectId: tender.projectId,
 	};
+}
+
+/**
+ * A new tender's fields as given, or defaults that match the company; in this order, so the
+ * same seed opens the same tenders.
+ * @param {Company} company
+ * @param {OpenTenderOptions} options
+ * @param {Pick<import('./store').StoreOptions, 'clock' | 'controlRandom' | 'windowDays'>} store
+ */
+function newTenderFields(company, options, { clock, controlRandom: random, windowDays }) {
+	const today = clock.today();
+	const name = options.name === undefined ? company.matchingName(random) : parseName(options.name);
+	const type =
+		options.type === undefined ? 'Tender' : parseEnumField(options.type, TENDER_TYPES, 'type');
+	const builder =
+		options.builder === undefined ? random.pick(BUILDERS) : parseBuilder(options.builder);
+	const openDay =
+		options.tenderOpenAt === undefined
+			? today
+			: parseDateField(options.tenderOpenAt, 'tenderOpenAt');
+	const dueDay =
+		options.quotesDueAt === undefined
+			? today + random.int(1, windowDays)
+			: parseDateField(options.quotesDueAt, 'quotesDueAt');
+	const words = tenderWords(name, type);
+	if (company.matches(words).length === 0) {
+		throw new Error(
+			`a tender named ${JSON.stringify(name)} (${type}) matches none of ${company.companyId}'s keywords (${company.keywords.join(', ') || 'none'}); use a name containing one`,
+		);
+	}
+	return { name, type, builder, openDay, dueDay, words };
 }
 
 /**
@@ -146,7 +176,6 @@ function patchedTender(tender, patch) {
 /**
  * @param {SandboxTender} before
  * @param {SandboxTender} after
- * @returns {HistoryEvent['type']}
  */
 function eventType(before, after) {
 	if (before.status === 'Open' && after.status !== 'Open') return 'closed';
@@ -155,6 +184,8 @@ function eventType(before, after) {
 }
 
 module.exports = {
+	OPEN_FIELDS,
+	newTenderFields,
 	PROJECT_STATUSES,
 	TENDER_STATUSES,
 	TENDER_TYPES,

@@ -62,7 +62,6 @@ function readForm(contentType, body) {
 /**
  * Reads HTTP Basic client credentials; RFC 6749 section 2.3.1 form-encodes both parts first.
  * @param {string} authorization
- * @returns {{ clientId: string, clientSecret: string } | undefined}
  */
 function basicCredentials(authorization) {
 	const match = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(authorization);
@@ -154,10 +153,26 @@ function clientCredentials(form, authorization, basic, claimedClientId) {
 }
 
 /**
+ * The form and the client credentials it presents, checked up to (not including) whether the
+ * credentials are right.
+ * @param {{ contentType: string | undefined, authorization: string | undefined, body: string }} request
+ */
+function readTokenRequest({ contentType, authorization, body }) {
+	const form = readForm(contentType, body);
+	const basic = authorization === undefined ? undefined : basicCredentials(authorization);
+	const claimedClientId = basic?.clientId ?? form.get('client_id') ?? undefined;
+	checkGrantType(form, claimedClientId);
+	return {
+		form,
+		claimedClientId,
+		...clientCredentials(form, authorization, basic, claimedClientId),
+	};
+}
+
+/**
  * The scopes asked for, all of them granted to the client; without `scope`, all it has.
  * @param {URLSearchParams} form
  * @param {SandboxClient} client
- * @returns {string[]}
  */
 function requestedScopes(form, client) {
 	const scopeParam = form.get('scope');
@@ -177,12 +192,4 @@ function requestedScopes(form, client) {
 	return scopes;
 }
 
-module.exports = {
-	NO_STORE,
-	OAuthRefusal,
-	basicCredentials,
-	checkGrantType,
-	clientCredentials,
-	readForm,
-	requestedScopes,
-};
+module.exports = { NO_STORE, OAuthRefusal, readTokenRequest, requestedScopes };
