@@ -24,7 +24,6 @@ const { errorReply, json } = require('./reply');
 /**
  * @param {unknown} value
  * @param {string} field
- * @returns {string | undefined}
  */
 function optionalString(value, field) {
 	if (value === undefined) return undefined;
@@ -254,7 +253,6 @@ function routeIndex() {
 /**
  * @param {ControlRoute} route
  * @param {string[]} segments
- * @returns {Record<string, string> | undefined}
  */
 function match(route, segments) {
 	const pattern = route.path === '' ? [] : route.path.split('/');

@@ -261,8 +261,8 @@ function createRequestLog() {
 }
 
 /**
- * @typedef {Pick<import('./server').ServerContext, 'clock' | 'store' | 'auth' | 'faults' | 'rawEntries' | 'cache'>
- *   & { seed: number, requestLog: ReturnType<typeof createRequestLog>, settings: { latencyMs: number } }} SandboxParts
+ * @typedef {Pick<import('./server').ServerContext, 'clock' | 'auth' | 'faults' | 'rawEntries' | 'cache'>
+ *   & { store: Store, seed: number, requestLog: ReturnType<typeof createRequestLog>, settings: { latencyMs: number } }} SandboxParts
  */
 
 /**
@@ -384,6 +384,7 @@ async function startSandbox(options = {}) {
 	const sandbox = sandboxApi(parts, certificate?.cert);
 	const listener = createRequestListener({
 		...parts,
+		orderings: store.orderings,
 		limiter: createRateLimiter(rateLimit, clock),
 		cursors: createCursorCodec(),
 		cacheSeconds,

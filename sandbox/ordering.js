@@ -217,6 +217,7 @@ class Orderings {
 	}
 
 	/**
+	 * One page of a company's ordering after `after` (from the start when undefined).
 	 * @param {string} companyId
 	 * @param {CursorPosition | undefined} after
 	 * @param {number} limit

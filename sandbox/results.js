@@ -22,6 +22,9 @@ function shown(value) {
 	return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
 }
 
+/** @param {string} reason */
+const unauthorised = (reason) => new Refusal(401, 'Unauthorised', `Unauthorised: ${reason}`);
+
 /**
  * @param {ServerContext} context
  * @param {IncomingMessage} request
@@ -31,18 +34,12 @@ function verifiedToken(context, request) {
 	const bearer =
 		authorization === undefined ? undefined : /^Bearer +(\S+) *$/i.exec(authorization)?.[1];
 	if (bearer === undefined) {
-		throw new Refusal(
-			401,
-			'Unauthorised',
-			'Unauthorised: send Authorization: Bearer <access_token> from the token endpoint.',
-		);
+		throw unauthorised('send Authorization: Bearer <access_token> from the token endpoint.');
 	}
 	const token = context.auth.verify(bearer);
 	if (!token) {
-		throw new Refusal(
-			401,
-			'Unauthorised',
-			'Unauthorised: the access token is not valid (unknown, expired or revoked); request a new token.',
+		throw unauthorised(
+			'the access token is not valid (unknown, expired or revoked); request a new token.',
 		);
 	}
 	return token;
@@ -83,11 +80,7 @@ function authorizedCompany(context, request, headerClientId, companySegment, at)
 		);
 	}
 	if (!token.scopes.includes(SCOPE)) {
-		throw new Refusal(
-			401,
-			'Unauthorised',
-			`Unauthorised: the token does not carry the ${SCOPE} scope.`,
-		);
+		throw unauthorised(`the token does not carry the ${SCOPE} scope.`);
 	}
 	let companyId = companySegment;
 	try {
@@ -96,12 +89,12 @@ function authorizedCompany(context, request, headerClientId, companySegment, at)
 		// A malformed escape is looked up as sent, and so refused below.
 	}
 	const client = context.auth.client(token.clientId);
-	if (!client || !client.companyIds.includes(companyId) || !context.store.hasCompany(companyId)) {
-		throw new Refusal(
-			401,
-			'Unauthorised',
-			`Unauthorised: company ${shown(companyId)} is not registered to this application.`,
-		);
+	if (
+		!client ||
+		!client.companyIds.includes(companyId) ||
+		!context.orderings.companyById.has(companyId)
+	) {
+		throw unauthorised(`company ${shown(companyId)} is not registered to this application.`);
 	}
 	return companyId;
 }
@@ -163,7 +156,7 @@ function pageBody(context, companyId, { cursor, after }, limit) {
 	const now = context.clock.now();
 	const cached = context.cache.get(cacheKey);
 	if (cached && cached.expiresAt > now) return { body: cached.body, servedFromCache: true };
-	const page = context.store.page(companyId, after, limit);
+	const page = context.orderings.page(companyId, after, limit);
 	/** @type {ResultsPage} */
 	const envelope = {
 		// Raw entries may be anything (that is what they are for): the envelope is still a page's.

@@ -6,14 +6,8 @@ const { loadOpenApiDocument } = require('../openapi');
 const { errorReply, header, json } = require('./reply');
 const { resultsReply } = require('./results');
 
-/** @typedef {import('./store').Store} Store */
-/** @typedef {import('./auth').Auth} Auth */
-/** @typedef {import('./faults').Faults} Faults */
 /** @typedef {import('./faults').Fault} Fault */
-/** @typedef {import('./clock').SandboxClock} SandboxClock */
 /** @typedef {import('./reply').Reply} Reply */
-/** @typedef {ReturnType<import('./rate-limit').createRateLimiter>} RateLimiter */
-/** @typedef {ReturnType<import('./cursor').createCursorCodec>} CursorCodec */
 
 /**
  * @typedef {object} RequestLogEntry
@@ -29,12 +23,12 @@ const { resultsReply } = require('./results');
 
 /**
  * @typedef {object} ServerContext
- * @property {Store} store
- * @property {Auth} auth
- * @property {Faults} faults
- * @property {RateLimiter} limiter
- * @property {CursorCodec} cursors
- * @property {SandboxClock} clock
+ * @property {import('./ordering').Orderings} orderings the results endpoint's view of the store
+ * @property {import('./auth').Auth} auth
+ * @property {import('./faults').Faults} faults
+ * @property {ReturnType<import('./rate-limit').createRateLimiter>} limiter
+ * @property {ReturnType<import('./cursor').createCursorCodec>} cursors
+ * @property {import('./clock').SandboxClock} clock
  * @property {number} cacheSeconds
  * @property {() => number} latencyMs
  * @property {(ms: number) => Promise<void>} delay stop() cuts these short
@@ -193,13 +187,6 @@ function controlReply(context, method, url, body) {
 	}
 	return context.control({ method, segments, query: url.searchParams, body: parsed });
 }
-
-/**
- * @typedef {object} Answer
- * @property {Reply} reply
- * @property {string | null} clientId for the log
- * @property {boolean} servedFromCache
- */
 
 /**
  * @param {Reply} reply

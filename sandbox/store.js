@@ -16,7 +16,6 @@ const tenderFields = require('./tender-fields');
 /** @typedef {import('./types').ProjectStatus} ProjectStatus */
 /** @typedef {import('./types').StoredProject} StoredProject */
 /** @typedef {import('./types').StoredTender} StoredTender */
-/** @typedef {import('./cursor').CursorPosition} CursorPosition */
 
 /**
  * @typedef {object} HistoryEvent
@@ -236,21 +235,6 @@ class Store {
 	 */
 	listOpen(companyId) {
 		return this.orderings.list(companyId);
-	}
-
-	/**
-	 * One page of a company's ordering after `after` (from the start when undefined).
-	 * @param {string} companyId
-	 * @param {CursorPosition | undefined} after
-	 * @param {number} limit
-	 */
-	page(companyId, after, limit) {
-		return this.orderings.page(companyId, after, limit);
-	}
-
-	/** @param {string} companyId */
-	hasCompany(companyId) {
-		return this.orderings.companyById.has(companyId);
 	}
 
 	history() {

@@ -32,6 +32,13 @@ class OAuthRefusal extends Error {
 }
 
 /**
+ * @param {string} description
+ * @param {string | undefined} clientId
+ */
+const invalidRequest = (description, clientId) =>
+	new OAuthRefusal(400, 'invalid_request', description, clientId);
+
+/**
  * The form, when the body is one and sends each parameter once.
  * @param {string | undefined} contentType
  * @param {string} body
@@ -39,9 +46,7 @@ class OAuthRefusal extends Error {
 function readForm(contentType, body) {
 	const mediaType = (contentType ?? '').split(';')[0].trim().toLowerCase();
 	if (mediaType !== FORM_TYPE) {
-		throw new OAuthRefusal(
-			400,
-			'invalid_request',
+		throw invalidRequest(
 			`send the token request as ${FORM_TYPE} (got ${contentType ? JSON.stringify(mediaType) : 'no Content-Type'})`,
 			undefined,
 		);
@@ -49,12 +54,7 @@ function readForm(contentType, body) {
 	const form = new URLSearchParams(body);
 	const repeated = [...new Set(form.keys())].filter((key) => form.getAll(key).length > 1);
 	if (repeated.length > 0) {
-		throw new OAuthRefusal(
-			400,
-			'invalid_request',
-			`send each parameter once (repeated: ${repeated.join(', ')})`,
-			undefined,
-		);
+		throw invalidRequest(`send each parameter once (repeated: ${repeated.join(', ')})`, undefined);
 	}
 	return form;
 }
@@ -87,9 +87,7 @@ function basicCredentials(authorization) {
 function checkGrantType(form, claimedClientId) {
 	const grantType = form.get('grant_type');
 	if (grantType === null || grantType === '') {
-		throw new OAuthRefusal(
-			400,
-			'invalid_request',
+		throw invalidRequest(
 			'grant_type is required; send grant_type=client_credentials',
 			claimedClientId,
 		);
@@ -121,18 +119,14 @@ function clientCredentials(form, authorization, basic, claimedClientId) {
 		);
 	}
 	if (basic && form.has('client_secret')) {
-		throw new OAuthRefusal(
-			400,
-			'invalid_request',
+		throw invalidRequest(
 			'use one client authentication method: HTTP Basic or client_id and client_secret in the body, not both',
 			claimedClientId,
 		);
 	}
 	const bodyClientId = form.get('client_id') ?? undefined;
 	if (basic && bodyClientId !== undefined && bodyClientId !== basic.clientId) {
-		throw new OAuthRefusal(
-			400,
-			'invalid_request',
+		throw invalidRequest(
 			'client_id in the body differs from the HTTP Basic client',
 			claimedClientId,
 		);
