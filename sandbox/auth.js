@@ -4,10 +4,7 @@
 const { createHash, randomBytes, timingSafeEqual } = require('node:crypto');
 const { NO_STORE, OAuthRefusal, readTokenRequest, requestedScopes } = require('./token-request');
 
-/** @typedef {import('./clock').SandboxClock} SandboxClock */
 /** @typedef {import('./fixtures').SandboxClient} SandboxClient */
-/** @typedef {import('./types').TokenResponse} TokenResponse */
-/** @typedef {import('./types').OAuthErrorBody} OAuthErrorBody */
 
 /**
  * @typedef {object} IssuedToken
@@ -20,7 +17,7 @@ const { NO_STORE, OAuthRefusal, readTokenRequest, requestedScopes } = require('.
  * @typedef {object} TokenEndpointResult
  * @property {number} status
  * @property {Record<string, string>} headers
- * @property {TokenResponse | OAuthErrorBody} body
+ * @property {import('./types').TokenResponse | import('./types').OAuthErrorBody} body
  * @property {string | undefined} clientId who asked, when it could be told (never the secret)
  */
 
@@ -37,7 +34,7 @@ class Auth {
 	/**
 	 * @param {object} options
 	 * @param {readonly SandboxClient[]} options.clients
-	 * @param {SandboxClock} options.clock
+	 * @param {import('./clock').SandboxClock} options.clock
 	 * @param {number} options.tokenTtlSeconds
 	 */
 	constructor({ clients, clock, tokenTtlSeconds }) {

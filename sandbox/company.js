@@ -3,12 +3,9 @@
 
 const { TRADE_PACKAGES, tenderWords, words } = require('./data');
 
-/** @typedef {import('./random').Random} Random */
-/** @typedef {import('./fixtures').SandboxCompany} SandboxCompany */
-
 /** A company's keywords and which tenders they match. */
 class Company {
-	/** @param {SandboxCompany} company */
+	/** @param {import('./fixtures').SandboxCompany} company */
 	constructor(company) {
 		this.companyId = company.companyId;
 		this.keywords = company.keywords.slice();
@@ -36,7 +33,7 @@ class Company {
 
 	/**
 	 * A trade package carrying one of the company's keywords, so a new tender matches it.
-	 * @param {Random} random
+	 * @param {import('./random').Random} random
 	 */
 	matchingName(random) {
 		const candidates = TRADE_PACKAGES.filter(

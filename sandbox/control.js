@@ -47,12 +47,7 @@ const ROUTES = [
 		does: 'SANDBOX_FIXTURES and the sandbox url',
 		run: (sandbox) => ({ ...sandbox.fixtures, url: sandbox.url }),
 	},
-	{
-		method: 'GET',
-		path: 'clock',
-		does: 'sandbox time: { now (ISO), epochMs }',
-		run: clockReading,
-	},
+	{ method: 'GET', path: 'clock', does: 'sandbox time: { now (ISO), epochMs }', run: clockReading },
 	{
 		method: 'POST',
 		path: 'clock/set',

@@ -5,11 +5,8 @@ const { Company } = require('./company');
 const { SandboxNotFoundError } = require('./errors');
 const { toSandboxTender } = require('./tender-fields');
 
-/** @typedef {import('./clock').SandboxClock} SandboxClock */
-/** @typedef {import('./fixtures').SandboxCompany} SandboxCompany */
 /** @typedef {import('./types').StoredProject} StoredProject */
 /** @typedef {import('./types').StoredTender} StoredTender */
-/** @typedef {import('./cursor').CursorPosition} CursorPosition */
 
 /**
  * One project in one company's ordering, with the tenders that company sees.
@@ -126,9 +123,9 @@ function toApiProject(entry) {
 class Orderings {
 	/**
 	 * @param {object} options
-	 * @param {readonly SandboxCompany[]} options.companies
+	 * @param {readonly import('./fixtures').SandboxCompany[]} options.companies
 	 * @param {Map<string, StoredProject>} options.projects the store's, read as it changes
-	 * @param {SandboxClock} options.clock
+	 * @param {import('./clock').SandboxClock} options.clock
 	 * @param {number} options.windowDays
 	 */
 	constructor({ companies, projects, clock, windowDays }) {
@@ -219,7 +216,7 @@ class Orderings {
 	/**
 	 * One page of a company's ordering after `after` (from the start when undefined).
 	 * @param {string} companyId
-	 * @param {CursorPosition | undefined} after
+	 * @param {import('./cursor').CursorPosition | undefined} after
 	 * @param {number} limit
 	 */
 	page(companyId, after, limit) {

@@ -1,8 +1,6 @@
 // @ts-check
 'use strict';
 
-/** @typedef {import('./types').ErrorBody} ErrorBody */
-
 /**
  * What a route answers, before any fault mangles it on the way out.
  * @typedef {object} Reply
@@ -19,11 +17,8 @@ const JSON_TYPE = 'application/json; charset=utf-8';
  * @param {Record<string, string>} [headers]
  */
 function json(status, value, headers = {}) {
-	return {
-		status,
-		headers: { 'content-type': JSON_TYPE, ...headers },
-		body: JSON.stringify(value),
-	};
+	const body = JSON.stringify(value);
+	return { status, headers: { 'content-type': JSON_TYPE, ...headers }, body };
 }
 
 /**
@@ -33,7 +28,7 @@ function json(status, value, headers = {}) {
  * @param {Record<string, string>} [headers]
  */
 function errorReply(status, code, message, headers) {
-	/** @type {ErrorBody} */
+	/** @type {import('./types').ErrorBody} */
 	const body = { code, message };
 	return json(status, body, headers);
 }

@@ -79,33 +79,22 @@ function queryObject(params) {
  * The reply a fault gives instead of the real one, for the kinds that answer by themselves.
  * @param {Fault} fault
  */
-function faultReply(fault) {
-	switch (fault.kind) {
-		case 'serverError':
-			return errorReply(
-				fault.status,
-				'INTERNAL_SERVER_ERROR',
-				'Internal server error (sandbox fault).',
-			);
-		case 'fetchFailed':
-			return errorReply(
-				fault.status,
-				'FETCH_FAILED',
-				'Fetching matched projects failed (sandbox fault).',
-			);
-		case 'rateLimited':
-			return errorReply(429, 'RATE_LIMITED', 'Rate limit exceeded; retry later (sandbox fault).', {
-				'retry-after': String(fault.retryAfterSeconds),
-			});
-		case 'html':
-			return {
-				status: fault.status,
-				headers: { 'content-type': 'text/html' },
-				body: PROXY_ERROR_PAGE,
-			};
-		default:
-			return undefined;
+function faultReply({ kind, status, retryAfterSeconds }) {
+	if (kind === 'serverError')
+		return errorReply(status, 'INTERNAL_SERVER_ERROR', 'Internal server error (sandbox fault).');
+	if (kind === 'fetchFailed')
+		return errorReply(status, 'FETCH_FAILED', 'Fetching matched projects failed (sandbox fault).');
+	if (kind === 'rateLimited') {
+		const headers = { 'retry-after': String(retryAfterSeconds) };
+		return errorReply(
+			429,
+			'RATE_LIMITED',
+			'Rate limit exceeded; retry later (sandbox fault).',
+			headers,
+		);
 	}
+	const html = { status, headers: { 'content-type': 'text/html' }, body: PROXY_ERROR_PAGE };
+	return kind === 'html' ? html : undefined;
 }
 
 /**

@@ -8,13 +8,8 @@ const { Orderings } = require('./ordering');
 const tenderFields = require('./tender-fields');
 
 /** @typedef {import('./random').Random} Random */
-/** @typedef {import('./clock').SandboxClock} SandboxClock */
-/** @typedef {import('./fixtures').SandboxCompany} SandboxCompany */
 /** @typedef {import('./types').Party} Party */
 /** @typedef {import('./types').TenderStatus} TenderStatus */
-/** @typedef {import('./types').TenderType} TenderType */
-/** @typedef {import('./types').ProjectStatus} ProjectStatus */
-/** @typedef {import('./types').StoredProject} StoredProject */
 /** @typedef {import('./types').StoredTender} StoredTender */
 
 /**
@@ -30,7 +25,7 @@ const tenderFields = require('./tender-fields');
  * Fields a test may set on a tender, in the API's words.
  * @typedef {object} TenderFields
  * @property {string} [name]
- * @property {TenderType} [type]
+ * @property {import('./types').TenderType} [type]
  * @property {Party | string} [builder] a Party, or a builder's name (a known builder's website is filled in)
  * @property {string | null} [tenderOpenAt] YYYY-MM-DD
  * @property {string | null} [quotesDueAt] YYYY-MM-DD
@@ -48,11 +43,11 @@ const tenderFields = require('./tender-fields');
  * @typedef {object} StoreOptions
  * @property {Random} dataRandom generates the seeded data set
  * @property {Random} controlRandom fills in defaults for tenders opened by control functions
- * @property {SandboxClock} clock
+ * @property {import('./clock').SandboxClock} clock
  * @property {number} projectCount
  * @property {number} windowDays
  * @property {import('./data').PartyCounts} [partyCounts] parties on every project, generated or opened
- * @property {readonly SandboxCompany[]} companies
+ * @property {readonly import('./fixtures').SandboxCompany[]} companies
  * @property {string} defaultCompanyId used by openTender when no companyId is given
  */
 
@@ -68,7 +63,7 @@ class Store {
 			windowDays,
 			partyCounts,
 		});
-		/** @type {Map<string, StoredProject>} */
+		/** @type {Map<string, import('./types').StoredProject>} */
 		this.projects = new Map(generated.projects.map((project) => [project.projectId, project]));
 		/** @type {Map<string, StoredTender>} */
 		this.tenders = new Map();
@@ -216,7 +211,7 @@ class Store {
 
 	/**
 	 * @param {string} projectId
-	 * @param {ProjectStatus} status
+	 * @param {import('./types').ProjectStatus} status
 	 */
 	setProjectStatus(projectId, status) {
 		const project = this.projectOf(projectId);

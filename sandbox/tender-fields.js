@@ -6,9 +6,6 @@ const { BUILDERS, tenderWords } = require('./data');
 
 /** @typedef {import('./types').StoredTender} StoredTender */
 /** @typedef {import('./types').SandboxTender} SandboxTender */
-/** @typedef {import('./store').TenderPatch} TenderPatch */
-/** @typedef {import('./store').OpenTenderOptions} OpenTenderOptions */
-/** @typedef {import('./company').Company} Company */
 
 /** Checks the fields a control call sets on a tender, in the API's words. */
 
@@ -113,8 +110,8 @@ function toSandboxTender(tender) {
 /**
  * A new tender's fields as given, or defaults that match the company; in this order, so the
  * same seed opens the same tenders.
- * @param {Company} company
- * @param {OpenTenderOptions} options
+ * @param {import('./company').Company} company
+ * @param {import('./store').OpenTenderOptions} options
  * @param {Pick<import('./store').StoreOptions, 'clock' | 'controlRandom' | 'windowDays'>} store
  */
 function newTenderFields(company, options, { clock, controlRandom: random, windowDays }) {
@@ -144,7 +141,7 @@ function newTenderFields(company, options, { clock, controlRandom: random, windo
 /**
  * The tender as the patch would leave it, and what would change in API terms.
  * @param {StoredTender} tender
- * @param {TenderPatch} patch
+ * @param {import('./store').TenderPatch} patch
  */
 function patchedTender(tender, patch) {
 	if (typeof patch !== 'object' || patch === null)
@@ -188,12 +185,9 @@ module.exports = {
 	newTenderFields,
 	PROJECT_STATUSES,
 	TENDER_STATUSES,
-	TENDER_TYPES,
 	eventType,
 	parseBuilder,
-	parseDateField,
 	parseEnumField,
-	parseName,
 	patchedTender,
 	rejectUnknownFields,
 	toSandboxTender,

@@ -1,10 +1,6 @@
 // @ts-check
 'use strict';
 
-/** @typedef {import('./fixtures').SandboxClient} SandboxClient */
-/** @typedef {import('./types').OAuthErrorBody} OAuthErrorBody */
-/** @typedef {import('./auth').TokenEndpointResult} TokenEndpointResult */
-
 /**
  * Reads a client-credentials token request (RFC 6749 sections 2.3.1, 4.4, 5), refusing it in
  * the order the README lists the checks.
@@ -17,7 +13,7 @@ const NO_STORE = Object.freeze({ 'cache-control': 'no-store', pragma: 'no-cache'
 class OAuthRefusal extends Error {
 	/**
 	 * @param {number} status
-	 * @param {OAuthErrorBody['error']} error
+	 * @param {import('./types').OAuthErrorBody['error']} error
 	 * @param {string} description
 	 * @param {string | undefined} clientId who asked, when it could be told (never the secret)
 	 */
@@ -26,7 +22,7 @@ class OAuthRefusal extends Error {
 		/** @type {Record<string, string>} */
 		const headers = { ...NO_STORE };
 		if (status === 401) headers['www-authenticate'] = 'Basic realm="supplier-matched-projects"';
-		/** @type {TokenEndpointResult} */
+		/** @type {import('./auth').TokenEndpointResult} */
 		this.result = { status, headers, body: { error, error_description: description }, clientId };
 	}
 }
@@ -166,7 +162,7 @@ function readTokenRequest({ contentType, authorization, body }) {
 /**
  * The scopes asked for, all of them granted to the client; without `scope`, all it has.
  * @param {URLSearchParams} form
- * @param {SandboxClient} client
+ * @param {import('./fixtures').SandboxClient} client
  */
 function requestedScopes(form, client) {
 	const scopeParam = form.get('scope');
