@@ -17,7 +17,6 @@ const DAY_MS = 86_400_000;
 /**
  * @param {Date | string | number} value
  * @param {string} what used in the error message
- * @returns {number}
  */
 function toEpochMs(value, what) {
 	const ms =

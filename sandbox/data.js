@@ -7,7 +7,6 @@
  */
 
 /** @typedef {import('./random').Random} Random */
-/** @typedef {import('./types').Party} Party */
 /** @typedef {import('./types').Budget} Budget */
 /** @typedef {import('./types').StoredProject} StoredProject */
 /** @typedef {import('./types').StoredTender} StoredTender */
@@ -168,10 +167,7 @@ const SUBCONTRACTOR_NAMES = [
 	'Façade Care',
 ];
 
-/**
- * @param {string} name
- * @returns {string}
- */
+/** @param {string} name */
 function slug(name) {
 	return name
 		.normalize('NFD')
@@ -186,7 +182,6 @@ function slug(name) {
  * another's.
  * @param {readonly string[]} names
  * @param {number} withoutWebsiteEvery every n-th party has no website on file
- * @returns {readonly Party[]}
  */
 function parties(names, withoutWebsiteEvery) {
 	return names.map((name, index) =>
@@ -217,7 +212,6 @@ const BUDGET_BANDS = [
 /**
  * Lower-cased words of a text, accents kept (so "Façade" stays "façade"), for keyword matching.
  * @param {string} text
- * @returns {string[]}
  */
 function words(text) {
 	return (
@@ -236,7 +230,6 @@ const wordsByTender = new Map();
  * too (frozen): 100,000 projects start fast and a company's matches can be remembered per list.
  * @param {string} name
  * @param {string} type
- * @returns {readonly string[]}
  */
 function tenderWords(name, type) {
 	const key = `${name}\n${type}`;
@@ -248,34 +241,22 @@ function tenderWords(name, type) {
 	return found;
 }
 
-/**
- * @param {number} sequence
- * @returns {string}
- */
+/** @param {number} sequence */
 function projectIdFor(sequence) {
 	return `prj-${String(sequence).padStart(6, '0')}`;
 }
 
-/**
- * @param {number} sequence
- * @returns {string}
- */
+/** @param {number} sequence */
 function tenderIdFor(sequence) {
 	return `tdr-${String(sequence).padStart(7, '0')}`;
 }
 
-/**
- * @param {string} projectId
- * @returns {string}
- */
+/** @param {string} projectId */
 function projectUrl(projectId) {
 	return `https://app.supplier-matched-projects.invalid/projects/${projectId}`;
 }
 
-/**
- * @param {Random} random
- * @returns {Budget | null}
- */
+/** @param {Random} random */
 function budget(random) {
 	const roll = random.next();
 	if (roll < 0.15) return null;
@@ -344,7 +325,6 @@ function dueDateAndStatus(random, today, windowDays) {
  * Generates the seeded data set: `count` projects, each with 1 to 5 tenders from 1 to 3 builders.
  * @param {Random} random
  * @param {{ count: number, today: number, windowDays: number, partyCounts?: PartyCounts }} options
- * @returns {{ projects: StoredProject[], tenderCount: number }}
  */
 function generateProjects(random, { count, today, windowDays, partyCounts }) {
 	/** @type {StoredProject[]} */

@@ -7,7 +7,6 @@
  * @param {number} fallback
  * @param {number} min
  * @param {number} max
- * @returns {number}
  */
 function envNumber(name, fallback, min, max) {
 	const raw = process.env[name];

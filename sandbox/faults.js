@@ -1,6 +1,7 @@
 // @ts-check
 'use strict';
 
+const { wholeNumber } = require('./errors');
 const { createRandom } = require('./random');
 
 /** @typedef {import('./random').Random} Random */
@@ -47,18 +48,6 @@ const { createRandom } = require('./random');
  * }} FaultRates
  */
 
-/** @type {readonly FaultKind[]} */
-const FAULT_KINDS = [
-	'serverError',
-	'fetchFailed',
-	'rateLimited',
-	'latencySpike',
-	'drop',
-	'malformedJson',
-	'html',
-	'emptyBody',
-];
-
 /** @type {Record<FaultKind, number>} */
 const DEFAULT_STATUS = {
 	serverError: 500,
@@ -71,26 +60,9 @@ const DEFAULT_STATUS = {
 	emptyBody: 200,
 };
 
-/**
- * @param {unknown} value
- * @param {string} what
- * @param {number} min
- * @param {number} max
- * @returns {number}
- */
-function integerIn(value, what, min, max) {
-	if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
-		throw new Error(
-			`${what} must be a whole number from ${min} to ${max} (got ${JSON.stringify(value)})`,
-		);
-	}
-	return value;
-}
+const FAULT_KINDS = /** @type {readonly FaultKind[]} */ (Object.keys(DEFAULT_STATUS));
 
-/**
- * @param {unknown} kind
- * @returns {FaultKind}
- */
+/** @param {unknown} kind */
 function faultKind(kind) {
 	if (!FAULT_KINDS.includes(/** @type {FaultKind} */ (kind))) {
 		throw new Error(
@@ -103,20 +75,85 @@ function faultKind(kind) {
 /**
  * @param {FaultKind} kind
  * @param {{ status?: number, ms?: number, retryAfterSeconds?: number }} options
- * @returns {Fault}
  */
 function buildFault(kind, { status, ms, retryAfterSeconds }) {
 	const ownStatus = kind !== 'rateLimited' && kind !== 'latencySpike' && kind !== 'drop';
 	if (status !== undefined && !ownStatus) throw new Error(`a ${kind} fault does not take a status`);
 	return {
 		kind,
-		status: status === undefined ? DEFAULT_STATUS[kind] : integerIn(status, 'status', 200, 599),
-		ms: ms === undefined ? 2000 : integerIn(ms, 'ms', 0, 600_000),
+		status: status === undefined ? DEFAULT_STATUS[kind] : wholeNumber(status, 'status', 200, 599),
+		ms: ms === undefined ? 2000 : wholeNumber(ms, 'ms', 0, 600_000),
 		retryAfterSeconds:
 			retryAfterSeconds === undefined
 				? 1
-				: integerIn(retryAfterSeconds, 'retryAfterSeconds', 0, 86_400),
+				: wholeNumber(retryAfterSeconds, 'retryAfterSeconds', 0, 86_400),
 	};
+}
+
+/**
+ * @typedef {{ rates: Array<[FaultKind, number]>, on: FaultTarget | 'both', latencySpikeMs: number, retryAfterSeconds: number, random: Random }} RandomFaults
+ */
+
+/** @param {FaultRequest} request */
+function queuedFault(request) {
+	if (typeof request !== 'object' || request === null)
+		throw new Error('injectFault needs { kind, ... }');
+	const { kind, times = 1, on = 'results', ...options } = request;
+	const unknown = Object.keys(options).filter(
+		(key) => !['status', 'ms', 'retryAfterSeconds'].includes(key),
+	);
+	if (unknown.length > 0) {
+		throw new Error(
+			`injectFault does not take ${unknown.join(', ')}; it takes kind, times, on, status, ms, retryAfterSeconds`,
+		);
+	}
+	if (on !== 'results' && on !== 'token')
+		throw new Error(`on must be 'results' or 'token' (got ${JSON.stringify(on)})`);
+	return {
+		fault: buildFault(faultKind(kind), options),
+		on,
+		remaining: wholeNumber(times, 'times', 1, 1_000_000),
+	};
+}
+
+/**
+ * @param {FaultRates | null} rates null (or {}) turns random faults off
+ * @param {number} rngSeed
+ */
+function randomFaults(rates, rngSeed) {
+	if (rates === null || Object.keys(rates).length === 0) return undefined;
+	const { latencySpikeMs = 2000, retryAfterSeconds = 1, on = 'results', ...byKind } = rates;
+	/** @type {Array<[FaultKind, number]>} */
+	const entries = Object.entries(byKind).map(([kind, rate]) => {
+		if (typeof rate !== 'number' || !(rate >= 0 && rate <= 1)) {
+			throw new Error(
+				`the rate of ${kind} must be a probability from 0 to 1 (got ${JSON.stringify(rate)})`,
+			);
+		}
+		return [faultKind(kind), rate];
+	});
+	const total = entries.reduce((sum, [, rate]) => sum + rate, 0);
+	if (total > 1) throw new Error(`fault rates add up to ${total}; they must add up to at most 1`);
+	if (on !== 'results' && on !== 'token' && on !== 'both') {
+		throw new Error(`on must be 'results', 'token' or 'both' (got ${JSON.stringify(on)})`);
+	}
+	buildFault('latencySpike', { ms: latencySpikeMs });
+	buildFault('rateLimited', { retryAfterSeconds });
+	const random = createRandom(wholeNumber(rngSeed, 'rngSeed', 0, 2 ** 32 - 1));
+	return { rates: entries, on, latencySpikeMs, retryAfterSeconds, random };
+}
+
+/** @param {RandomFaults} random */
+function rollFault(random) {
+	let roll = random.random.next();
+	for (const [kind, rate] of random.rates) {
+		if (roll < rate) {
+			const { latencySpikeMs: ms, retryAfterSeconds } = random;
+			return buildFault(kind, { ms, retryAfterSeconds });
+		}
+		roll -= rate;
+	}
+	return undefined;
 }
 
 /**
@@ -124,9 +161,9 @@ function buildFault(kind, { status, ms, retryAfterSeconds }) {
  * soak tests). A queued fault wins over the rates.
  */
 function createFaults() {
-	/** @type {Array<{ fault: Fault, on: FaultTarget, remaining: number }>} */
+	/** @type {Array<ReturnType<typeof queuedFault>>} */
 	let queue = [];
-	/** @type {{ rates: Array<[FaultKind, number]>, on: FaultTarget | 'both', latencySpikeMs: number, retryAfterSeconds: number, random: Random } | undefined} */
+	/** @type {RandomFaults | undefined} */
 	let random;
 	const injected = /** @type {Record<FaultKind, number>} */ (
 		Object.fromEntries(FAULT_KINDS.map((kind) => [kind, 0]))
@@ -135,86 +172,28 @@ function createFaults() {
 	return {
 		/** @param {FaultRequest} request */
 		inject(request) {
-			if (typeof request !== 'object' || request === null)
-				throw new Error('injectFault needs { kind, ... }');
-			const { kind, times = 1, on = 'results', ...options } = request;
-			const unknown = Object.keys(options).filter(
-				(key) => !['status', 'ms', 'retryAfterSeconds'].includes(key),
-			);
-			if (unknown.length > 0) {
-				throw new Error(
-					`injectFault does not take ${unknown.join(', ')}; it takes kind, times, on, status, ms, retryAfterSeconds`,
-				);
-			}
-			if (on !== 'results' && on !== 'token')
-				throw new Error(`on must be 'results' or 'token' (got ${JSON.stringify(on)})`);
-			queue.push({
-				fault: buildFault(faultKind(kind), options),
-				on,
-				remaining: integerIn(times, 'times', 1, 1_000_000),
-			});
+			queue.push(queuedFault(request));
 		},
 		/**
 		 * @param {FaultRates | null} rates null (or {}) turns random faults off
 		 * @param {number} [rngSeed]
 		 */
 		setRates(rates, rngSeed = 1) {
-			if (rates === null || Object.keys(rates).length === 0) {
-				random = undefined;
-				return;
-			}
-			const { latencySpikeMs = 2000, retryAfterSeconds = 1, on = 'results', ...byKind } = rates;
-			/** @type {Array<[FaultKind, number]>} */
-			const entries = Object.entries(byKind).map(([kind, rate]) => {
-				if (typeof rate !== 'number' || !(rate >= 0 && rate <= 1)) {
-					throw new Error(
-						`the rate of ${kind} must be a probability from 0 to 1 (got ${JSON.stringify(rate)})`,
-					);
-				}
-				return [faultKind(kind), rate];
-			});
-			const total = entries.reduce((sum, [, rate]) => sum + rate, 0);
-			if (total > 1)
-				throw new Error(`fault rates add up to ${total}; they must add up to at most 1`);
-			if (on !== 'results' && on !== 'token' && on !== 'both') {
-				throw new Error(`on must be 'results', 'token' or 'both' (got ${JSON.stringify(on)})`);
-			}
-			buildFault('latencySpike', { ms: latencySpikeMs });
-			buildFault('rateLimited', { retryAfterSeconds });
-			random = {
-				rates: entries,
-				on,
-				latencySpikeMs,
-				retryAfterSeconds,
-				random: createRandom(integerIn(rngSeed, 'rngSeed', 0, 2 ** 32 - 1)),
-			};
+			random = randomFaults(rates, rngSeed);
 		},
 		/**
 		 * The fault for the request that just arrived, if any; counts it.
 		 * @param {FaultTarget} target
-		 * @returns {Fault | undefined}
 		 */
 		next(target) {
 			const queued = queue.find((entry) => entry.on === target && entry.remaining > 0);
-			/** @type {Fault | undefined} */
-			let fault;
 			if (queued) {
 				queued.remaining--;
 				queue = queue.filter((entry) => entry.remaining > 0);
-				fault = queued.fault;
-			} else if (random && (random.on === 'both' || random.on === target)) {
-				let roll = random.random.next();
-				for (const [kind, rate] of random.rates) {
-					if (roll < rate) {
-						fault = buildFault(kind, {
-							ms: random.latencySpikeMs,
-							retryAfterSeconds: random.retryAfterSeconds,
-						});
-						break;
-					}
-					roll -= rate;
-				}
 			}
+			let fault = queued?.fault;
+			if (!queued && random && (random.on === 'both' || random.on === target))
+				fault = rollFault(random);
 			if (fault) injected[fault.kind]++;
 			return fault;
 		},

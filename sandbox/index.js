@@ -3,17 +3,18 @@
 
 const http = require('node:http');
 const https = require('node:https');
-const { createAuth } = require('./auth');
+const { Auth } = require('./auth');
 const { createClock } = require('./clock');
 const { createControlRouter } = require('./control');
 const { createCursorCodec } = require('./cursor');
 const { createFaults } = require('./faults');
 const { createRawEntries } = require('./raw-entries');
 const { DEFAULT_CLIENTS, DEFAULT_COMPANIES, SANDBOX_FIXTURES } = require('./fixtures');
+const { wholeNumber } = require('./errors');
 const { createRandom, deriveSeed } = require('./random');
 const { createRateLimiter } = require('./rate-limit');
 const { createRequestListener } = require('./server');
-const { createStore } = require('./store');
+const { Store } = require('./store');
 const { createSandboxCertificate, tlsVersionOf } = require('./tls');
 
 /** @typedef {import('./fixtures').SandboxClient} SandboxClient */
@@ -29,6 +30,7 @@ const { createSandboxCertificate, tlsVersionOf } = require('./tls');
 /** @typedef {import('./types').Project} Project */
 /** @typedef {import('./types').Party} Party */
 /** @typedef {import('./types').SandboxTender} SandboxTender */
+/** @typedef {import('./tls').TlsVersion} TlsVersion */
 
 /**
  * @typedef {object} SandboxOptions
@@ -100,16 +102,8 @@ const MAX_LOGGED_REQUESTS = 100_000;
  * @param {string} name
  * @param {number} min
  * @param {number} max
- * @returns {number}
  */
-function wholeNumber(value, name, min, max) {
-	if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
-		throw new Error(
-			`startSandbox: ${name} must be a whole number from ${min} to ${max} (got ${JSON.stringify(value)})`,
-		);
-	}
-	return value;
-}
+const option = (value, name, min, max) => wholeNumber(value, `startSandbox: ${name}`, min, max);
 
 /**
  * @template {object} T
@@ -172,13 +166,13 @@ function checkClients(clients, companies) {
  * @param {Pick<SandboxOptions, 'seed' | 'projects' | 'partyCounts' | 'windowDays' | 'now' | 'companies'>} [options]
  */
 function createSandboxData(options = {}) {
-	const seed = wholeNumber(options.seed ?? 1, 'seed', 0, 2 ** 32 - 1);
-	const projectCount = wholeNumber(options.projects ?? 60, 'projects', 0, 1_000_000);
-	const windowDays = wholeNumber(options.windowDays ?? 60, 'windowDays', 0, 3650);
+	const seed = option(options.seed ?? 1, 'seed', 0, 2 ** 32 - 1);
+	const projectCount = option(options.projects ?? 60, 'projects', 0, 1_000_000);
+	const windowDays = option(options.windowDays ?? 60, 'windowDays', 0, 3650);
 	/** @param {'consultants' | 'subcontractors'} kind */
 	const partyCount = (kind) => {
 		const value = options.partyCounts?.[kind];
-		return value === undefined ? undefined : wholeNumber(value, `partyCounts.${kind}`, 0, 8);
+		return value === undefined ? undefined : option(value, `partyCounts.${kind}`, 0, 8);
 	};
 	const partyCounts = {
 		consultants: partyCount('consultants'),
@@ -187,7 +181,7 @@ function createSandboxData(options = {}) {
 	const companies = mergeById(DEFAULT_COMPANIES, options.companies, (company) => company.companyId);
 	checkCompanies(companies);
 	const clock = createClock(options.now);
-	const store = createStore({
+	const store = new Store({
 		dataRandom: createRandom(deriveSeed(seed, 'data')),
 		controlRandom: createRandom(deriveSeed(seed, 'control')),
 		clock,
@@ -201,24 +195,18 @@ function createSandboxData(options = {}) {
 }
 
 /**
- * Starts the local Supplier Matched-Projects API on a loopback port.
- * @param {SandboxOptions} [options]
- * @returns {Promise<Sandbox>}
+ * startSandbox's server options, checked, with their defaults.
+ * @param {SandboxOptions} options
  */
-async function startSandbox(options = {}) {
+function serverSettings(options) {
 	const host = options.host ?? '127.0.0.1';
 	if (!LOOPBACK_HOSTS.includes(host)) {
 		throw new Error(
 			`startSandbox: host must be a loopback address (${LOOPBACK_HOSTS.join(', ')}); got ${JSON.stringify(host)}`,
 		);
 	}
-	const port = wholeNumber(options.port ?? 0, 'port', 0, 65535);
-	const tokenTtlSeconds = wholeNumber(
-		options.tokenTtlSeconds ?? 3600,
-		'tokenTtlSeconds',
-		1,
-		86_400 * 365,
-	);
+	const port = option(options.port ?? 0, 'port', 0, 65535);
+	const ttl = option(options.tokenTtlSeconds ?? 3600, 'tokenTtlSeconds', 1, 86_400 * 365);
 	const cacheSeconds = options.cacheSeconds ?? 5;
 	if (typeof cacheSeconds !== 'number' || !(cacheSeconds >= 0)) {
 		throw new Error(
@@ -227,45 +215,68 @@ async function startSandbox(options = {}) {
 	}
 	const rateLimit = options.rateLimit ?? { requests: 100, windowSeconds: 300 };
 	if (rateLimit !== false) {
-		wholeNumber(rateLimit.requests, 'rateLimit.requests', 1, 1_000_000);
-		wholeNumber(rateLimit.windowSeconds, 'rateLimit.windowSeconds', 1, 86_400);
+		option(rateLimit.requests, 'rateLimit.requests', 1, 1_000_000);
+		option(rateLimit.windowSeconds, 'rateLimit.windowSeconds', 1, 86_400);
 	}
 	const clients = mergeById(DEFAULT_CLIENTS, options.clients, (client) => client.clientId);
 	const tlsVersion =
 		options.https === undefined ? undefined : tlsVersionOf(options.https.tlsVersion);
-	const { seed, companies, clock, store } = createSandboxData(options);
-	checkClients(clients, companies);
-	const certificate = options.https === undefined ? undefined : await createSandboxCertificate();
-	store.warm();
-	const auth = createAuth({ clients, clock, tokenTtlSeconds });
-	const faults = createFaults();
-	const rawEntries = createRawEntries();
-	/** @type {RequestLogEntry[]} */
-	let requestLog = [];
-	/** @type {Map<string, { expiresAt: number, body: string }>} */
-	const cache = new Map();
-	let latencyMs = 0;
-	/** @type {Set<{ timer: NodeJS.Timeout, resolve: () => void }>} */
-	const pendingDelays = new Set();
-	let url = '';
+	return { host, port, tokenTtlSeconds: ttl, cacheSeconds, rateLimit, clients, tlsVersion };
+}
 
+/** Timers that stop() cuts short, so a stopped sandbox leaves none behind. */
+function createDelays() {
+	/** @type {Set<() => void>} */
+	const pending = new Set();
 	/** @param {number} ms */
 	const delay = (ms) =>
 		new Promise((resolve) => {
-			const pending = {
-				timer: setTimeout(() => {
-					pendingDelays.delete(pending);
-					resolve(undefined);
-				}, ms),
-				resolve: () => resolve(undefined),
+			const finish = () => {
+				clearTimeout(timer);
+				pending.delete(finish);
+				resolve(undefined);
 			};
-			pendingDelays.add(pending);
+			const timer = setTimeout(finish, ms);
+			pending.add(finish);
 		});
+	return { delay, cancelAll: () => pending.forEach((finish) => finish()) };
+}
 
-	/** @type {Sandbox} */
-	const sandbox = {
+function createRequestLog() {
+	/** @type {RequestLogEntry[]} */
+	let entries = [];
+	return {
+		/** @param {RequestLogEntry} entry */
+		add(entry) {
+			entries.push(entry);
+			// Long soak or bench runs must not grow the log without bound; keep the newest entries.
+			if (entries.length > MAX_LOGGED_REQUESTS)
+				entries.splice(0, entries.length - MAX_LOGGED_REQUESTS);
+		},
+		list: () => entries.map((entry) => ({ ...entry })),
+		reset() {
+			entries = [];
+		},
+	};
+}
+
+/**
+ * @typedef {Pick<import('./server').ServerContext, 'clock' | 'auth' | 'faults' | 'rawEntries' | 'cache'>
+ *   & { store: Store, seed: number, requestLog: ReturnType<typeof createRequestLog>, settings: { latencyMs: number } }} SandboxParts
+ */
+
+/**
+ * The control functions over the sandbox's parts; url, port, stop and (over HTTPS)
+ * setTlsVersion are set once the server listens.
+ * @param {SandboxParts} parts
+ * @param {string | undefined} certificate
+ * @returns {Sandbox}
+ */
+function sandboxApi(parts, certificate) {
+	const { seed, clock, store, auth, faults, rawEntries, requestLog, cache, settings } = parts;
+	return {
 		url: '',
-		certificate: certificate?.cert,
+		certificate,
 		port: 0,
 		seed,
 		fixtures: SANDBOX_FIXTURES,
@@ -285,10 +296,8 @@ async function startSandbox(options = {}) {
 		counts: () => store.counts(),
 		revokeTokens: (filter) => auth.revokeTokens(filter),
 		tokensIssued: (filter) => auth.tokensIssued(filter),
-		requests: () => requestLog.map((entry) => ({ ...entry })),
-		resetRequests: () => {
-			requestLog = [];
-		},
+		requests: () => requestLog.list(),
+		resetRequests: () => requestLog.reset(),
 		injectFault: (fault) => faults.inject(fault),
 		setFaultRates: (rates, rngSeed) => faults.setRates(rates, rngSeed),
 		clearFaults: () => faults.clear(),
@@ -299,7 +308,7 @@ async function startSandbox(options = {}) {
 					`setLatency(ms) needs a whole number of milliseconds from 0 to 600000 (got ${JSON.stringify(ms)})`,
 				);
 			}
-			latencyMs = ms;
+			settings.latencyMs = ms;
 		},
 		clearCache: () => cache.clear(),
 		// A cached first page would hide the change until it expires.
@@ -318,40 +327,25 @@ async function startSandbox(options = {}) {
 			);
 		},
 	};
+}
 
-	const listener = createRequestListener({
-		store,
-		auth,
-		faults,
-		limiter: createRateLimiter(rateLimit, clock),
-		cursors: createCursorCodec(),
-		clock,
-		cacheSeconds,
-		latencyMs: () => latencyMs,
-		delay,
-		log: (entry) => {
-			requestLog.push(entry);
-			// Long soak or bench runs must not grow the log without bound; keep the newest entries.
-			if (requestLog.length > MAX_LOGGED_REQUESTS)
-				requestLog.splice(0, requestLog.length - MAX_LOGGED_REQUESTS);
-		},
-		url: () => url,
-		control: createControlRouter(sandbox),
-		cache,
-		rawEntries,
-	});
-	const server =
-		certificate === undefined
-			? http.createServer(listener)
-			: https.createServer(
-					{
-						cert: certificate.cert,
-						key: certificate.key,
-						minVersion: tlsVersion ?? 'TLSv1.2',
-						maxVersion: tlsVersion ?? 'TLSv1.3',
-					},
-					listener,
-				);
+/**
+ * @param {{ cert: string, key: string }} certificate
+ * @param {TlsVersion | undefined} version the one version to speak; undefined: 1.2 or 1.3
+ */
+const tlsOptions = ({ cert, key }, version) => ({
+	cert,
+	key,
+	minVersion: version ?? 'TLSv1.2',
+	maxVersion: version ?? 'TLSv1.3',
+});
+
+/**
+ * @param {http.Server} server
+ * @param {number} port
+ * @param {string} host
+ */
+async function listen(server, port, host) {
 	await new Promise((resolve, reject) => {
 		server.once('error', reject);
 		server.listen(port, host, () => {
@@ -362,33 +356,62 @@ async function startSandbox(options = {}) {
 	const address = server.address();
 	if (address === null || typeof address === 'string')
 		throw new Error('startSandbox: the server has no TCP address');
-	url = `${certificate === undefined ? 'http' : 'https'}://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
+	const hostInUrl = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+	return { port: address.port, origin: `${hostInUrl}:${address.port}` };
+}
 
-	if (certificate !== undefined && server instanceof https.Server) {
-		const tlsServer = server;
-		sandbox.setTlsVersion = (version) => {
-			const pinned = tlsVersionOf(version);
-			tlsServer.setSecureContext({
-				cert: certificate.cert,
-				key: certificate.key,
-				minVersion: pinned ?? 'TLSv1.2',
-				maxVersion: pinned ?? 'TLSv1.3',
-			});
-		};
-	}
-
-	let stopping = /** @type {Promise<void> | undefined} */ (undefined);
-	sandbox.url = url;
+/**
+ * Starts the local Supplier Matched-Projects API on a loopback port.
+ * @param {SandboxOptions} [options]
+ * @returns {Promise<Sandbox>}
+ */
+async function startSandbox(options = {}) {
+	const { host, port, tokenTtlSeconds, cacheSeconds, rateLimit, clients, tlsVersion } =
+		serverSettings(options);
+	const { seed, companies, clock, store } = createSandboxData(options);
+	checkClients(clients, companies);
+	const certificate = options.https === undefined ? undefined : await createSandboxCertificate();
+	store.warm();
+	const auth = new Auth({ clients, clock, tokenTtlSeconds });
+	const faults = createFaults();
+	const rawEntries = createRawEntries();
+	const requestLog = createRequestLog();
+	/** @type {SandboxParts['cache']} */
+	const cache = new Map();
+	const settings = { latencyMs: 0 };
+	const delays = createDelays();
+	const parts = { seed, clock, store, auth, faults, rawEntries, requestLog, cache, settings };
+	const sandbox = sandboxApi(parts, certificate?.cert);
+	const listener = createRequestListener({
+		...parts,
+		orderings: store.orderings,
+		limiter: createRateLimiter(rateLimit, clock),
+		cursors: createCursorCodec(),
+		cacheSeconds,
+		latencyMs: () => settings.latencyMs,
+		delay: delays.delay,
+		log: requestLog.add,
+		url: () => sandbox.url,
+		control: createControlRouter(sandbox),
+	});
+	const server =
+		certificate === undefined
+			? http.createServer(listener)
+			: https.createServer(tlsOptions(certificate, tlsVersion), listener);
+	const address = await listen(server, port, host);
+	sandbox.url = `${certificate === undefined ? 'http' : 'https'}://${address.origin}`;
 	sandbox.port = address.port;
+	if (certificate !== undefined && server instanceof https.Server) {
+		sandbox.setTlsVersion = (version) =>
+			server.setSecureContext(tlsOptions(certificate, tlsVersionOf(version)));
+	}
+	/** @type {Promise<void> | undefined} */
+	let stopping;
 	sandbox.stop = () => {
 		stopping ??= new Promise((resolve) => {
 			server.close(() => resolve());
 			server.closeAllConnections();
-			for (const pending of pendingDelays) {
-				clearTimeout(pending.timer);
-				pending.resolve();
-			}
-			pendingDelays.clear();
+			delays.cancelAll();
 		});
 		return stopping;
 	};

@@ -48,7 +48,6 @@ function createRandom(seed) {
  * run do not shift when more projects are generated.
  * @param {number} seed
  * @param {string} purpose
- * @returns {number}
  */
 function deriveSeed(seed, purpose) {
 	let hash = (seed ^ 0x9e3779b9) >>> 0;

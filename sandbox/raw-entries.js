@@ -1,6 +1,8 @@
 // @ts-check
 'use strict';
 
+const { wholeNumber } = require('./errors');
+
 /**
  * Entries the sandbox adds, as given, to a company's first results page: a `null`, a string, a
  * project whose `tenders` is not a list... so a client can be tried against a listing that holds
@@ -28,12 +30,10 @@ function createRawEntries() {
 			if (entry === undefined) {
 				throw new Error('a raw entry needs { entry } (any JSON value, null included)');
 			}
-			if (typeof at !== 'number' || !Number.isInteger(at) || at < 0 || at > 100) {
-				throw new Error(`at must be a whole number from 0 to 100 (got ${JSON.stringify(at)})`);
-			}
+			const index = wholeNumber(at, 'at', 0, 100);
 			const entries = byCompany.get(companyId) ?? [];
 			// A copy through JSON: what is sent is what was given, whatever the caller changes later.
-			entries.push({ entry: JSON.parse(JSON.stringify(entry)), at });
+			entries.push({ entry: JSON.parse(JSON.stringify(entry)), at: index });
 			byCompany.set(companyId, entries);
 			return entries.length;
 		},
@@ -47,7 +47,6 @@ function createRawEntries() {
 		 * @param {string} companyId
 		 * @param {unknown[]} data
 		 * @param {boolean} firstPage
-		 * @returns {unknown[]}
 		 */
 		into(companyId, data, firstPage) {
 			const entries = byCompany.get(companyId);

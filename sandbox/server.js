@@ -3,24 +3,11 @@
 
 const http = require('node:http');
 const { loadOpenApiDocument } = require('../openapi');
-const { SCOPE } = require('./fixtures');
+const { errorReply, header, json } = require('./reply');
+const { resultsReply } = require('./results');
 
-/** @typedef {import('./store').Store} Store */
-/** @typedef {import('./auth').Auth} Auth */
-/** @typedef {import('./faults').Faults} Faults */
 /** @typedef {import('./faults').Fault} Fault */
-/** @typedef {import('./clock').SandboxClock} SandboxClock */
-/** @typedef {import('./types').ResultsPage} ResultsPage */
-/** @typedef {import('./types').ErrorBody} ErrorBody */
-/** @typedef {ReturnType<import('./rate-limit').createRateLimiter>} RateLimiter */
-/** @typedef {ReturnType<import('./cursor').createCursorCodec>} CursorCodec */
-
-/**
- * @typedef {object} Reply
- * @property {number} status
- * @property {Record<string, string>} headers
- * @property {string} body
- */
+/** @typedef {import('./reply').Reply} Reply */
 
 /**
  * @typedef {object} RequestLogEntry
@@ -36,12 +23,12 @@ const { SCOPE } = require('./fixtures');
 
 /**
  * @typedef {object} ServerContext
- * @property {Store} store
- * @property {Auth} auth
- * @property {Faults} faults
- * @property {RateLimiter} limiter
- * @property {CursorCodec} cursors
- * @property {SandboxClock} clock
+ * @property {import('./ordering').Orderings} orderings the results endpoint's view of the store
+ * @property {import('./auth').Auth} auth
+ * @property {import('./faults').Faults} faults
+ * @property {ReturnType<import('./rate-limit').createRateLimiter>} limiter
+ * @property {ReturnType<import('./cursor').createCursorCodec>} cursors
+ * @property {import('./clock').SandboxClock} clock
  * @property {number} cacheSeconds
  * @property {() => number} latencyMs
  * @property {(ms: number) => Promise<void>} delay stop() cuts these short
@@ -53,48 +40,9 @@ const { SCOPE } = require('./fixtures');
  */
 
 const RESULTS_PATH = /^\/api\/supplier\/v1\/companies\/([^/]+)\/speci-finder\/results$/;
-const JSON_TYPE = 'application/json; charset=utf-8';
 const MAX_BODY_BYTES = 64 * 1024;
-const DEFAULT_LIMIT = 25;
-const MAX_LIMIT = 100;
 const PROXY_ERROR_PAGE =
 	'<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n';
-
-/**
- * @param {number} status
- * @param {unknown} value
- * @param {Record<string, string>} [headers]
- * @returns {Reply}
- */
-function json(status, value, headers = {}) {
-	return {
-		status,
-		headers: { 'content-type': JSON_TYPE, ...headers },
-		body: JSON.stringify(value),
-	};
-}
-
-/**
- * @param {number} status
- * @param {string} code
- * @param {string} message
- * @param {Record<string, string>} [headers]
- * @returns {Reply}
- */
-function errorReply(status, code, message, headers) {
-	/** @type {ErrorBody} */
-	const body = { code, message };
-	return json(status, body, headers);
-}
-
-/**
- * Shows a bad value in an error message without letting a huge one flood it.
- * @param {string} value
- * @returns {string}
- */
-function shown(value) {
-	return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
-}
 
 /**
  * @param {http.IncomingMessage} request
@@ -116,10 +64,7 @@ function readBody(request) {
 	});
 }
 
-/**
- * @param {URLSearchParams} params
- * @returns {Record<string, string | string[]>}
- */
+/** @param {URLSearchParams} params */
 function queryObject(params) {
 	/** @type {Record<string, string | string[]>} */
 	const query = {};
@@ -131,45 +76,25 @@ function queryObject(params) {
 }
 
 /**
- * @param {string | string[] | undefined} value
- * @returns {string | undefined}
- */
-function header(value) {
-	return Array.isArray(value) ? value.join(', ') : value;
-}
-
-/**
  * The reply a fault gives instead of the real one, for the kinds that answer by themselves.
  * @param {Fault} fault
- * @returns {Reply | undefined}
  */
-function faultReply(fault) {
-	switch (fault.kind) {
-		case 'serverError':
-			return errorReply(
-				fault.status,
-				'INTERNAL_SERVER_ERROR',
-				'Internal server error (sandbox fault).',
-			);
-		case 'fetchFailed':
-			return errorReply(
-				fault.status,
-				'FETCH_FAILED',
-				'Fetching matched projects failed (sandbox fault).',
-			);
-		case 'rateLimited':
-			return errorReply(429, 'RATE_LIMITED', 'Rate limit exceeded; retry later (sandbox fault).', {
-				'retry-after': String(fault.retryAfterSeconds),
-			});
-		case 'html':
-			return {
-				status: fault.status,
-				headers: { 'content-type': 'text/html' },
-				body: PROXY_ERROR_PAGE,
-			};
-		default:
-			return undefined;
+function faultReply({ kind, status, retryAfterSeconds }) {
+	if (kind === 'serverError')
+		return errorReply(status, 'INTERNAL_SERVER_ERROR', 'Internal server error (sandbox fault).');
+	if (kind === 'fetchFailed')
+		return errorReply(status, 'FETCH_FAILED', 'Fetching matched projects failed (sandbox fault).');
+	if (kind === 'rateLimited') {
+		const headers = { 'retry-after': String(retryAfterSeconds) };
+		return errorReply(
+			429,
+			'RATE_LIMITED',
+			'Rate limit exceeded; retry later (sandbox fault).',
+			headers,
+		);
 	}
+	const html = { status, headers: { 'content-type': 'text/html' }, body: PROXY_ERROR_PAGE };
+	return kind === 'html' ? html : undefined;
 }
 
 /**
@@ -201,164 +126,7 @@ function send(response, reply, fault) {
 	return status;
 }
 
-/**
- * @param {ServerContext} context
- * @param {http.IncomingMessage} request
- * @param {string} companySegment
- * @param {URLSearchParams} query
- * @param {number} at when the request is handled, on the sandbox clock
- * @returns {{ reply: Reply, clientId: string | null, servedFromCache: boolean }}
- */
-function resultsReply(context, request, companySegment, query, at) {
-	const headerClientId = header(request.headers['x-service-client-id'])?.trim() || null;
-	const answer = (/** @type {Reply} */ reply, servedFromCache = false) => ({
-		reply,
-		clientId: headerClientId,
-		servedFromCache,
-	});
-	if (headerClientId === null) {
-		return answer(
-			errorReply(
-				400,
-				'CLIENT_ID_HEADER_MISSING',
-				'The x-service-client-id header is required; send the client_id the token was issued to.',
-			),
-		);
-	}
-	const authorization = header(request.headers.authorization);
-	const bearer =
-		authorization === undefined ? undefined : /^Bearer +(\S+) *$/i.exec(authorization)?.[1];
-	if (bearer === undefined) {
-		return answer(
-			errorReply(
-				401,
-				'Unauthorised',
-				'Unauthorised: send Authorization: Bearer <access_token> from the token endpoint.',
-			),
-		);
-	}
-	const token = context.auth.verify(bearer);
-	if (!token) {
-		return answer(
-			errorReply(
-				401,
-				'Unauthorised',
-				'Unauthorised: the access token is not valid (unknown, expired or revoked); request a new token.',
-			),
-		);
-	}
-	if (token.clientId !== headerClientId) {
-		return answer(
-			errorReply(
-				401,
-				'CLIENT_ID_HEADER_MISMATCH',
-				'The x-service-client-id header does not match the client the token was issued to.',
-			),
-		);
-	}
-	const rate = context.limiter.take(token.clientId, at);
-	if (!rate.allowed) {
-		return answer(
-			errorReply(
-				429,
-				'RATE_LIMITED',
-				`Rate limit exceeded for this credential; retry in ${rate.retryAfterSeconds} s.`,
-				{ 'retry-after': String(rate.retryAfterSeconds) },
-			),
-		);
-	}
-	if (!token.scopes.includes(SCOPE)) {
-		return answer(
-			errorReply(401, 'Unauthorised', `Unauthorised: the token does not carry the ${SCOPE} scope.`),
-		);
-	}
-	/** @type {string} */
-	let companyId;
-	try {
-		companyId = decodeURIComponent(companySegment);
-	} catch {
-		companyId = companySegment;
-	}
-	const client = context.auth.client(token.clientId);
-	if (!client || !client.companyIds.includes(companyId) || !context.store.hasCompany(companyId)) {
-		return answer(
-			errorReply(
-				401,
-				'Unauthorised',
-				`Unauthorised: company ${shown(companyId)} is not registered to this application.`,
-			),
-		);
-	}
-
-	const limits = query.getAll('limit');
-	let limit = DEFAULT_LIMIT;
-	if (limits.length > 0) {
-		const raw = limits[0];
-		limit = /^\d{1,3}$/.test(raw) ? Number(raw) : NaN;
-		if (limits.length > 1 || !(limit >= 1 && limit <= MAX_LIMIT)) {
-			return answer(
-				errorReply(
-					400,
-					'INVALID_LIMIT',
-					limits.length > 1
-						? 'limit was sent more than once; send it once, as a whole number from 1 to 100.'
-						: `limit must be a whole number from 1 to 100 (got ${shown(raw)}); omit it for the default of ${DEFAULT_LIMIT}.`,
-				),
-			);
-		}
-	}
-
-	const cursors = query.getAll('cursor');
-	const cursor = cursors[0];
-	const after = cursor === undefined || cursor === '' ? undefined : context.cursors.decode(cursor);
-	if (
-		cursors.length > 1 ||
-		cursor === '' ||
-		(cursor !== undefined && (!after || after.companyId !== companyId))
-	) {
-		return answer(
-			errorReply(
-				400,
-				'INVALID_CURSOR',
-				cursors.length > 1
-					? 'cursor was sent more than once; send the last nextCursor once.'
-					: cursor === ''
-						? 'cursor is empty; omit it on the first request.'
-						: 'cursor is not one this service issued for this company (it may have been changed); pass _metadata.nextCursor back verbatim, or start again without a cursor.',
-			),
-		);
-	}
-
-	const cacheKey = `${companyId}\n${cursor ?? ''}\n${limit}`;
-	const now = context.clock.now();
-	const cached = context.cache.get(cacheKey);
-	if (cached && cached.expiresAt > now) {
-		return answer({ status: 200, headers: { 'content-type': JSON_TYPE }, body: cached.body }, true);
-	}
-	const page = context.store.page(companyId, after, limit);
-	/** @type {ResultsPage} */
-	const envelope = {
-		// Raw entries may be anything (that is what they are for): the envelope is still a page's.
-		data: /** @type {ResultsPage['data']} */ (
-			context.rawEntries.into(companyId, page.projects, after === undefined)
-		),
-		_metadata: {
-			nextCursor: page.hasNextPage && page.last ? context.cursors.encode(page.last) : null,
-			hasNextPage: page.hasNextPage,
-		},
-	};
-	const body = JSON.stringify(envelope);
-	if (context.cacheSeconds > 0) {
-		for (const [key, entry] of context.cache) if (entry.expiresAt <= now) context.cache.delete(key);
-		context.cache.set(cacheKey, { expiresAt: now + context.cacheSeconds * 1000, body });
-	}
-	return answer({ status: 200, headers: { 'content-type': JSON_TYPE }, body });
-}
-
-/**
- * @param {ServerContext} context
- * @returns {Reply}
- */
+/** @param {ServerContext} context */
 function openApiReply(context) {
 	const document = loadOpenApiDocument();
 	const url = context.url();
@@ -383,7 +151,6 @@ function openApiReply(context) {
  * @param {string} method
  * @param {URL} url
  * @param {string | undefined} body undefined when it was too large
- * @returns {Reply}
  */
 function controlReply(context, method, url, body) {
 	if (body === undefined) {
@@ -411,110 +178,115 @@ function controlReply(context, method, url, body) {
 }
 
 /**
+ * @param {Reply} reply
+ * @param {string | null} [clientId]
+ */
+const answer = (reply, clientId = null) => ({ reply, clientId, servedFromCache: false });
+
+/**
+ * @param {ServerContext} context
+ * @param {http.IncomingMessage} request
+ * @param {string} method
+ */
+async function tokenReply(context, request, method) {
+	if (method !== 'POST') {
+		request.resume();
+		return answer(
+			errorReply(405, 'METHOD_NOT_ALLOWED', 'The token endpoint takes POST.', { allow: 'POST' }),
+		);
+	}
+	const body = await readBody(request);
+	if (body === undefined) {
+		return answer(
+			json(413, {
+				error: 'invalid_request',
+				error_description: 'the token request body is too large',
+			}),
+		);
+	}
+	const result = context.auth.tokenEndpoint({
+		contentType: header(request.headers['content-type']),
+		authorization: header(request.headers.authorization),
+		body,
+	});
+	return answer(json(result.status, result.body, result.headers), result.clientId ?? null);
+}
+
+/**
+ * The answer to an API request that no fault answered.
+ * @param {ServerContext} context
+ * @param {http.IncomingMessage} request
+ * @param {{ method: string, url: URL, resultsMatch: RegExpExecArray | null, at: number }} routed
+ */
+async function apiReply(context, request, { method, url, resultsMatch, at }) {
+	const path = url.pathname;
+	if (path === '/oauth2/token') return tokenReply(context, request, method);
+	request.resume();
+	if (resultsMatch && method === 'GET') {
+		return resultsReply(context, request, resultsMatch[1], url.searchParams, at);
+	}
+	if (resultsMatch) {
+		return answer(
+			errorReply(405, 'METHOD_NOT_ALLOWED', 'The results endpoint takes GET.', { allow: 'GET' }),
+		);
+	}
+	if (path === '/swagger/doc') {
+		return answer(
+			method === 'GET'
+				? openApiReply(context)
+				: errorReply(405, 'METHOD_NOT_ALLOWED', 'The description takes GET.', { allow: 'GET' }),
+		);
+	}
+	const where = `No route for ${method} ${path}; the API lives under /api/supplier/v1.`;
+	return answer(errorReply(404, 'NOT_FOUND', where));
+}
+
+/**
+ * @param {ServerContext} context
+ * @param {http.IncomingMessage} request
+ * @param {http.ServerResponse} response
+ * @returns {Promise<number>} the status sent
+ */
+async function handle(context, request, response) {
+	const method = request.method ?? 'GET';
+	const url = new URL(request.url ?? '/', 'http://sandbox.invalid');
+	const path = url.pathname;
+	if (path === '/__sandbox' || path.startsWith('/__sandbox/')) {
+		return send(response, controlReply(context, method, url, await readBody(request)), undefined);
+	}
+	if (context.latencyMs() > 0) await context.delay(context.latencyMs());
+	const resultsMatch = RESULTS_PATH.exec(path);
+	const target = path === '/oauth2/token' ? 'token' : resultsMatch ? 'results' : undefined;
+	const fault = target === undefined ? undefined : context.faults.next(target);
+	if (fault?.kind === 'latencySpike') await context.delay(fault.ms);
+	// One instant for the rate limit and the log, so the log shows exactly what the limit counted.
+	const at = context.clock.now();
+	const answeredByFault = fault && faultReply(fault);
+	if (answeredByFault) request.resume();
+	const { reply, clientId, servedFromCache } = answeredByFault
+		? answer(answeredByFault, header(request.headers['x-service-client-id']) ?? null)
+		: await apiReply(context, request, { method, url, resultsMatch, at });
+	const status = send(response, reply, fault);
+	context.log({
+		method,
+		path,
+		query: queryObject(url.searchParams),
+		status,
+		clientId,
+		at: new Date(at).toISOString(),
+		servedFromCache,
+		fault: fault?.kind ?? null,
+	});
+	return status;
+}
+
+/**
  * @param {ServerContext} context
  * @returns {http.RequestListener}
  */
 function createRequestListener(context) {
-	/**
-	 * @param {http.IncomingMessage} request
-	 * @param {http.ServerResponse} response
-	 */
-	async function handle(request, response) {
-		const method = request.method ?? 'GET';
-		const url = new URL(request.url ?? '/', 'http://sandbox.invalid');
-		const path = url.pathname;
-
-		if (path === '/__sandbox' || path.startsWith('/__sandbox/')) {
-			return send(response, controlReply(context, method, url, await readBody(request)), undefined);
-		}
-
-		if (context.latencyMs() > 0) await context.delay(context.latencyMs());
-		const resultsMatch = RESULTS_PATH.exec(path);
-		const target = path === '/oauth2/token' ? 'token' : resultsMatch ? 'results' : undefined;
-		const fault = target === undefined ? undefined : context.faults.next(target);
-		if (fault?.kind === 'latencySpike') await context.delay(fault.ms);
-		// One instant for the rate limit and the log, so the log shows exactly what the limit counted.
-		const at = context.clock.now();
-
-		/** @type {Reply} */
-		let reply;
-		/** @type {string | null} */
-		let clientId = null;
-		let servedFromCache = false;
-		const answeredByFault = fault && faultReply(fault);
-		if (answeredByFault) {
-			request.resume();
-			reply = answeredByFault;
-			clientId = header(request.headers['x-service-client-id']) ?? null;
-		} else if (target === 'token') {
-			if (method !== 'POST') {
-				request.resume();
-				reply = errorReply(405, 'METHOD_NOT_ALLOWED', 'The token endpoint takes POST.', {
-					allow: 'POST',
-				});
-			} else {
-				const body = await readBody(request);
-				if (body === undefined) {
-					reply = json(413, {
-						error: 'invalid_request',
-						error_description: 'the token request body is too large',
-					});
-				} else {
-					const result = context.auth.tokenEndpoint({
-						contentType: header(request.headers['content-type']),
-						authorization: header(request.headers.authorization),
-						body,
-					});
-					reply = json(result.status, result.body, result.headers);
-					clientId = result.clientId ?? null;
-				}
-			}
-		} else if (resultsMatch) {
-			request.resume();
-			if (method !== 'GET') {
-				reply = errorReply(405, 'METHOD_NOT_ALLOWED', 'The results endpoint takes GET.', {
-					allow: 'GET',
-				});
-			} else {
-				({ reply, clientId, servedFromCache } = resultsReply(
-					context,
-					request,
-					resultsMatch[1],
-					url.searchParams,
-					at,
-				));
-			}
-		} else if (path === '/swagger/doc') {
-			request.resume();
-			reply =
-				method === 'GET'
-					? openApiReply(context)
-					: errorReply(405, 'METHOD_NOT_ALLOWED', 'The description takes GET.', { allow: 'GET' });
-		} else {
-			request.resume();
-			reply = errorReply(
-				404,
-				'NOT_FOUND',
-				`No route for ${method} ${path}; the API lives under /api/supplier/v1.`,
-			);
-		}
-
-		const status = send(response, reply, fault);
-		context.log({
-			method,
-			path,
-			query: queryObject(url.searchParams),
-			status,
-			clientId,
-			at: new Date(at).toISOString(),
-			servedFromCache,
-			fault: fault?.kind ?? null,
-		});
-		return status;
-	}
-
 	return (request, response) => {
-		handle(request, response).catch((/** @type {unknown} */ error) => {
+		handle(context, request, response).catch((/** @type {unknown} */ error) => {
 			if (response.headersSent) {
 				response.destroy();
 				return;
@@ -529,4 +301,4 @@ function createRequestListener(context) {
 	};
 }
 
-module.exports = { createRequestListener, errorReply, json };
+module.exports = { createRequestListener };

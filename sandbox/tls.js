@@ -29,7 +29,6 @@ const TLS_VERSIONS = /** @type {const} */ (['TLSv1.2', 'TLSv1.3']);
  * skew) for two days: long enough for any run, useless after it. Its name is unique: a client
  * trusting two sandboxes' certificates finds an issuer by name, and two certificates of the same
  * name would make it check one against the other's key.
- * @returns {Promise<SandboxCertificate>}
  */
 async function createSandboxCertificate() {
 	const notBefore = new Date(Date.now() - 3_600_000);
@@ -60,10 +59,7 @@ async function createSandboxCertificate() {
 	return { cert: generated.cert, key: generated.private };
 }
 
-/**
- * @param {unknown} value
- * @returns {TlsVersion | undefined}
- */
+/** @param {unknown} value */
 function tlsVersionOf(value) {
 	if (value === undefined) return undefined;
 	if (!TLS_VERSIONS.includes(/** @type {TlsVersion} */ (value))) {
@@ -82,7 +78,6 @@ function tlsVersionOf(value) {
  * extra authorities its parent trusts.
  * @param {string} cert
  * @param {string | undefined} [extraCaFile] default: this process's NODE_EXTRA_CA_CERTS
- * @returns {{ folder: string, caFile: string, bundleFile: string, remove: () => void }}
  */
 function writeTrustFiles(cert, extraCaFile = process.env.NODE_EXTRA_CA_CERTS) {
 	const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'supplier-sandbox-tls-'));
