@@ -12,9 +12,9 @@ import { overrideRetryPolicy } from '../../nodes/SupplierMatchedProjects/transpo
 import { apiRateBudget } from '../../nodes/SupplierMatchedProjects/transport/budget';
 import { forgetAllTokens } from '../../nodes/SupplierMatchedProjects/transport/token';
 import { walkTurns } from '../../nodes/SupplierMatchedProjects/transport/turns';
+import { advanceTime, useVirtualTime } from '../support/clock';
 import type { NodeRun } from '../support/engine';
 import { project, tender } from '../support/n8n-fixtures';
-import { advanceTime, useFakeDate } from '../support/poll-world';
 import { credentialsHelper, getMany } from '../support/reliability';
 import { captureLogs } from '../support/reliability-logs';
 import {
@@ -97,7 +97,7 @@ describe('a Retry-After longer than the API window', () => {
 	])(
 		'%s: waits 5 minutes at most, then one probe request goes and the credential works',
 		async (_name, retryAfter) => {
-			useFakeDate();
+			useVirtualTime({ dateOnly: true });
 			answerResults(refused(retryAfter));
 			const first = await run();
 			expect(first.error?.message).toMatch(BUDGET_MESSAGE);
@@ -119,7 +119,7 @@ describe('a Retry-After longer than the API window', () => {
 	);
 
 	it('a refused probe pauses again, 5 minutes at most, and the next probe gets through', async () => {
-		useFakeDate();
+		useVirtualTime({ dateOnly: true });
 		answerResults(refused('86400'), refused('86400'));
 		const first = await run();
 		expect(first.error?.message).toMatch(BUDGET_MESSAGE);
