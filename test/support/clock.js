@@ -2,17 +2,17 @@
 'use strict';
 
 /**
- * The one clock of the tests that fake time. By default `Date` and the timers are faked while
- * sockets stay real, so the transport's sleeps, its rate budget, token expiry and the sandbox's
- * own clock move together; runInVirtualTime jumps to the next timer whenever the loopback traffic
- * has settled, so minutes of waiting take milliseconds. With `dateOnly`, timers stay real and the
- * test moves `Date` itself.
+ * The one clock of the tests that fake time. `Date` and the timers are faked, sockets stay real:
+ * the transport's sleeps, rate budget and tokens and the sandbox's clock move together, and
+ * runInVirtualTime jumps to the next timer once the traffic has settled. With `dateOnly`, timers
+ * stay real and the test moves `Date` itself.
  */
 
 const diagnostics = require('node:diagnostics_channel');
 const { setTimeout: realDelay } = require('node:timers/promises');
 
-const DAY_MS = 86_400_000;
+const MINUTE_MS = 60_000;
+const DAY_MS = 1440 * MINUTE_MS;
 
 /** A fixed start, so dates do not depend on the day the tests run. */
 const START = '2030-03-10T09:00:00.000Z';
@@ -20,9 +20,7 @@ const START = '2030-03-10T09:00:00.000Z';
 /** Real milliseconds without traffic, twice over, before time may jump. */
 const SETTLE_MS = 4;
 
-/**
- * @param {{ start?: Date | string | number, dateOnly?: boolean }} [options]
- */
+/** @param {{ start?: Date | string | number, dateOnly?: boolean }} [options] */
 function useVirtualTime({ start = START, dateOnly = false } = {}) {
 	jest.useFakeTimers({
 		now: new Date(start),
@@ -46,10 +44,7 @@ function advanceTime(ms) {
 	jest.setSystemTime(Date.now() + ms);
 }
 
-/**
- * YYYY-MM-DD, `days` from now (UTC).
- * @param {number} [days]
- */
+/** YYYY-MM-DD, `days` from now (UTC). @param {number} [days] */
 function isoDay(days = 0) {
 	return new Date(Date.now() + days * DAY_MS).toISOString().slice(0, 10);
 }
@@ -131,4 +126,13 @@ async function after(ms, start) {
 	return await start();
 }
 
-module.exports = { START, useVirtualTime, advanceTime, isoDay, runInVirtualTime, after };
+module.exports = {
+	DAY_MS,
+	MINUTE_MS,
+	START,
+	useVirtualTime,
+	advanceTime,
+	isoDay,
+	runInVirtualTime,
+	after,
+};

@@ -16,8 +16,7 @@ import { PollHarness } from './poll-harness';
 
 export type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
 
-export const DAY_MS = 86_400_000;
-export const MINUTE_MS = 60_000;
+export { DAY_MS, MINUTE_MS } from './clock';
 export const CREDENTIAL_TYPE = 'supplierMatchedProjectsApi';
 export const { companyId } = SANDBOX_FIXTURES;
 export { SANDBOX_FIXTURES };

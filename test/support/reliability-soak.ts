@@ -2,10 +2,9 @@
  * The fault soak. The trigger polls, and the Get Many node walks every page, against the sandbox
  * over HTTP while the sandbox fails on purpose (5xx, 429 with Retry-After, dropped connections,
  * latency spikes), tokens are revoked and n8n restarts. Between polls tenders open, close, change,
- * leave the near-term window and come back, and the clock moves on. Everything runs on virtual
- * time (./clock): every wait (Retry-After, backoff, the rate share's pacing, the sandbox's latency)
- * takes no real time, token lifetimes, the rate window and day changes behave as in production,
- * and the product's own random draws are seeded, so the same seeds give the same figures.
+ * leave the near-term window and come back, and the clock moves on. On virtual time (./clock) no
+ * wait takes real time, and with the product's random draws seeded too, the same seeds give the
+ * same figures.
  *
  * What should have been emitted is worked out from the sandbox alone: what `listOpen` listed at
  * every poll whose walk the sandbox fully served (its request log says so), compared with what
@@ -26,7 +25,7 @@ import { forgetAllTokens } from '../../nodes/SupplierMatchedProjects/transport/t
 import { SANDBOX_FIXTURES, startSandbox } from '../../sandbox';
 import type { FaultRates } from '../../sandbox/faults';
 import type { RequestLogEntry } from '../../sandbox/server';
-import { advanceTime, isoDay, runInVirtualTime, useVirtualTime } from './clock';
+import { advanceTime, DAY_MS, isoDay, MINUTE_MS, runInVirtualTime, useVirtualTime } from './clock';
 import { TestCredentialsHelper } from './engine';
 import { PollHarness } from './poll-harness';
 import { getMany } from './reliability';
@@ -35,8 +34,6 @@ import { reportProgress } from './reliability-report';
 
 type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
 
-const MINUTE_MS = 60_000;
-const DAY_MS = 86_400_000;
 const RATE_WINDOW_MS = 5 * MINUTE_MS;
 const PAGE_SIZE = 100;
 const { companyId } = SANDBOX_FIXTURES;
@@ -69,12 +66,7 @@ export interface SoakOptions {
 }
 
 /** A small seeded generator (mulberry32): the same seed gives the same run. */
-export function seededRandom(seed: number): {
-	next: () => number;
-	int: (min: number, max: number) => number;
-	pick: <T>(list: readonly T[]) => T;
-	chance: (probability: number) => boolean;
-} {
+export function seededRandom(seed: number) {
 	let state = seed >>> 0;
 	const next = (): number => {
 		state = (state + 0x6d2b79f5) >>> 0;
@@ -102,9 +94,8 @@ function advanceClock(ms: number): void {
 }
 
 /**
- * Seeds Math.random, which the transport draws its backoff jitter and rate-share spread from: on
- * virtual time those draws decide when every request leaves. A stream of its own (seed + 1), so
- * the product's draws do not shift the soak's. Returns the undo.
+ * Seeds Math.random, the transport's backoff jitter and rate-share spread: on virtual time they
+ * decide when each request leaves. A stream apart from the soak's own; returns the undo.
  */
 function seedProductRandom(seed: number): () => void {
 	const spy = jest.spyOn(Math, 'random').mockImplementation(seededRandom(seed + 1).next);
@@ -197,27 +188,10 @@ function busiestWindow(entries: RequestLogEntry[]): number {
 	return busiest;
 }
 
-/** Sandbox churn between polls, counted. */
-interface Churn {
-	opened: number;
-	openedUnderSecondBuilder: number;
-	closed: number;
-	changed: number;
-	leftWindow: number;
-	reentered: number;
-	reopened: number;
-}
-
 const SECOND_BUILDERS = ['Harbour Construct', 'Ridgeline Builders', 'Northgate Projects'];
 
 /** Changes the sandbox the way a day of tendering does. */
-function churn(
-	sandbox: Sandbox,
-	random: ReturnType<typeof seededRandom>,
-	counts: Churn,
-	away: Set<string>,
-	closed: Set<string>,
-): void {
+function churn({ sandbox, random, counts, away, closed }: Interlude): void {
 	const listed = [...listedTenders(sandbox.listOpen(companyId)).values()];
 	const someListed = () => (listed.length === 0 ? undefined : random.pick(listed));
 	// About as many tenders open as leave, so the listing stays at a few pages through the soak.
@@ -284,7 +258,7 @@ function churn(
 
 /** What happens between two runs: the clock moves on, the sandbox churns, tokens may be revoked. */
 class Interlude {
-	readonly counts: Churn = {
+	readonly counts = {
 		opened: 0,
 		openedUnderSecondBuilder: 0,
 		closed: 0,
@@ -295,20 +269,18 @@ class Interlude {
 	};
 
 	revocations = 0;
-
-	private readonly away = new Set<string>();
-
-	private readonly closed = new Set<string>();
+	readonly away = new Set<string>();
+	readonly closed = new Set<string>();
 
 	constructor(
-		private readonly sandbox: Sandbox,
-		private readonly random: ReturnType<typeof seededRandom>,
+		readonly sandbox: Sandbox,
+		readonly random: ReturnType<typeof seededRandom>,
 		private readonly revokeChance: number,
 	) {}
 
 	pass(): void {
 		advanceClock(this.random.int(1, 10) * MINUTE_MS);
-		churn(this.sandbox, this.random, this.counts, this.away, this.closed);
+		churn(this);
 		if (this.random.chance(this.revokeChance)) {
 			this.sandbox.revokeTokens();
 			this.revocations++;
@@ -326,38 +298,7 @@ function credentialsFor(sandbox: Sandbox): TestCredentialsHelper {
 	return helper;
 }
 
-export interface TriggerSoakFigures {
-	polls: number;
-	pollsFullyServed: number;
-	pollsSkipped: number;
-	activations: number;
-	activationsFailed: number;
-	restarts: number;
-	tokenRevocations: number;
-	faultsInjected: Record<string, number>;
-	churn: Churn;
-	virtualDays: number;
-	tendersOpened: number;
-	expectedNew: number;
-	emittedNew: number;
-	lost: number;
-	duplicated: number;
-	unexpected: number;
-	mismatched: number;
-	updatesExpected: number;
-	updatesEmitted: number;
-	updatesLost: number;
-	updatesDuplicated: number;
-	updatesUnexpected: number;
-	requestsMade: number;
-	requestsByStatus: Record<string, number>;
-	tokensIssued: number;
-	busiestFiveMinutes: number;
-	rateLimitedByTheApi: number;
-	realSeconds: number;
-	/** The first few tender ids behind each non-zero loss or duplicate figure. */
-	examples: Record<string, string[]>;
-}
+export type TriggerSoakFigures = Awaited<ReturnType<typeof soakTrigger>>;
 
 function byStatus(entries: RequestLogEntry[]): Record<string, number> {
 	const counts: Record<string, number> = {};
@@ -395,45 +336,30 @@ function tenderFieldsOf(json: IDataObject): Record<string, unknown> {
 
 type Listed = Map<string, { tender: Tender; project: Project }>;
 
+const bump = (counts: Map<string, number>, key: string) =>
+	counts.set(key, (counts.get(key) ?? 0) + 1);
 const sum = (values: Iterable<number>) => [...values].reduce((total, value) => total + value, 0);
 
 /** Ground truth from the sandbox alone, and what the trigger emitted against it. */
 class TriggerLedger {
 	/** The last listed values of every tender a served walk has listed. */
 	private readonly known = new Map<string, Snapshot>();
-
-	private readonly expectedNew = new Set<string>();
-
+	readonly expectedNew = new Set<string>();
 	private readonly expectedUpdates = new Map<string, number>();
-
 	private readonly emittedNew = new Map<string, number>();
-
 	private readonly emittedUpdates = new Map<string, number>();
-
 	private readonly mismatched: string[] = [];
-
 	baselined = false;
-
-	get expectedSoFar(): number {
-		return this.expectedNew.size;
-	}
 
 	/** Counts what a poll emitted, each item checked against what the sandbox listed for it. */
 	record(items: INodeExecutionData[], listed: Listed): void {
 		for (const { json } of items) {
 			const id = String(json.id);
-			const truth = listed.get(id);
-			if (
-				truth === undefined ||
-				JSON.stringify(tenderFieldsOf(json)) !== JSON.stringify(truth.tender)
-			) {
-				this.mismatched.push(id);
-			}
-			if (json.event === 'newTender') this.emittedNew.set(id, (this.emittedNew.get(id) ?? 0) + 1);
-			else {
-				const key = changesKey(id, json.changes);
-				this.emittedUpdates.set(key, (this.emittedUpdates.get(key) ?? 0) + 1);
-			}
+			// Not listed at all stringifies to undefined: a mismatch too.
+			const truth = JSON.stringify(listed.get(id)?.tender);
+			if (JSON.stringify(tenderFieldsOf(json)) !== truth) this.mismatched.push(id);
+			if (json.event === 'newTender') bump(this.emittedNew, id);
+			else bump(this.emittedUpdates, changesKey(id, json.changes));
 		}
 	}
 
@@ -448,10 +374,7 @@ class TriggerLedger {
 				continue;
 			}
 			const changes = changesBetween(previous, snapshot);
-			if (Object.keys(changes).length > 0) {
-				const key = changesKey(id, changes);
-				this.expectedUpdates.set(key, (this.expectedUpdates.get(key) ?? 0) + 1);
-			}
+			if (Object.keys(changes).length > 0) bump(this.expectedUpdates, changesKey(id, changes));
 		}
 		this.baselined = true;
 	}
@@ -498,18 +421,12 @@ class TriggerLedger {
 /** The trigger's side of the soak: its polls and activations, each checked by the ledger. */
 class TriggerRun {
 	readonly ledger = new TriggerLedger();
-
 	readonly log: RequestLogEntry[] = [];
-
 	/** How the first few polls the sandbox did not fully serve were answered. */
 	readonly unserved: string[] = [];
-
 	active = false;
-
 	fullyServed = 0;
-
 	activations = 0;
-
 	activationsFailed = 0;
 
 	constructor(
@@ -527,7 +444,7 @@ class TriggerRun {
 		const logsBefore = this.logLines();
 		if (poll % 50 === 0) {
 			reportProgress(
-				`trigger soak: poll ${poll + 1}/${polls}, ${listing.length} projects listed, ${this.ledger.expectedSoFar} new tenders expected so far, ${Math.round(performance.now() - this.startedAt) / 1000} s`,
+				`trigger soak: poll ${poll + 1}/${polls}, ${listing.length} projects listed, ${this.ledger.expectedNew.size} new tenders expected so far, ${Math.round(performance.now() - this.startedAt) / 1000} s`,
 			);
 		}
 		const items = this.active ? await this.pollOnce() : await this.activate();
@@ -570,18 +487,10 @@ class TriggerRun {
 			return [];
 		}
 	}
-
-	/** Polls the trigger skipped and said so; the poll harness hands the trigger its own logger. */
-	get skipped(): number {
-		return this.harness.logs.filter((entry) => entry.message.includes('skipped a poll')).length;
-	}
 }
 
 /** Drives the trigger for `polls` polls and checks every emitted item against the sandbox. */
-export async function soakTrigger(
-	polls: number,
-	options: SoakOptions,
-): Promise<TriggerSoakFigures> {
+export async function soakTrigger(polls: number, options: SoakOptions) {
 	const startedAt = performance.now();
 	useVirtualTime({ start: SOAK_START });
 	const restoreRandom = seedProductRandom(options.seed);
@@ -629,7 +538,8 @@ export async function soakTrigger(
 	return {
 		polls,
 		pollsFullyServed: run.fullyServed,
-		pollsSkipped: run.skipped,
+		// The poll harness hands the trigger its own logger; n8n's other logging is in `logs`.
+		pollsSkipped: harness.logs.filter((entry) => entry.message.includes('skipped a poll')).length,
 		activations: run.activations,
 		activationsFailed: run.activationsFailed,
 		restarts,
@@ -644,43 +554,18 @@ export async function soakTrigger(
 	};
 }
 
-export interface WalkSoakFigures {
-	walks: number;
-	exact: number;
-	wrong: number;
-	firstRunFailures: number;
-	rerunsNeeded: number;
-	failedAfterReruns: number;
-	failureMessages: Record<string, number>;
-	tokenRevocations: number;
-	faultsInjected: Record<string, number>;
-	projectsPerWalk: { min: number; max: number };
-	requestsMade: number;
-	requestsByStatus: Record<string, number>;
-	tokensIssued: number;
-	busiestFiveMinutes: number;
-	rateLimitedByTheApi: number;
-	realSeconds: number;
-}
+export type WalkSoakFigures = Awaited<ReturnType<typeof soakWalks>>;
 
 /** The Get Many side of the soak: each walk, rerun when it failed, compared with listOpen. */
 class WalkTally {
 	readonly log: RequestLogEntry[] = [];
-
 	readonly failureMessages: Record<string, number> = {};
-
 	exact = 0;
-
 	wrong = 0;
-
 	firstRunFailures = 0;
-
 	rerunsNeeded = 0;
-
 	failedAfterReruns = 0;
-
 	fewest = Infinity;
-
 	most = 0;
 
 	constructor(
@@ -715,10 +600,7 @@ class WalkTally {
 }
 
 /** Runs the Get Many node with Return All `walks` times and compares each result with listOpen. */
-export async function soakWalks(
-	walks: number,
-	options: SoakOptions & { reruns: number },
-): Promise<WalkSoakFigures> {
+export async function soakWalks(walks: number, options: SoakOptions & { reruns: number }) {
 	const startedAt = performance.now();
 	useVirtualTime({ start: SOAK_START });
 	const restoreRandom = seedProductRandom(options.seed);
