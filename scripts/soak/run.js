@@ -11,7 +11,7 @@
  * Options: --polls N, --walks N and --model-runs N change the counts (for a quicker look).
  */
 
-const { spawn } = require('node:child_process');
+const { spawnSync } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
@@ -55,32 +55,30 @@ async function main() {
 		'figures.jsonl',
 	);
 	const started = Date.now();
-	const code = await new Promise((resolve, reject) => {
-		const child = spawn(
-			process.execPath,
-			[
-				require.resolve('jest/bin/jest'),
-				'--runInBand',
-				'test/reliability/soak.test.ts',
-				'test/reliability/trigger-model.test.ts',
-			],
-			{
-				cwd: ROOT,
-				stdio: 'inherit',
-				env: {
-					...process.env,
-					SOAK_SIZE: 'full',
-					SOAK_PROGRESS: '1',
-					SOAK_FIGURES_FILE: figuresFile,
-					...(options.polls ? { SOAK_POLLS: options.polls } : {}),
-					...(options.walks ? { SOAK_WALKS: options.walks } : {}),
-					...(options['model-runs'] ? { SOAK_MODEL_RUNS: options['model-runs'] } : {}),
-				},
+	const child = spawnSync(
+		process.execPath,
+		[
+			require.resolve('jest/bin/jest'),
+			'--runInBand',
+			'test/reliability/soak.test.ts',
+			'test/reliability/trigger-model.test.ts',
+		],
+		{
+			cwd: ROOT,
+			stdio: 'inherit',
+			env: {
+				...process.env,
+				SOAK_SIZE: 'full',
+				SOAK_PROGRESS: '1',
+				SOAK_FIGURES_FILE: figuresFile,
+				...(options.polls ? { SOAK_POLLS: options.polls } : {}),
+				...(options.walks ? { SOAK_WALKS: options.walks } : {}),
+				...(options['model-runs'] ? { SOAK_MODEL_RUNS: options['model-runs'] } : {}),
 			},
-		);
-		child.once('error', reject);
-		child.once('exit', (exitCode, signal) => resolve(exitCode ?? (signal ? 1 : 0)));
-	});
+		},
+	);
+	if (child.error) throw child.error;
+	const code = child.status ?? 1;
 	const runs = fs.existsSync(figuresFile)
 		? fs
 				.readFileSync(figuresFile, 'utf8')
@@ -100,7 +98,7 @@ async function main() {
 	process.stdout.write(
 		`\nSoak ${code === 0 ? 'passed' : 'FAILED'} in ${summary.minutes} min; figures written to ${path.relative(ROOT, OUTPUT)}\n`,
 	);
-	process.exitCode = typeof code === 'number' ? code : 1;
+	process.exitCode = code;
 }
 
 main().catch((error) => {

@@ -7,16 +7,14 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { UNREACHABLE_STREAK_MS } from '../../nodes/SupplierMatchedProjects/trigger/failures';
 import { startSandbox } from '../../sandbox';
+import { advanceTime, isoDay, useVirtualTime } from '../support/clock';
 import type { PollHarness } from '../support/poll-harness';
 import {
-	advanceTime,
 	CREDENTIAL_TYPE,
 	emittedTenderIds,
-	isoDay,
 	MINUTE_MS,
 	SANDBOX_FIXTURES,
 	startPollWorld,
-	useFakeDate,
 	type PollWorld,
 } from '../support/poll-world';
 import { closedPort } from '../support/reliability-server';
@@ -24,7 +22,7 @@ import { closedPort } from '../support/reliability-server';
 let world: PollWorld;
 
 beforeEach(async () => {
-	useFakeDate();
+	useVirtualTime({ dateOnly: true });
 	world = await startPollWorld();
 });
 

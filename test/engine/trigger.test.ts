@@ -5,22 +5,20 @@ import {
 	readTriggerState,
 	RETENTION_DAYS,
 } from '../../nodes/SupplierMatchedProjects/trigger/state';
+import { advanceTime, isoDay, useVirtualTime } from '../support/clock';
 import { runNode } from '../support/engine';
 import type { PollHarness } from '../support/poll-harness';
 import { closedPort } from '../support/reliability-server';
 import { createSandboxClient } from '../support/sandbox-client';
 import {
-	advanceTime,
 	companyId,
 	CREDENTIAL_TYPE,
 	DAY_MS,
 	emittedTenderIds,
-	isoDay,
 	jsonOf,
 	MINUTE_MS,
 	SANDBOX_FIXTURES,
 	startPollWorld,
-	useFakeDate,
 	type PollWorld,
 } from '../support/poll-world';
 
@@ -57,7 +55,7 @@ async function newIdsOf(trigger: PollHarness, minutes = 5): Promise<string[]> {
 }
 
 beforeEach(async () => {
-	useFakeDate();
+	useVirtualTime({ dateOnly: true });
 	world = await startPollWorld();
 });
 

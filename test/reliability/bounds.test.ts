@@ -9,8 +9,9 @@
 import type { INodeParameters } from 'n8n-workflow';
 
 import { startSandbox } from '../../sandbox';
+import { useVirtualTime } from '../support/clock';
 import type { NodeRun } from '../support/engine';
-import { startPollWorld, useFakeDate, type PollWorld } from '../support/poll-world';
+import { startPollWorld, type PollWorld } from '../support/poll-world';
 import { credentialsHelper, getMany, type CredentialFields } from '../support/reliability';
 import { parseToolAnswer } from '../support/tool-answer';
 import { callAsTool } from '../support/tool-engine';
@@ -158,7 +159,7 @@ describe('the trigger: a value past its bound stops the activation before any re
 	let world: PollWorld;
 
 	beforeEach(async () => {
-		useFakeDate();
+		useVirtualTime({ dateOnly: true });
 		world = await startPollWorld();
 	});
 

@@ -21,16 +21,14 @@
 import fc from 'fast-check';
 
 import { readTriggerState } from '../../nodes/SupplierMatchedProjects/trigger/state';
+import { advanceTime, isoDay, useVirtualTime } from '../support/clock';
 import type { PollHarness } from '../support/poll-harness';
 import {
-	advanceTime,
 	companyId,
 	DAY_MS,
 	emittedTenderIds,
-	isoDay,
 	MINUTE_MS,
 	startPollWorld,
-	useFakeDate,
 	type PollWorld,
 } from '../support/poll-world';
 import { reportFigures, soakSize } from '../support/reliability-report';
@@ -466,7 +464,7 @@ test(
 				),
 				fc.commands(commands, { maxCommands: size.modelCommands }),
 				async (initial, generated) => {
-					useFakeDate();
+					useVirtualTime({ dateOnly: true });
 					const world = await startPollWorld({ cacheSeconds: 0, rateLimit: false });
 					try {
 						const opened: string[] = [];

@@ -8,9 +8,9 @@
  */
 import { sleep } from 'n8n-workflow';
 
+import { advanceTime, useVirtualTime } from '../support/clock';
 import type { NodeRun } from '../support/engine';
 import { project, tender } from '../support/n8n-fixtures';
-import { advanceTime, useFakeDate } from '../support/poll-world';
 import { credentialsHelper, getMany } from '../support/reliability';
 import { captureLogs } from '../support/reliability-logs';
 import {
@@ -98,7 +98,7 @@ describe('a Retry-After longer than the API window', () => {
 	])(
 		'%s: waits 5 minutes at most, then one probe request goes and the credential works',
 		async (_name, retryAfter) => {
-			useFakeDate();
+			useVirtualTime({ dateOnly: true });
 			answerResults(refused(retryAfter));
 			const first = await run();
 			expect(first.error?.message).toMatch(BUDGET_MESSAGE);
@@ -120,7 +120,7 @@ describe('a Retry-After longer than the API window', () => {
 	);
 
 	it('a refused probe pauses again, 5 minutes at most, and the next probe gets through', async () => {
-		useFakeDate();
+		useVirtualTime({ dateOnly: true });
 		answerResults(refused('86400'), refused('86400'));
 		const first = await run();
 		expect(first.error?.message).toMatch(BUDGET_MESSAGE);

@@ -1,7 +1,7 @@
 /**
  * A sandbox, the credential pointed at it, and the trigger run by the poll harness, on a clock the
- * test moves: `Date` is faked (timers are not), so the trigger's days, the transport's token
- * expiry and rate budget, and the sandbox's own clock all move together.
+ * test moves (`useVirtualTime({ dateOnly: true })` from ./clock), so the trigger's days, the
+ * transport's token expiry and rate budget, and the sandbox's own clock all move together.
  */
 import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
@@ -13,53 +13,10 @@ import { packageProcess, type PackageProcess } from './package-process';
 
 export type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
 
-export const DAY_MS = 86_400_000;
-export const MINUTE_MS = 60_000;
+export { DAY_MS, MINUTE_MS } from './clock';
 export const CREDENTIAL_TYPE = 'supplierMatchedProjectsApi';
 export const { companyId } = SANDBOX_FIXTURES;
 export { SANDBOX_FIXTURES };
-
-/** A fixed start, so dates do not depend on the day the tests run. */
-export const START = '2030-03-10T09:00:00.000Z';
-
-/**
- * Fakes only `Date`; sockets, sleeps and the sandbox's own timers stay real. With `runs`, the faked
- * `Date` also moves on at real speed between jumps, so a real wait lets virtual time pass too.
- */
-export function useFakeDate(
-	start: string = START,
-	{ runs = false }: { runs?: boolean } = {},
-): void {
-	jest.useFakeTimers({
-		now: new Date(start),
-		advanceTimers: runs,
-		doNotFake: [
-			'hrtime',
-			'nextTick',
-			'performance',
-			'queueMicrotask',
-			'requestAnimationFrame',
-			'cancelAnimationFrame',
-			'requestIdleCallback',
-			'cancelIdleCallback',
-			'setImmediate',
-			'clearImmediate',
-			'setInterval',
-			'clearInterval',
-			'setTimeout',
-			'clearTimeout',
-		],
-	});
-}
-
-export function advanceTime(ms: number): void {
-	jest.setSystemTime(Date.now() + ms);
-}
-
-/** YYYY-MM-DD, `days` from now (UTC). */
-export function isoDay(days = 0): string {
-	return new Date(Date.now() + days * DAY_MS).toISOString().slice(0, 10);
-}
 
 export interface PollWorld {
 	/** The package's runtime and classes, as one n8n process has them. */
@@ -72,7 +29,7 @@ export interface PollWorld {
 
 /**
  * Starts a sandbox (no generated projects unless asked: tests open the tenders they reason about)
- * and forgets tokens and rate budget left by an earlier test. Call useFakeDate first.
+ * and forgets tokens and rate budget left by an earlier test. Start the clock first.
  */
 export async function startPollWorld(
 	options: SandboxOptions = {},

@@ -2,8 +2,9 @@
  * The fault soak. The trigger polls, and the Get Many node walks every page, against the sandbox
  * over HTTP while the sandbox fails on purpose (5xx, 429 with Retry-After, dropped connections,
  * latency spikes), tokens are revoked and n8n restarts. Between polls tenders open, close, change,
- * leave the near-term window and come back, and the clock moves on (`Date` is faked, timers are
- * not), so token lifetimes, the rate window and day changes behave as in production.
+ * leave the near-term window and come back, and the clock moves on. On virtual time (./clock) no
+ * wait takes real time, and with the product's random draws seeded too, the same seeds give the
+ * same figures.
  *
  * What should have been emitted is worked out from the sandbox alone: what `listOpen` listed at
  * every poll whose walk the sandbox fully served (its request log says so), compared with what
@@ -14,19 +15,17 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import type { Project, Tender } from '../../nodes/SupplierMatchedProjects/api/types';
 import type { RetryPolicy } from '../../nodes/SupplierMatchedProjects/transport/retry';
 import { SANDBOX_FIXTURES, startSandbox } from '../../sandbox';
-import { useFakeDate } from './poll-world';
 import type { FaultRates } from '../../sandbox/faults';
 import type { RequestLogEntry } from '../../sandbox/server';
+import { advanceTime, DAY_MS, isoDay, MINUTE_MS, runInVirtualTime, useVirtualTime } from './clock';
 import { PollHarness } from './poll-harness';
+import { packageProcess, type PackageProcess } from './package-process';
 import { credentialsHelper, getMany, type ProcessCredentials } from './reliability';
 import { captureLogs } from './reliability-logs';
 import { reportProgress } from './reliability-report';
-import { packageProcess, type PackageProcess } from './package-process';
 
 type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
 
-const MINUTE_MS = 60_000;
-const DAY_MS = 86_400_000;
 const RATE_WINDOW_MS = 5 * MINUTE_MS;
 const PAGE_SIZE = 100;
 const { companyId } = SANDBOX_FIXTURES;
@@ -59,12 +58,7 @@ export interface SoakOptions {
 }
 
 /** A small seeded generator (mulberry32): the same seed gives the same run. */
-export function seededRandom(seed: number): {
-	next: () => number;
-	int: (min: number, max: number) => number;
-	pick: <T>(list: readonly T[]) => T;
-	chance: (probability: number) => boolean;
-} {
+export function seededRandom(seed: number) {
 	let state = seed >>> 0;
 	const next = (): number => {
 		state = (state + 0x6d2b79f5) >>> 0;
@@ -83,26 +77,21 @@ export function seededRandom(seed: number): {
 }
 
 /**
- * Fakes only `Date`, which then runs on at real speed from `start` and jumps when the soak moves it
- * on. Sockets, sleeps and the sandbox's timers stay real, so a wait (Retry-After, backoff, the rate
- * budget) lets virtual time pass just as it lets real time pass.
- */
-export function useVirtualClock(start: string): void {
-	useFakeDate(start, { runs: true });
-}
-
-/**
  * Moves the clock on, and past midnight (UTC) when it would land in the half hour before it: a day
  * change in the middle of a walk would change what the sandbox lists while it is being walked.
  */
 function advanceClock(ms: number): void {
-	const next = Date.now() + ms;
-	const untilMidnight = DAY_MS - (next % DAY_MS);
-	jest.setSystemTime(untilMidnight < 30 * MINUTE_MS ? next + untilMidnight + MINUTE_MS : next);
+	const untilMidnight = DAY_MS - ((Date.now() + ms) % DAY_MS);
+	advanceTime(untilMidnight < 30 * MINUTE_MS ? ms + untilMidnight + MINUTE_MS : ms);
 }
 
-function isoDay(daysFromNow: number): string {
-	return new Date(Date.now() + daysFromNow * DAY_MS).toISOString().slice(0, 10);
+/**
+ * Seeds Math.random, the transport's backoff jitter and rate-share spread: on virtual time they
+ * decide when each request leaves. A stream apart from the soak's own; returns the undo.
+ */
+function seedProductRandom(seed: number): () => void {
+	const spy = jest.spyOn(Math, 'random').mockImplementation(seededRandom(seed + 1).next);
+	return () => spy.mockRestore();
 }
 
 /** The fields whose change is an update, as the trigger's Event option documents them. */
@@ -191,27 +180,10 @@ function busiestWindow(entries: RequestLogEntry[]): number {
 	return busiest;
 }
 
-/** Sandbox churn between polls, counted. */
-interface Churn {
-	opened: number;
-	openedUnderSecondBuilder: number;
-	closed: number;
-	changed: number;
-	leftWindow: number;
-	reentered: number;
-	reopened: number;
-}
-
 const SECOND_BUILDERS = ['Harbour Construct', 'Ridgeline Builders', 'Northgate Projects'];
 
 /** Changes the sandbox the way a day of tendering does. */
-function churn(
-	sandbox: Sandbox,
-	random: ReturnType<typeof seededRandom>,
-	counts: Churn,
-	away: Set<string>,
-	closed: Set<string>,
-): void {
+function churn({ sandbox, random, counts, away, closed }: Interlude): void {
 	const listed = [...listedTenders(sandbox.listOpen(companyId)).values()];
 	const someListed = () => (listed.length === 0 ? undefined : random.pick(listed));
 	// About as many tenders open as leave, so the listing stays at a few pages through the soak.
@@ -276,6 +248,38 @@ function churn(
 	}
 }
 
+/** What happens between two runs: the clock moves on, the sandbox churns, tokens may be revoked. */
+class Interlude {
+	readonly counts = {
+		opened: 0,
+		openedUnderSecondBuilder: 0,
+		closed: 0,
+		changed: 0,
+		leftWindow: 0,
+		reentered: 0,
+		reopened: 0,
+	};
+
+	revocations = 0;
+	readonly away = new Set<string>();
+	readonly closed = new Set<string>();
+
+	constructor(
+		readonly sandbox: Sandbox,
+		readonly random: ReturnType<typeof seededRandom>,
+		private readonly revokeChance: number,
+	) {}
+
+	pass(): void {
+		advanceClock(this.random.int(1, 10) * MINUTE_MS);
+		churn(this);
+		if (this.random.chance(this.revokeChance)) {
+			this.sandbox.revokeTokens();
+			this.revocations++;
+		}
+	}
+}
+
 function credentialsFor(sandbox: Sandbox, proc: PackageProcess): ProcessCredentials {
 	return credentialsHelper(
 		{ authUrl: sandbox.url, baseUrl: sandbox.url, ...SANDBOX_FIXTURES.client },
@@ -283,8 +287,8 @@ function credentialsFor(sandbox: Sandbox, proc: PackageProcess): ProcessCredenti
 	);
 }
 
-/** The trigger of a soak, in one process; its database is the harness's saved static data. */
-function triggerIn(proc: PackageProcess, sandbox: Sandbox): PollHarness {
+/** The soak's trigger in one n8n process; the harness's saved static data is the database. */
+function triggerIn(sandbox: Sandbox, proc: PackageProcess): PollHarness {
 	return new PollHarness({
 		nodeType: proc.trigger,
 		parameters: { companyId, event: 'newOrUpdatedTender', output: 'tenders' },
@@ -293,43 +297,31 @@ function triggerIn(proc: PackageProcess, sandbox: Sandbox): PollHarness {
 	});
 }
 
-export interface TriggerSoakFigures {
-	polls: number;
-	pollsFullyServed: number;
-	pollsSkipped: number;
-	activations: number;
-	activationsFailed: number;
-	restarts: number;
-	tokenRevocations: number;
-	faultsInjected: Record<string, number>;
-	churn: Churn;
-	virtualDays: number;
-	tendersOpened: number;
-	expectedNew: number;
-	emittedNew: number;
-	lost: number;
-	duplicated: number;
-	unexpected: number;
-	mismatched: number;
-	updatesExpected: number;
-	updatesEmitted: number;
-	updatesLost: number;
-	updatesDuplicated: number;
-	updatesUnexpected: number;
-	requestsMade: number;
-	requestsByStatus: Record<string, number>;
-	tokensIssued: number;
-	busiestFiveMinutes: number;
-	rateLimitedByTheApi: number;
-	realSeconds: number;
-	/** The first few tender ids behind each non-zero loss or duplicate figure. */
-	examples: Record<string, string[]>;
-}
+export type TriggerSoakFigures = Awaited<ReturnType<typeof soakTrigger>>;
 
 function byStatus(entries: RequestLogEntry[]): Record<string, number> {
 	const counts: Record<string, number> = {};
 	for (const entry of entries) counts[entry.status] = (counts[entry.status] ?? 0) + 1;
 	return counts;
+}
+
+/** The faults the sandbox injected, those that happened at least once. */
+function faultsOf(sandbox: Sandbox): Record<string, number> {
+	return Object.fromEntries(
+		Object.entries(sandbox.faultsInjected()).filter(([, times]) => times > 0),
+	);
+}
+
+/** What the API saw of a soak, the last figures of both soaks. */
+function apiFigures(sandbox: Sandbox, log: RequestLogEntry[], startedAt: number) {
+	return {
+		requestsMade: log.length,
+		requestsByStatus: byStatus(log),
+		tokensIssued: sandbox.tokensIssued(),
+		busiestFiveMinutes: busiestWindow(log),
+		rateLimitedByTheApi: log.filter((entry) => entry.status === 429 && entry.fault === null).length,
+		realSeconds: Math.round((performance.now() - startedAt) / 100) / 10,
+	};
 }
 
 /** An item's own tender fields, to compare with what the sandbox listed. */
@@ -341,318 +333,316 @@ function tenderFieldsOf(json: IDataObject): Record<string, unknown> {
 	return fields;
 }
 
+type Listed = Map<string, { tender: Tender; project: Project }>;
+
+const bump = (counts: Map<string, number>, key: string) =>
+	counts.set(key, (counts.get(key) ?? 0) + 1);
+const sum = (values: Iterable<number>) => [...values].reduce((total, value) => total + value, 0);
+
+/** Ground truth from the sandbox alone, and what the trigger emitted against it. */
+class TriggerLedger {
+	/** The last listed values of every tender a served walk has listed. */
+	private readonly known = new Map<string, Snapshot>();
+	readonly expectedNew = new Set<string>();
+	private readonly expectedUpdates = new Map<string, number>();
+	private readonly emittedNew = new Map<string, number>();
+	private readonly emittedUpdates = new Map<string, number>();
+	private readonly mismatched: string[] = [];
+	baselined = false;
+
+	/** Counts what a poll emitted, each item checked against what the sandbox listed for it. */
+	record(items: INodeExecutionData[], listed: Listed): void {
+		for (const { json } of items) {
+			const id = String(json.id);
+			// Not listed at all stringifies to undefined: a mismatch too.
+			const truth = JSON.stringify(listed.get(id)?.tender);
+			if (JSON.stringify(tenderFieldsOf(json)) !== truth) this.mismatched.push(id);
+			if (json.event === 'newTender') bump(this.emittedNew, id);
+			else bump(this.emittedUpdates, changesKey(id, json.changes));
+		}
+	}
+
+	/** After a fully served poll of a running trigger: what it should have emitted. */
+	learn(listed: Listed): void {
+		for (const [id, { tender }] of listed) {
+			const snapshot = snapshotOf(tender);
+			const previous = this.known.get(id);
+			this.known.set(id, snapshot);
+			if (previous === undefined) {
+				if (this.baselined) this.expectedNew.add(id);
+				continue;
+			}
+			const changes = changesBetween(previous, snapshot);
+			if (Object.keys(changes).length > 0) bump(this.expectedUpdates, changesKey(id, changes));
+		}
+		this.baselined = true;
+	}
+
+	/** Expected against emitted, with the first few ids behind each non-zero loss or duplicate. */
+	outcome() {
+		const { expectedNew, emittedNew, expectedUpdates, emittedUpdates } = this;
+		const lost = [...expectedNew].filter((id) => !emittedNew.has(id));
+		const duplicated = [...emittedNew].filter(([, times]) => times > 1);
+		const unexpected = [...emittedNew.keys()].filter((id) => !expectedNew.has(id));
+		const updatesLost = [...expectedUpdates].filter(
+			([key, times]) => (emittedUpdates.get(key) ?? 0) < times,
+		);
+		const updatesDuplicated = [...emittedUpdates].filter(
+			([key, times]) => times > (expectedUpdates.get(key) ?? 0) && expectedUpdates.has(key),
+		);
+		const updatesUnexpected = [...emittedUpdates.keys()].filter((key) => !expectedUpdates.has(key));
+		return {
+			expectedNew: expectedNew.size,
+			emittedNew: sum(emittedNew.values()),
+			lost: lost.length,
+			duplicated: sum(duplicated.map(([, times]) => times - 1)),
+			unexpected: unexpected.length,
+			mismatched: this.mismatched.length,
+			updatesExpected: sum(expectedUpdates.values()),
+			updatesEmitted: sum(emittedUpdates.values()),
+			updatesLost: sum(updatesLost.map(([key, times]) => times - (emittedUpdates.get(key) ?? 0))),
+			updatesDuplicated: sum(
+				updatesDuplicated.map(([key, times]) => times - (expectedUpdates.get(key) ?? 0)),
+			),
+			updatesUnexpected: updatesUnexpected.length,
+			examples: {
+				lost: lost.slice(0, 5),
+				duplicated: duplicated.slice(0, 5).map(([id]) => id),
+				unexpected: unexpected.slice(0, 5),
+				mismatched: this.mismatched.slice(0, 5),
+				updatesLost: updatesLost.slice(0, 5).map(([key]) => key),
+				updatesUnexpected: updatesUnexpected.slice(0, 5),
+			},
+		};
+	}
+}
+
+/** The trigger's side of the soak: its polls and activations, each checked by the ledger. */
+class TriggerRun {
+	readonly ledger = new TriggerLedger();
+	readonly log: RequestLogEntry[] = [];
+	/** How the first few polls the sandbox did not fully serve were answered. */
+	readonly unserved: string[] = [];
+	active = false;
+	fullyServed = 0;
+	activations = 0;
+	activationsFailed = 0;
+
+	/** What the trigger logged in processes that have since restarted. */
+	private readonly earlierLogs: PollHarness['logs'] = [];
+
+	constructor(
+		private readonly sandbox: Sandbox,
+		private harness: PollHarness,
+		private readonly logs: unknown[],
+		private readonly startedAt: number,
+	) {}
+
+	/** n8n restarts: a new process, with the trigger's static data as the database kept it. */
+	restart(next: PollHarness): void {
+		next.setSavedNodeData(this.harness.savedNodeData());
+		this.earlierLogs.push(...this.harness.logs);
+		this.harness = next;
+		this.active = false;
+	}
+
+	/** Every line the trigger logged, in every process. */
+	triggerLogs(): PollHarness['logs'] {
+		return [...this.earlierLogs, ...this.harness.logs];
+	}
+
+	/** One poll, or an activation when n8n has (re)started; then what it should have emitted. */
+	async poll(poll: number, polls: number): Promise<void> {
+		const listing = this.sandbox.listOpen(companyId);
+		const listed = listedTenders(listing);
+		this.sandbox.resetRequests();
+		const logsBefore = this.logLines();
+		if (poll % 50 === 0) {
+			reportProgress(
+				`trigger soak: poll ${poll + 1}/${polls}, ${listing.length} projects listed, ${this.ledger.expectedNew.size} new tenders expected so far, ${Math.round(performance.now() - this.startedAt) / 1000} s`,
+			);
+		}
+		const items = this.active ? await this.pollOnce() : await this.activate();
+		const entries = this.sandbox.requests();
+		this.log.push(...entries);
+		const served = walkServed(entries, listing.length);
+		if (served) this.fullyServed++;
+		else if (this.unserved.length < 5) {
+			const answers = entries.map(
+				(entry) => `${entry.status}${entry.fault ? ` ${entry.fault}` : ''}`,
+			);
+			this.unserved.push(
+				`poll ${poll + 1}: ${answers.join(', ')}; ${this.logLines() - logsBefore} log lines`,
+			);
+		}
+		this.ledger.record(items, listed);
+		if (served && this.active) this.ledger.learn(listed);
+	}
+
+	private logLines(): number {
+		return this.logs.length + this.harness.logs.length;
+	}
+
+	private async pollOnce(): Promise<INodeExecutionData[]> {
+		const outcome = await runInVirtualTime(() => this.harness.poll());
+		if (outcome.kind === 'error') throw outcome.error;
+		return outcome.kind === 'emitted' ? outcome.items : [];
+	}
+
+	private async activate(): Promise<INodeExecutionData[]> {
+		this.activations++;
+		try {
+			const outcome = await runInVirtualTime(() =>
+				this.ledger.baselined ? this.harness.restart() : this.harness.activate(),
+			);
+			this.active = true;
+			return outcome.kind === 'emitted' ? outcome.items : [];
+		} catch {
+			this.activationsFailed++;
+			return [];
+		}
+	}
+}
+
 /** Drives the trigger for `polls` polls and checks every emitted item against the sandbox. */
-export async function soakTrigger(
-	polls: number,
-	options: SoakOptions,
-): Promise<TriggerSoakFigures> {
+export async function soakTrigger(polls: number, options: SoakOptions) {
 	const startedAt = performance.now();
-	useVirtualClock(SOAK_START);
+	useVirtualTime({ start: SOAK_START });
+	const restoreRandom = seedProductRandom(options.seed);
 	const logs = captureLogs();
 	const random = seededRandom(options.seed);
 	const sandbox = await startSandbox({ port: 0, seed: options.seed, projects: options.projects });
 	const startMs = Date.now();
-	let harness = triggerIn(packageProcess(options.retryPolicy), sandbox);
-	/** Logs of the harnesses of processes that restarted. */
-	const restartedLogs: PollHarness['logs'] = [];
 	sandbox.setFaultRates(SOAK_FAULT_RATES, options.seed);
-
-	const counts: Churn = {
-		opened: 0,
-		openedUnderSecondBuilder: 0,
-		closed: 0,
-		changed: 0,
-		leftWindow: 0,
-		reentered: 0,
-		reopened: 0,
-	};
-	const away = new Set<string>();
-	const closed = new Set<string>();
-	/** Ground truth: the last listed values of every tender a served walk has listed. */
-	const known = new Map<string, Snapshot>();
-	const expectedNew = new Set<string>();
-	const expectedUpdates = new Map<string, number>();
-	const emittedNew = new Map<string, number>();
-	const emittedUpdates = new Map<string, number>();
-	const mismatched: string[] = [];
-	const unserved: string[] = [];
-	const log: RequestLogEntry[] = [];
-	let baselined = false;
-	let active = false;
-	let fullyServed = 0;
-	let activations = 0;
-	let activationsFailed = 0;
+	const between = new Interlude(sandbox, random, options.revokeChance);
+	const first = triggerIn(sandbox, packageProcess(options.retryPolicy));
+	const run = new TriggerRun(sandbox, first, logs, startedAt);
 	let restarts = 0;
-	let revocations = 0;
 	let endMs = startMs;
 
 	try {
 		for (let poll = 0; poll < polls; poll++) {
 			if (poll > 0) {
-				advanceClock(random.int(1, 10) * MINUTE_MS);
-				churn(sandbox, random, counts, away, closed);
-				if (random.chance(options.revokeChance)) {
-					sandbox.revokeTokens();
-					revocations++;
-				}
-				if (active && random.chance(options.restartChance)) {
+				between.pass();
+				if (run.active && random.chance(options.restartChance)) {
 					// The process is gone with all it kept in memory; the database stays.
-					const saved = harness.savedNodeData();
-					restartedLogs.push(...harness.logs);
-					harness = triggerIn(packageProcess(options.retryPolicy), sandbox);
-					harness.setSavedNodeData(saved);
-					active = false;
+					run.restart(triggerIn(sandbox, packageProcess(options.retryPolicy)));
 					restarts++;
 				}
 			}
-			const listing = sandbox.listOpen(companyId);
-			const listed = listedTenders(listing);
-			sandbox.resetRequests();
-			const logsBefore = logs.length + harness.logs.length;
-			if (poll % 50 === 0) {
-				reportProgress(
-					`trigger soak: poll ${poll + 1}/${polls}, ${listing.length} projects listed, ${expectedNew.size} new tenders expected so far, ${Math.round(performance.now() - startedAt) / 1000} s`,
-				);
-			}
-
-			let items: INodeExecutionData[] = [];
-			if (active) {
-				const outcome = await harness.poll();
-				if (outcome.kind === 'emitted') items = outcome.items;
-				if (outcome.kind === 'error') throw outcome.error;
-			} else {
-				activations++;
-				try {
-					const outcome = await (baselined ? harness.restart() : harness.activate());
-					if (outcome.kind === 'emitted') items = outcome.items;
-					active = true;
-				} catch {
-					activationsFailed++;
-				}
-			}
-			const entries = sandbox.requests();
-			log.push(...entries);
-			const served = walkServed(entries, listing.length);
-			if (served) fullyServed++;
-			else if (unserved.length < 5) {
-				const answers = entries.map(
-					(entry) => `${entry.status}${entry.fault ? ` ${entry.fault}` : ''}`,
-				);
-				unserved.push(
-					`poll ${poll + 1}: ${answers.join(', ')}; ${logs.length + harness.logs.length - logsBefore} log lines`,
-				);
-			}
-
-			for (const { json } of items) {
-				const id = String(json.id);
-				const truth = listed.get(id);
-				if (
-					truth === undefined ||
-					JSON.stringify(tenderFieldsOf(json)) !== JSON.stringify(truth.tender)
-				) {
-					mismatched.push(id);
-				}
-				if (json.event === 'newTender') emittedNew.set(id, (emittedNew.get(id) ?? 0) + 1);
-				else {
-					const key = changesKey(id, json.changes);
-					emittedUpdates.set(key, (emittedUpdates.get(key) ?? 0) + 1);
-				}
-			}
-
-			if (!served || !active) continue;
-			for (const [id, { tender }] of listed) {
-				const snapshot = snapshotOf(tender);
-				const previous = known.get(id);
-				known.set(id, snapshot);
-				if (previous === undefined) {
-					if (baselined) expectedNew.add(id);
-					continue;
-				}
-				const changes = changesBetween(previous, snapshot);
-				if (Object.keys(changes).length > 0) {
-					const key = changesKey(id, changes);
-					expectedUpdates.set(key, (expectedUpdates.get(key) ?? 0) + 1);
-				}
-			}
-			baselined = true;
+			await run.poll(poll, polls);
 		}
 		endMs = Date.now();
 	} finally {
 		await sandbox.stop();
+		restoreRandom();
 		jest.useRealTimers();
 	}
-
-	const lost = [...expectedNew].filter((id) => !emittedNew.has(id));
-	const duplicated = [...emittedNew].filter(([, times]) => times > 1);
-	const unexpected = [...emittedNew.keys()].filter((id) => !expectedNew.has(id));
-	const updatesLost = [...expectedUpdates].filter(
-		([key, times]) => (emittedUpdates.get(key) ?? 0) < times,
-	);
-	const updatesDuplicated = [...emittedUpdates].filter(
-		([key, times]) => times > (expectedUpdates.get(key) ?? 0) && expectedUpdates.has(key),
-	);
-	const updatesUnexpected = [...emittedUpdates.keys()].filter((key) => !expectedUpdates.has(key));
-	const sum = (values: Iterable<number>) => [...values].reduce((total, value) => total + value, 0);
+	const { examples, ...outcome } = run.ledger.outcome();
 	return {
 		polls,
-		pollsFullyServed: fullyServed,
+		pollsFullyServed: run.fullyServed,
 		// The poll harness hands the trigger its own logger; n8n's other logging is in `logs`.
-		pollsSkipped: [...restartedLogs, ...harness.logs].filter((entry) =>
-			entry.message.includes('skipped a poll'),
-		).length,
-		activations,
-		activationsFailed,
+		pollsSkipped: run.triggerLogs().filter((entry) => entry.message.includes('skipped a poll'))
+			.length,
+		activations: run.activations,
+		activationsFailed: run.activationsFailed,
 		restarts,
-		tokenRevocations: revocations,
-		faultsInjected: Object.fromEntries(
-			Object.entries(sandbox.faultsInjected()).filter(([, times]) => times > 0),
-		),
-		churn: counts,
+		tokenRevocations: between.revocations,
+		faultsInjected: faultsOf(sandbox),
+		churn: between.counts,
 		virtualDays: Math.round(((endMs - startMs) / DAY_MS) * 10) / 10,
 		tendersOpened: sandbox.history().filter((event) => event.type === 'opened').length,
-		expectedNew: expectedNew.size,
-		emittedNew: sum(emittedNew.values()),
-		lost: lost.length,
-		duplicated: sum(duplicated.map(([, times]) => times - 1)),
-		unexpected: unexpected.length,
-		mismatched: mismatched.length,
-		updatesExpected: sum(expectedUpdates.values()),
-		updatesEmitted: sum(emittedUpdates.values()),
-		updatesLost: sum(updatesLost.map(([key, times]) => times - (emittedUpdates.get(key) ?? 0))),
-		updatesDuplicated: sum(
-			updatesDuplicated.map(([key, times]) => times - (expectedUpdates.get(key) ?? 0)),
-		),
-		updatesUnexpected: updatesUnexpected.length,
-		requestsMade: log.length,
-		requestsByStatus: byStatus(log),
-		tokensIssued: sandbox.tokensIssued(),
-		busiestFiveMinutes: busiestWindow(log),
-		rateLimitedByTheApi: log.filter((entry) => entry.status === 429 && entry.fault === null).length,
-		realSeconds: Math.round((performance.now() - startedAt) / 100) / 10,
-		examples: {
-			lost: lost.slice(0, 5),
-			duplicated: duplicated.slice(0, 5).map(([id]) => id),
-			unexpected: unexpected.slice(0, 5),
-			mismatched: mismatched.slice(0, 5),
-			updatesLost: updatesLost.slice(0, 5).map(([key]) => key),
-			updatesUnexpected: updatesUnexpected.slice(0, 5),
-			notFullyServed: unserved,
-		},
+		...outcome,
+		...apiFigures(sandbox, run.log, startedAt),
+		examples: { ...examples, notFullyServed: run.unserved },
 	};
 }
 
-export interface WalkSoakFigures {
-	walks: number;
-	exact: number;
-	wrong: number;
-	firstRunFailures: number;
-	rerunsNeeded: number;
-	failedAfterReruns: number;
-	failureMessages: Record<string, number>;
-	tokenRevocations: number;
-	faultsInjected: Record<string, number>;
-	projectsPerWalk: { min: number; max: number };
-	requestsMade: number;
-	requestsByStatus: Record<string, number>;
-	tokensIssued: number;
-	busiestFiveMinutes: number;
-	rateLimitedByTheApi: number;
-	realSeconds: number;
+export type WalkSoakFigures = Awaited<ReturnType<typeof soakWalks>>;
+
+/** The Get Many side of the soak: each walk, rerun when it failed, compared with listOpen. */
+class WalkTally {
+	readonly log: RequestLogEntry[] = [];
+	readonly failureMessages: Record<string, number> = {};
+	exact = 0;
+	wrong = 0;
+	firstRunFailures = 0;
+	rerunsNeeded = 0;
+	failedAfterReruns = 0;
+	fewest = Infinity;
+	most = 0;
+
+	constructor(
+		private readonly sandbox: Sandbox,
+		private readonly helper: ProcessCredentials,
+		private readonly reruns: number,
+	) {}
+
+	async walk(): Promise<void> {
+		const expected = JSON.stringify(this.sandbox.listOpen(companyId));
+		this.fewest = Math.min(this.fewest, this.sandbox.listOpen(companyId).length);
+		this.most = Math.max(this.most, this.sandbox.listOpen(companyId).length);
+		for (let run = 0; run <= this.reruns; run++) {
+			if (run > 0) this.rerunsNeeded++;
+			this.sandbox.resetRequests();
+			const result = await runInVirtualTime(() =>
+				getMany(this.helper, { companyId, output: 'projects' }),
+			);
+			this.log.push(...this.sandbox.requests());
+			if (result.error === undefined) {
+				const got = JSON.stringify((result.items ?? []).map((item) => item.json));
+				if (got === expected) this.exact++;
+				else this.wrong++;
+				return;
+			}
+			if (run === 0) this.firstRunFailures++;
+			const message = result.error.message.replace(/\d+ attempts/, 'N attempts');
+			this.failureMessages[message] = (this.failureMessages[message] ?? 0) + 1;
+		}
+		this.failedAfterReruns++;
+	}
 }
 
 /** Runs the Get Many node with Return All `walks` times and compares each result with listOpen. */
-export async function soakWalks(
-	walks: number,
-	options: SoakOptions & { reruns: number },
-): Promise<WalkSoakFigures> {
+export async function soakWalks(walks: number, options: SoakOptions & { reruns: number }) {
 	const startedAt = performance.now();
-	useVirtualClock(SOAK_START);
+	useVirtualTime({ start: SOAK_START });
+	const restoreRandom = seedProductRandom(options.seed);
 	captureLogs();
 	const random = seededRandom(options.seed);
 	const sandbox = await startSandbox({ port: 0, seed: options.seed, projects: options.projects });
 	const helper = credentialsFor(sandbox, packageProcess(options.retryPolicy));
 	sandbox.setFaultRates(SOAK_FAULT_RATES, options.seed);
-	const counts: Churn = {
-		opened: 0,
-		openedUnderSecondBuilder: 0,
-		closed: 0,
-		changed: 0,
-		leftWindow: 0,
-		reentered: 0,
-		reopened: 0,
-	};
-	const away = new Set<string>();
-	const closed = new Set<string>();
-	const failureMessages: Record<string, number> = {};
-	const log: RequestLogEntry[] = [];
-	let exact = 0;
-	let wrong = 0;
-	let firstRunFailures = 0;
-	let rerunsNeeded = 0;
-	let failedAfterReruns = 0;
-	let revocations = 0;
-	let fewest = Infinity;
-	let most = 0;
+	const between = new Interlude(sandbox, random, options.revokeChance);
+	const tally = new WalkTally(sandbox, helper, options.reruns);
 
 	try {
 		for (let walk = 0; walk < walks; walk++) {
-			if (walk > 0) {
-				advanceClock(random.int(1, 10) * MINUTE_MS);
-				churn(sandbox, random, counts, away, closed);
-				if (random.chance(options.revokeChance)) {
-					sandbox.revokeTokens();
-					revocations++;
-				}
-			}
-			const expected = JSON.stringify(sandbox.listOpen(companyId));
+			if (walk > 0) between.pass();
 			if (walk % 25 === 0) {
 				reportProgress(
-					`walk soak: walk ${walk + 1}/${walks}, ${exact} exact so far, ${Math.round(performance.now() - startedAt) / 1000} s`,
+					`walk soak: walk ${walk + 1}/${walks}, ${tally.exact} exact so far, ${Math.round(performance.now() - startedAt) / 1000} s`,
 				);
 			}
-			fewest = Math.min(fewest, sandbox.listOpen(companyId).length);
-			most = Math.max(most, sandbox.listOpen(companyId).length);
-			let settled = false;
-			for (let run = 0; run <= options.reruns && !settled; run++) {
-				if (run > 0) rerunsNeeded++;
-				sandbox.resetRequests();
-				const result = await getMany(helper, { companyId, output: 'projects' });
-				log.push(...sandbox.requests());
-				if (result.error !== undefined) {
-					if (run === 0) firstRunFailures++;
-					const message = result.error.message.replace(/\d+ attempts/, 'N attempts');
-					failureMessages[message] = (failureMessages[message] ?? 0) + 1;
-					continue;
-				}
-				settled = true;
-				const got = JSON.stringify((result.items ?? []).map((item) => item.json));
-				if (got === expected) exact++;
-				else wrong++;
-			}
-			if (!settled) failedAfterReruns++;
+			await tally.walk();
 		}
 	} finally {
 		await sandbox.stop();
+		restoreRandom();
 		jest.useRealTimers();
 	}
 	return {
 		walks,
-		exact,
-		wrong,
-		firstRunFailures,
-		rerunsNeeded,
-		failedAfterReruns,
-		failureMessages,
-		tokenRevocations: revocations,
-		faultsInjected: Object.fromEntries(
-			Object.entries(sandbox.faultsInjected()).filter(([, times]) => times > 0),
-		),
-		projectsPerWalk: { min: fewest, max: most },
-		requestsMade: log.length,
-		requestsByStatus: byStatus(log),
-		tokensIssued: sandbox.tokensIssued(),
-		busiestFiveMinutes: busiestWindow(log),
-		rateLimitedByTheApi: log.filter((entry) => entry.status === 429 && entry.fault === null).length,
-		realSeconds: Math.round((performance.now() - startedAt) / 100) / 10,
+		exact: tally.exact,
+		wrong: tally.wrong,
+		firstRunFailures: tally.firstRunFailures,
+		rerunsNeeded: tally.rerunsNeeded,
+		failedAfterReruns: tally.failedAfterReruns,
+		failureMessages: tally.failureMessages,
+		tokenRevocations: between.revocations,
+		faultsInjected: faultsOf(sandbox),
+		projectsPerWalk: { min: tally.fewest, max: tally.most },
+		...apiFigures(sandbox, tally.log, startedAt),
 	};
 }

@@ -9,15 +9,13 @@
  * workflow's time zone, on both sides of UTC), nothing else.
  */
 import type { Project, Tender } from '../../nodes/SupplierMatchedProjects/api/types';
+import { advanceTime, isoDay, useVirtualTime } from '../support/clock';
 import type { PollHarness, PollOutcome } from '../support/poll-harness';
 import {
-	advanceTime,
 	companyId,
 	DAY_MS,
-	isoDay,
 	MINUTE_MS,
 	startPollWorld,
-	useFakeDate,
 	type PollWorld,
 } from '../support/poll-world';
 import {
@@ -83,7 +81,7 @@ function sequence(seed: number) {
 let world: PollWorld;
 
 beforeEach(async () => {
-	useFakeDate();
+	useVirtualTime({ dateOnly: true });
 	world = await startPollWorld({ projects: 300, seed: 11 });
 });
 
