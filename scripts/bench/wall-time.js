@@ -39,6 +39,71 @@ async function timersInARow(count) {
 }
 
 /**
+ * The clients timed at this size. In each round the cold run comes before the warm one: its
+ * forget() empties the process's token cache, and the warm run then uses the token the cold one
+ * fetched.
+ * @param {number} projects
+ * @param {ReturnType<typeof targetOf>} target
+ * @param {Clients} clients
+ * @param {N8nBase} n8nBase
+ */
+function lineupOf(projects, target, clients, n8nBase) {
+	const pages = pagesFor(projects, MAX_PAGE_SIZE);
+	return [
+		{ key: 'oursCold', client: clients.ourNode(target), cold: true, pages },
+		{ key: 'ours', client: clients.ourNode(target), cold: false, pages },
+		{ key: 'recipe', client: clients.recipe(target, n8nBase), cold: false, pages },
+		{
+			key: 'plain100',
+			client: clients.plainClient(target, { name: 'plain100', pageSize: MAX_PAGE_SIZE }),
+			cold: false,
+			pages,
+		},
+		{
+			key: 'defaultPageSize',
+			client: clients.plainClient(target, { name: 'defaultPageSize' }),
+			cold: false,
+			pages: pagesFor(projects, DEFAULT_PAGE_SIZE),
+		},
+	].filter(
+		(entry) => entry.pages <= LONGEST_TIMED_WALK && (!entry.cold || projects <= LARGEST_COLD_WALK),
+	);
+}
+
+/**
+ * Every timed walk of every round, by key, with the timers and bare round trips beside them.
+ * @param {BenchSandbox} bench
+ * @param {ReturnType<typeof lineupOf>} lineup
+ * @param {ReturnType<Clients['roundTrips']>} bare
+ * @param {{ projects: number, pages: number, repetitions: number }} size
+ * @returns {Promise<Record<string, number[]>>}
+ */
+async function timedRuns(bench, lineup, bare, { projects, pages, repetitions }) {
+	/** @type {Record<string, number[]>} */
+	const runs = Object.fromEntries([
+		...lineup.map((entry) => [entry.key, []]),
+		['timers', []],
+		['roundTrips', []],
+	]);
+	for (let round = 0; round < repetitions; round++) {
+		runs.timers.push(await timersInARow(pages));
+		runs.roundTrips.push(await bare.inARow(pages));
+		for (const entry of lineup) {
+			if (entry.cold) entry.client.forget();
+			const { counts, wallMs } = await measuredWalk(bench, entry.client);
+			const expectedTokens = entry.cold ? 1 : 0;
+			if (counts.results !== entry.pages || counts.tokens !== expectedTokens) {
+				throw new Error(
+					`${entry.key} sent ${counts.results} page and ${counts.tokens} token requests during a timed walk of ${projects} projects; expected ${entry.pages} and ${expectedTokens}`,
+				);
+			}
+			runs[entry.key].push(wallMs);
+		}
+	}
+	return runs;
+}
+
+/**
  * @param {(projects: number) => BenchSandbox} sandboxOf
  * @param {Clients} clients
  * @param {N8nBase} n8nBase
@@ -50,56 +115,14 @@ async function measureWallTime(sandboxOf, clients, n8nBase, repetitions) {
 		const bench = sandboxOf(projects);
 		const target = targetOf(bench);
 		const pages = pagesFor(projects, MAX_PAGE_SIZE);
-		const defaultPages = pagesFor(projects, DEFAULT_PAGE_SIZE);
-		// In each round the cold run comes before the warm one: its forget() empties the process's
-		// token cache, and the warm run then uses the token the cold one fetched.
-		const lineup = [
-			{ key: 'oursCold', client: clients.ourNode(target), cold: true, pages },
-			{ key: 'ours', client: clients.ourNode(target), cold: false, pages },
-			{ key: 'recipe', client: clients.recipe(target, n8nBase), cold: false, pages },
-			{
-				key: 'plain100',
-				client: clients.plainClient(target, { name: 'plain100', pageSize: MAX_PAGE_SIZE }),
-				cold: false,
-				pages,
-			},
-			{
-				key: 'defaultPageSize',
-				client: clients.plainClient(target, { name: 'defaultPageSize' }),
-				cold: false,
-				pages: defaultPages,
-			},
-		].filter(
-			(entry) =>
-				entry.pages <= LONGEST_TIMED_WALK && (!entry.cold || projects <= LARGEST_COLD_WALK),
-		);
+		const lineup = lineupOf(projects, target, clients, n8nBase);
 		const bare = clients.roundTrips(target);
 		// Untimed walks fill the sandbox's response cache and give the warm clients their token.
 		bench.sandbox.setLatency(0);
 		for (const entry of lineup) await measuredWalk(bench, entry.client);
 		await bare.inARow(1);
 		bench.sandbox.setLatency(LATENCY_MS);
-		/** @type {Record<string, number[]>} */
-		const runs = Object.fromEntries([
-			...lineup.map((entry) => [entry.key, []]),
-			['timers', []],
-			['roundTrips', []],
-		]);
-		for (let round = 0; round < repetitions; round++) {
-			runs.timers.push(await timersInARow(pages));
-			runs.roundTrips.push(await bare.inARow(pages));
-			for (const entry of lineup) {
-				if (entry.cold) entry.client.forget();
-				const { counts, wallMs } = await measuredWalk(bench, entry.client);
-				const expectedTokens = entry.cold ? 1 : 0;
-				if (counts.results !== entry.pages || counts.tokens !== expectedTokens) {
-					throw new Error(
-						`${entry.key} sent ${counts.results} page and ${counts.tokens} token requests during a timed walk of ${projects} projects; expected ${entry.pages} and ${expectedTokens}`,
-					);
-				}
-				runs[entry.key].push(wallMs);
-			}
-		}
+		const runs = await timedRuns(bench, lineup, bare, { projects, pages, repetitions });
 		bench.sandbox.setLatency(0);
 		const floorMs = pages * LATENCY_MS;
 		/**
@@ -109,12 +132,7 @@ async function measureWallTime(sandboxOf, clients, n8nBase, repetitions) {
 		 */
 		const cell = (key, requests) => {
 			const medianMs = median(runs[key]);
-			return {
-				requests,
-				medianMs,
-				ratioToFloor: medianMs / floorMs,
-				runsMs: runs[key],
-			};
+			return { requests, medianMs, ratioToFloor: medianMs / floorMs, runsMs: runs[key] };
 		};
 		rows.push({
 			projects,
