@@ -93,33 +93,6 @@ async function walk(worker, { bench, proxy }, client) {
 }
 
 /**
- * Every client's warm walk of the setup's pages at the proxy's current RTT.
- * @param {Worker} worker
- * @param {Setup} setup
- * @param {TlsVersion} tlsVersion
- * @returns {Promise<NetworkWalk[]>}
- */
-async function walkEveryClient(worker, setup, tlsVersion) {
-	/** @type {NetworkWalk[]} */
-	const walks = [];
-	for (const client of CLIENTS) {
-		const { wallMs, counts, requests } = await walk(worker, setup, client);
-		if (requests.results !== setup.pages || requests.tokens !== 0 || requests.failed > 0) {
-			throw new Error(
-				`${client} sent ${requests.results} page and ${requests.tokens} token requests (${requests.failed} failed) in a warm walk of ${setup.pages} pages`,
-			);
-		}
-		const counted = {
-			connections: counts.connections,
-			handshakes: counts.clientHellos,
-			requests: requests.results + requests.tokens,
-		};
-		walks.push({ client, wallMs, ...counted, roundTrips: roundTrips(counted, tlsVersion) });
-	}
-	return walks;
-}
-
-/**
  * @param {Worker} worker
  * @param {Setup} setup
  * @param {(line: string) => void} progress
@@ -135,7 +108,22 @@ async function measureSetup(worker, setup, progress) {
 		for (const rttMs of RTTS_MS) {
 			progress(`  ${tlsVersion}, RTT ${rttMs} ms, ${setup.pages} pages`);
 			setup.proxy.setRtt(rttMs);
-			const walks = await walkEveryClient(worker, setup, tlsVersion);
+			/** @type {NetworkWalk[]} */
+			const walks = [];
+			for (const client of CLIENTS) {
+				const { wallMs, counts, requests } = await walk(worker, setup, client);
+				if (requests.results !== setup.pages || requests.tokens !== 0 || requests.failed > 0) {
+					throw new Error(
+						`${client} sent ${requests.results} page and ${requests.tokens} token requests (${requests.failed} failed) in a warm walk of ${setup.pages} pages`,
+					);
+				}
+				const counted = {
+					connections: counts.connections,
+					handshakes: counts.clientHellos,
+					requests: requests.results + requests.tokens,
+				};
+				walks.push({ client, wallMs, ...counted, roundTrips: roundTrips(counted, tlsVersion) });
+			}
 			setup.proxy.setRtt(0);
 			rows.push({ tlsVersion, rttMs, pages: setup.pages, floorMs: setup.pages * rttMs, walks });
 		}

@@ -39,41 +39,9 @@ async function timersInARow(count) {
 }
 
 /**
- * The clients timed at this size. In each round the cold run comes before the warm one: its
- * forget() empties the process's token cache, and the warm run then uses the token the cold one
- * fetched.
- * @param {number} projects
- * @param {ReturnType<typeof targetOf>} target
- * @param {Clients} clients
- * @param {N8nBase} n8nBase
- */
-function lineupOf(projects, target, clients, n8nBase) {
-	const pages = pagesFor(projects, MAX_PAGE_SIZE);
-	return [
-		{ key: 'oursCold', client: clients.ourNode(target), cold: true, pages },
-		{ key: 'ours', client: clients.ourNode(target), cold: false, pages },
-		{ key: 'recipe', client: clients.recipe(target, n8nBase), cold: false, pages },
-		{
-			key: 'plain100',
-			client: clients.plainClient(target, { name: 'plain100', pageSize: MAX_PAGE_SIZE }),
-			cold: false,
-			pages,
-		},
-		{
-			key: 'defaultPageSize',
-			client: clients.plainClient(target, { name: 'defaultPageSize' }),
-			cold: false,
-			pages: pagesFor(projects, DEFAULT_PAGE_SIZE),
-		},
-	].filter(
-		(entry) => entry.pages <= LONGEST_TIMED_WALK && (!entry.cold || projects <= LARGEST_COLD_WALK),
-	);
-}
-
-/**
  * Every timed walk of every round, by key, with the timers and bare round trips beside them.
  * @param {BenchSandbox} bench
- * @param {ReturnType<typeof lineupOf>} lineup
+ * @param {{ key: string, client: import('./clients').Client, cold: boolean, pages: number }[]} lineup
  * @param {ReturnType<Clients['roundTrips']>} bare
  * @param {{ projects: number, pages: number, repetitions: number }} size
  * @returns {Promise<Record<string, number[]>>}
@@ -115,7 +83,28 @@ async function measureWallTime(sandboxOf, clients, n8nBase, repetitions) {
 		const bench = sandboxOf(projects);
 		const target = targetOf(bench);
 		const pages = pagesFor(projects, MAX_PAGE_SIZE);
-		const lineup = lineupOf(projects, target, clients, n8nBase);
+		// In each round the cold run comes before the warm one: its forget() empties the process's
+		// token cache, and the warm run then uses the token the cold one fetched.
+		const lineup = [
+			{ key: 'oursCold', client: clients.ourNode(target), cold: true, pages },
+			{ key: 'ours', client: clients.ourNode(target), cold: false, pages },
+			{ key: 'recipe', client: clients.recipe(target, n8nBase), cold: false, pages },
+			{
+				key: 'plain100',
+				client: clients.plainClient(target, { name: 'plain100', pageSize: MAX_PAGE_SIZE }),
+				cold: false,
+				pages,
+			},
+			{
+				key: 'defaultPageSize',
+				client: clients.plainClient(target, { name: 'defaultPageSize' }),
+				cold: false,
+				pages: pagesFor(projects, DEFAULT_PAGE_SIZE),
+			},
+		].filter(
+			(entry) =>
+				entry.pages <= LONGEST_TIMED_WALK && (!entry.cold || projects <= LARGEST_COLD_WALK),
+		);
 		const bare = clients.roundTrips(target);
 		// Untimed walks fill the sandbox's response cache and give the warm clients their token.
 		bench.sandbox.setLatency(0);
