@@ -32,6 +32,36 @@ const logger = {
 };
 const say = logger.log;
 
+/**
+ * How to reach what the demo started.
+ * @param {{ n8n: { baseUrl: string, logFile: string }, owner: { email: string, password: string }, sandbox: { url: string }, everySeconds: number, filesDir: string, mailDir: string }} where
+ */
+function printWelcome(where) {
+	console.log(
+		[
+			'',
+			'  n8n is running with the Supplier Matched Projects nodes installed.',
+			'',
+			`  Open     ${where.n8n.baseUrl}/`,
+			`  Log in   ${where.owner.email}  /  ${where.owner.password}`,
+			'',
+			'  Three example workflows are imported and active (Overview > Workflows):',
+			'    - New matching tenders → spreadsheet file   (writes .xlsx files)',
+			'    - New matching tenders → email digest       (sends to the local mail sink)',
+			'    - Daily digest of every open matching tender (7:00; open it and press "Execute workflow")',
+			'',
+			`  The sandbox API (${where.sandbox.url}) gains a new tender for ${SANDBOX_FIXTURES.companyId} every ${where.everySeconds} s;`,
+			'  the trigger workflows poll every minute and pass on only tenders they have not seen.',
+			`  Spreadsheets: ${where.filesDir}`,
+			`  Emails:       ${where.mailDir}`,
+			`  n8n's log:    ${where.n8n.logFile}`,
+			'',
+			'  Ctrl-C stops everything.',
+			'',
+		].join('\n'),
+	);
+}
+
 async function main() {
 	const everySeconds = envNumber('DEMO_NEW_TENDER_EVERY_SECONDS', 60, 5, 86400);
 	const wantedPort = envNumber('DEMO_N8N_PORT', 5678, 1, 65535);
@@ -72,9 +102,7 @@ async function main() {
 			owner: { email: 'demo@example.com', firstName: 'Demo', lastName: 'User' },
 			data: (files) => ({
 				credentials: credentialsFor({
-					authUrl: sandbox.url,
 					baseUrl: sandbox.url,
-					client: SANDBOX_FIXTURES.client,
 					smtp: { host: smtp.host, port: smtp.port },
 				}),
 				workflows: loadExamples({ filesDir: files }),
@@ -94,29 +122,7 @@ async function main() {
 		cleanups.push(async () => watcher.close());
 		for (const workflowId of Object.values(EXAMPLE_IDS)) await client.activateWorkflow(workflowId);
 
-		console.log(
-			[
-				'',
-				'  n8n is running with the Supplier Matched Projects nodes installed.',
-				'',
-				`  Open     ${n8n.baseUrl}/`,
-				`  Log in   ${owner.email}  /  ${owner.password}`,
-				'',
-				'  Three example workflows are imported and active (Overview > Workflows):',
-				'    - New matching tenders → spreadsheet file   (writes .xlsx files)',
-				'    - New matching tenders → email digest       (sends to the local mail sink)',
-				'    - Daily digest of every open matching tender (7:00; open it and press "Execute workflow")',
-				'',
-				`  The sandbox API (${sandbox.url}) gains a new tender for ${companyId} every ${everySeconds} s;`,
-				'  the trigger workflows poll every minute and pass on only tenders they have not seen.',
-				`  Spreadsheets: ${filesDir}`,
-				`  Emails:       ${mailDir}`,
-				`  n8n's log:    ${n8n.logFile}`,
-				'',
-				'  Ctrl-C stops everything.',
-				'',
-			].join('\n'),
-		);
+		printWelcome({ n8n, owner, sandbox, everySeconds, filesDir, mailDir });
 	} catch (error) {
 		say(`failed: ${error instanceof Error ? error.message : String(error)}`);
 		await cleanups.stopAll();

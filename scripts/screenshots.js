@@ -15,7 +15,7 @@ const os = require('node:os');
 const path = require('node:path');
 const { chromium } = require('playwright-core');
 
-const { startSandbox, SANDBOX_FIXTURES } = require('../sandbox');
+const { startSandbox } = require('../sandbox');
 const {
 	credentialsFor,
 	loadExamples,
@@ -97,6 +97,91 @@ function nodeIdOf(workflows, workflowId, nodeName) {
 	return node.id;
 }
 
+/**
+ * The demo's n8n, its owner, and the examples it holds.
+ * @param {import('./n8n/launch').Cleanups} cleanups
+ */
+async function startN8nWithExamples(cleanups) {
+	const folder = throwAwayFolder({ cleanups, logger, prefix: 'smp-screenshots-', keep: false });
+	const sandbox = await startSandbox({ port: 0 });
+	cleanups.push(() => sandbox.stop());
+	const workflows = loadExamples({ filesDir: path.join(folder, 'files') });
+	const { n8n, owner } = await launchN8n({
+		logger,
+		cleanups,
+		folder,
+		keep: false,
+		owner: { email: 'docs@example.com', firstName: 'Docs', lastName: 'User' },
+		data: () => ({
+			credentials: [
+				...credentialsFor({ baseUrl: sandbox.url }),
+				// The AI Agent example's model credential, so its canvas shows no missing-credential warning.
+				{
+					id: 'smpExampleOpenAi',
+					name: 'OpenAI account',
+					type: 'openAiApi',
+					data: { apiKey: 'sk-screenshots-only' },
+				},
+			],
+			workflows,
+		}),
+	});
+	return { baseUrl: n8n.baseUrl, owner, workflows };
+}
+
+/**
+ * @param {import('playwright-core').Page} page
+ * @param {Awaited<ReturnType<typeof startN8nWithExamples>>} editor
+ */
+async function shootEveryScreen(page, { baseUrl, workflows }) {
+	fs.mkdirSync(OUTPUT_DIR, { recursive: true });
+	/** @param {string} name */
+	const shoot = async (name) => {
+		const file = path.join(OUTPUT_DIR, name);
+		await page.screenshot({ path: file });
+		say(`saved ${path.relative(REPO_ROOT, file)}`);
+	};
+	/** @param {string} workflowId @param {string} nodeName */
+	const openExampleNode = (workflowId, nodeName) =>
+		openNode(page, baseUrl, workflowId, nodeIdOf(workflows, workflowId, nodeName));
+
+	await openExampleNode(EXAMPLE_IDS.dailyDigest, 'All Open Tenders');
+	await shoot('node-parameters.png');
+	await runOpenNode(page);
+	await shoot('node-output.png');
+
+	await openExampleNode(EXAMPLE_IDS.tendersToEmail, 'New Matching Tender');
+	await shoot('trigger-parameters.png');
+	await runOpenNode(page);
+	await shoot('trigger-test-event.png');
+
+	await openExampleNode(EXAMPLE_IDS.quotesDueSoon, 'Quotes Due Soon');
+	await shoot('trigger-quotes-due-soon.png');
+
+	// Every filter a user can add, the budget, category, location and builder ones among them.
+	await openExampleNode(EXAMPLE_IDS.dailyDigest, 'All Open Tenders');
+	// The collection's "Add Filter" is a select: its label is the input's placeholder.
+	await page.getByPlaceholder('Add Filter').first().click();
+	await page.waitForTimeout(1000);
+	await shoot('node-filters.png');
+
+	await page.goto(`${baseUrl}/home/credentials/${EXAMPLE_CREDENTIALS.supplier.id}`);
+	await shown(page, '[data-test-id="editCredential-modal"]');
+	await shoot('credential.png');
+
+	await page.goto(`${baseUrl}/workflow/${EXAMPLE_IDS.tendersToSpreadsheet}`);
+	await shown(page, '[data-test-id="canvas-node"]');
+	await shoot('example-workflow.png');
+
+	// The node as an AI Agent's tool: the example's canvas, then the tool's own parameters.
+	const tenderAssistant = 'smpExampleTenderAssistant';
+	await page.goto(`${baseUrl}/workflow/${tenderAssistant}`);
+	await shown(page, '[data-test-id="canvas-node"]');
+	await shoot('agent-workflow.png');
+	await openExampleNode(tenderAssistant, 'Matched Projects');
+	await shoot('agent-tool-parameters.png');
+}
+
 async function main() {
 	const executablePath = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 	if (!fs.existsSync(executablePath)) {
@@ -106,36 +191,7 @@ async function main() {
 	}
 	const cleanups = cleanupStack(logger);
 	try {
-		const folder = throwAwayFolder({ cleanups, logger, prefix: 'smp-screenshots-', keep: false });
-		const sandbox = await startSandbox({ port: 0 });
-		cleanups.push(() => sandbox.stop());
-		const workflows = loadExamples({ filesDir: path.join(folder, 'files') });
-		const { n8n, owner } = await launchN8n({
-			logger,
-			cleanups,
-			folder,
-			keep: false,
-			owner: { email: 'docs@example.com', firstName: 'Docs', lastName: 'User' },
-			data: () => ({
-				credentials: [
-					...credentialsFor({
-						authUrl: sandbox.url,
-						baseUrl: sandbox.url,
-						client: SANDBOX_FIXTURES.client,
-						smtp: { host: '127.0.0.1', port: 25 },
-					}),
-					// The AI Agent example's model credential, so its canvas shows no missing-credential warning.
-					{
-						id: 'smpExampleOpenAi',
-						name: 'OpenAI account',
-						type: 'openAiApi',
-						data: { apiKey: 'sk-screenshots-only' },
-					},
-				],
-				workflows,
-			}),
-		});
-
+		const editor = await startN8nWithExamples(cleanups);
 		const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'smp-chromium-'));
 		cleanups.push(async () => fs.rmSync(profile, { recursive: true, force: true }));
 		const browser = await chromium.launchPersistentContext(profile, {
@@ -150,62 +206,15 @@ async function main() {
 		const page = browser.pages()[0] ?? (await browser.newPage());
 
 		say('logging in');
-		await page.goto(`${n8n.baseUrl}/signin`);
+		await page.goto(`${editor.baseUrl}/signin`);
 		await page
 			.locator('input[type="email"], input[name="emailOrLdapLoginId"]')
 			.first()
-			.fill(owner.email);
-		await page.locator('input[type="password"]').first().fill(owner.password);
+			.fill(editor.owner.email);
+		await page.locator('input[type="password"]').first().fill(editor.owner.password);
 		await page.keyboard.press('Enter');
 		await page.waitForURL((url) => !url.pathname.startsWith('/signin'), { timeout: 60000 });
-
-		fs.mkdirSync(OUTPUT_DIR, { recursive: true });
-		/** @param {string} name */
-		const shoot = async (name) => {
-			const file = path.join(OUTPUT_DIR, name);
-			await page.screenshot({ path: file });
-			say(`saved ${path.relative(REPO_ROOT, file)}`);
-		};
-
-		/** @param {string} workflowId @param {string} nodeName */
-		const openExampleNode = (workflowId, nodeName) =>
-			openNode(page, n8n.baseUrl, workflowId, nodeIdOf(workflows, workflowId, nodeName));
-
-		await openExampleNode(EXAMPLE_IDS.dailyDigest, 'All Open Tenders');
-		await shoot('node-parameters.png');
-		await runOpenNode(page);
-		await shoot('node-output.png');
-
-		await openExampleNode(EXAMPLE_IDS.tendersToEmail, 'New Matching Tender');
-		await shoot('trigger-parameters.png');
-		await runOpenNode(page);
-		await shoot('trigger-test-event.png');
-
-		await openExampleNode(EXAMPLE_IDS.quotesDueSoon, 'Quotes Due Soon');
-		await shoot('trigger-quotes-due-soon.png');
-
-		// Every filter a user can add, the budget, category, location and builder ones among them.
-		await openExampleNode(EXAMPLE_IDS.dailyDigest, 'All Open Tenders');
-		// The collection's "Add Filter" is a select: its label is the input's placeholder.
-		await page.getByPlaceholder('Add Filter').first().click();
-		await page.waitForTimeout(1000);
-		await shoot('node-filters.png');
-
-		await page.goto(`${n8n.baseUrl}/home/credentials/${EXAMPLE_CREDENTIALS.supplier.id}`);
-		await shown(page, '[data-test-id="editCredential-modal"]');
-		await shoot('credential.png');
-
-		await page.goto(`${n8n.baseUrl}/workflow/${EXAMPLE_IDS.tendersToSpreadsheet}`);
-		await shown(page, '[data-test-id="canvas-node"]');
-		await shoot('example-workflow.png');
-
-		// The node as an AI Agent's tool: the example's canvas, then the tool's own parameters.
-		const tenderAssistant = 'smpExampleTenderAssistant';
-		await page.goto(`${n8n.baseUrl}/workflow/${tenderAssistant}`);
-		await shown(page, '[data-test-id="canvas-node"]');
-		await shoot('agent-workflow.png');
-		await openExampleNode(tenderAssistant, 'Matched Projects');
-		await shoot('agent-tool-parameters.png');
+		await shootEveryScreen(page, editor);
 	} finally {
 		await cleanups.stopAll();
 	}

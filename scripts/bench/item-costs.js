@@ -17,7 +17,6 @@ const { startWorker } = require('./worker');
 /** @typedef {import('./item-costs-worker').ItemsResult} ItemsResult */
 /** @typedef {import('./item-costs-worker').ItemsJob} ItemsJob */
 /** @typedef {typeof import('./clients')} Clients */
-/** @typedef {import('../../nodes/SupplierMatchedProjects/api/types').Project} Project */
 /** @typedef {import('../../nodes/SupplierMatchedProjects/api/types').ResultsPage} ResultsPage */
 
 const MODES = /** @type {const} */ ([
@@ -41,6 +40,25 @@ function cpuClock() {
 }
 
 /**
+ * CPU of `work` in this process: once untimed to warm up, then `repetitions` times.
+ * @template T
+ * @param {number} repetitions
+ * @param {() => T} work
+ * @returns {{ cpuRuns: number[], result: T }}
+ */
+function warmCpuRuns(repetitions, work) {
+	/** @type {number[]} */
+	const cpuRuns = [];
+	let result = work();
+	for (let round = 0; round < repetitions; round++) {
+		const clock = cpuClock();
+		result = work();
+		cpuRuns.push(clock.ms());
+	}
+	return { cpuRuns, result };
+}
+
+/**
  * @param {ItemsJob} job
  * @returns {Promise<ItemsResult>}
  */
@@ -51,6 +69,45 @@ async function measureItemsInChild(job) {
 	} finally {
 		await worker.stop();
 	}
+}
+
+/** @param {import('./item-costs-worker').WalkMeasurement[]} walks */
+function cpuOf(walks) {
+	return median(walks.map((walk) => walk.cpuMs));
+}
+
+/**
+ * Pairwise, walk by walk under the same load: what `walks` cost beyond `baseline`.
+ * @param {import('./item-costs-worker').WalkMeasurement[]} walks
+ * @param {import('./item-costs-worker').WalkMeasurement[]} baseline
+ */
+function beyond(walks, baseline) {
+	return median(walks.map((walk, index) => walk.cpuMs - baseline[index].cpuMs));
+}
+
+/**
+ * @param {(typeof MODES)[number]} mode
+ * @param {ItemsResult} result what its child process measured
+ */
+function modeCosts(mode, result) {
+	const items = result.cold.items;
+	const oursCpuMs = cpuOf(result.ours);
+	const modeCpuMs = beyond(result.ours, result.projects);
+	return {
+		...mode,
+		items,
+		oursCpuMs,
+		plainCpuMs: cpuOf(result.plain),
+		beyondPlainCpuMs: beyond(result.ours, result.plain),
+		modeCpuMs,
+		itemsPerCpuSecond: (items * 1000) / oursCpuMs,
+		itemsPerModeCpuSecond: modeCpuMs > 0 ? (items * 1000) / modeCpuMs : null,
+		peakRssBytes: result.maxRssBytes,
+		rssGrowthBytes: result.maxRssBytes - result.cold.rssBeforeBytes,
+		peakHeapGrowthBytes: median(
+			result.ours.map((walk) => walk.peakHeapBytes - walk.heapBeforeBytes),
+		),
+	};
 }
 
 /**
@@ -71,33 +128,7 @@ async function measureItems(bench, repetitions, progress) {
 			projects: bench.projects,
 			repetitions,
 		});
-		const items = result.cold.items;
-		/** @param {import('./item-costs-worker').WalkMeasurement[]} walks */
-		const cpuOf = (walks) => median(walks.map((walk) => walk.cpuMs));
-		/**
-		 * Pairwise, walk by walk under the same load: what `walks` cost beyond `baseline`.
-		 * @param {import('./item-costs-worker').WalkMeasurement[]} walks
-		 * @param {import('./item-costs-worker').WalkMeasurement[]} baseline
-		 */
-		const beyond = (walks, baseline) =>
-			median(walks.map((walk, index) => walk.cpuMs - baseline[index].cpuMs));
-		const oursCpuMs = cpuOf(result.ours);
-		const modeCpuMs = beyond(result.ours, result.projects);
-		modes.push({
-			...mode,
-			items,
-			oursCpuMs,
-			plainCpuMs: cpuOf(result.plain),
-			beyondPlainCpuMs: beyond(result.ours, result.plain),
-			modeCpuMs,
-			itemsPerCpuSecond: (items * 1000) / oursCpuMs,
-			itemsPerModeCpuSecond: modeCpuMs > 0 ? (items * 1000) / modeCpuMs : null,
-			peakRssBytes: result.maxRssBytes,
-			rssGrowthBytes: result.maxRssBytes - result.cold.rssBeforeBytes,
-			peakHeapGrowthBytes: median(
-				result.ours.map((walk) => walk.peakHeapBytes - walk.heapBeforeBytes),
-			),
-		});
+		modes.push(modeCosts(mode, result));
 	}
 
 	progress('  JSON.parse of the pages and item shaping alone, in this process');
@@ -105,24 +136,14 @@ async function measureItems(bench, repetitions, progress) {
 	const { bodies } = await clients
 		.plainClient(target, { name: 'pages', pageSize: MAX_PAGE_SIZE, keepBodies: true })
 		.walk();
-	/** @type {number[]} */
-	const parseRuns = [];
-	/** @type {Project[]} */
-	let parsed = [];
-	for (let round = -1; round < repetitions; round++) {
-		const clock = cpuClock();
-		parsed = bodies.flatMap((body) => /** @type {ResultsPage} */ (JSON.parse(body)).data);
-		if (round >= 0) parseRuns.push(clock.ms());
-	}
+	const parsing = warmCpuRuns(repetitions, () =>
+		bodies.flatMap((body) => /** @type {ResultsPage} */ (JSON.parse(body)).data),
+	);
 	const shaping = MODES.map((mode) => {
-		/** @type {number[]} */
-		const cpuRuns = [];
-		let items = 0;
-		for (let round = -1; round < repetitions; round++) {
-			const clock = cpuClock();
-			items = shapeItems(parsed, mode).length;
-			if (round >= 0) cpuRuns.push(clock.ms());
-		}
+		const { cpuRuns, result: items } = warmCpuRuns(
+			repetitions,
+			() => shapeItems(parsing.result, mode).length,
+		);
 		const cpuMs = median(cpuRuns);
 		return {
 			...mode,
@@ -136,7 +157,7 @@ async function measureItems(bench, repetitions, progress) {
 		tenders: bench.tenders,
 		pages: bodies.length,
 		responseBytes: bodies.reduce((sum, body) => sum + Buffer.byteLength(body, 'utf8'), 0),
-		parseCpuMs: median(parseRuns),
+		parseCpuMs: median(parsing.cpuRuns),
 		modes,
 		shaping,
 	};

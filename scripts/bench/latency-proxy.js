@@ -85,6 +85,62 @@ function createDelayLine(to, timers) {
 	};
 }
 
+/** @param {number} rttMs */
+function checkedRtt(rttMs) {
+	if (!Number.isInteger(rttMs) || rttMs < 0 || rttMs > 10_000) {
+		throw new Error(`the RTT must be a whole number of ms from 0 to 10000 (got ${rttMs})`);
+	}
+	return rttMs;
+}
+
+/**
+ * Connects a client to the target through delay lines, counting what crosses.
+ * @param {net.Socket} client
+ * @param {{ target: { host: string, port: number }, rttMs: () => number, counts: ProxyCounts, sockets: Set<net.Socket>, timers: Set<NodeJS.Timeout> }} proxy
+ */
+function relay(client, { target, rttMs, counts, sockets, timers }) {
+	counts.connections++;
+	const acceptedAt = performance.now();
+	const server = net.connect({ host: target.host, port: target.port, allowHalfOpen: true });
+	for (const socket of [client, server]) {
+		socket.setNoDelay(true);
+		sockets.add(socket);
+		socket.once('close', () => sockets.delete(socket));
+	}
+	const up = createDelayLine(server, timers);
+	const down = createDelayLine(client, timers);
+	const countHello = createClientHelloCounter(() => counts.clientHellos++);
+	// The client's bytes leave no earlier than one RTT after the accept (the TCP handshake).
+	const upAt = () => Math.max(performance.now(), acceptedAt + rttMs()) + rttMs() / 2;
+	const downAt = () => performance.now() + rttMs() / 2;
+
+	client.on('data', (/** @type {Buffer} */ chunk) => {
+		counts.bytesUp += chunk.length;
+		countHello(chunk);
+		up.push({ at: upAt(), chunk });
+	});
+	client.on('end', () => up.push({ at: upAt(), chunk: null }));
+	server.on('data', (/** @type {Buffer} */ chunk) => {
+		counts.bytesDown += chunk.length;
+		down.push({ at: downAt(), chunk });
+	});
+	server.on('end', () => down.push({ at: downAt(), chunk: null }));
+	// A side that closed without a FIN (destroyed) still ends the other side's stream.
+	client.on('close', () => up.push({ at: upAt(), chunk: null }));
+	server.on('close', () => down.push({ at: downAt(), chunk: null }));
+	// A reset or failure on either side ends both at once; data still queued is dropped, as a reset does.
+	const abort = () => {
+		up.clear();
+		down.clear();
+		client.destroy();
+		server.destroy();
+	};
+	client.on('error', abort);
+	server.on('error', abort);
+}
+
+const NO_COUNTS = Object.freeze({ connections: 0, clientHellos: 0, bytesUp: 0, bytesDown: 0 });
+
 /**
  * @param {{ target: { host: string, port: number }, rttMs: number }} options
  * @returns {Promise<LatencyProxy>}
@@ -94,64 +150,16 @@ async function startLatencyProxy(options) {
 	if (!['127.0.0.1', '::1', 'localhost'].includes(target.host)) {
 		throw new Error(`the latency proxy forwards to loopback only (got ${target.host})`);
 	}
-	/** @param {number} rttMs */
-	const checkedRtt = (rttMs) => {
-		if (!Number.isInteger(rttMs) || rttMs < 0 || rttMs > 10_000) {
-			throw new Error(`the RTT must be a whole number of ms from 0 to 10000 (got ${rttMs})`);
-		}
-		return rttMs;
-	};
 	let rttMs = checkedRtt(options.rttMs);
 	/** @type {ProxyCounts} */
-	let counts = { connections: 0, clientHellos: 0, bytesUp: 0, bytesDown: 0 };
+	const counts = { ...NO_COUNTS };
 	/** @type {Set<net.Socket>} */
 	const sockets = new Set();
 	/** @type {Set<NodeJS.Timeout>} */
 	const timers = new Set();
+	const proxy = { target, rttMs: () => rttMs, counts, sockets, timers };
 
-	/** @param {net.Socket} client */
-	const relay = (client) => {
-		counts.connections++;
-		const acceptedAt = performance.now();
-		const server = net.connect({ host: target.host, port: target.port, allowHalfOpen: true });
-		for (const socket of [client, server]) {
-			socket.setNoDelay(true);
-			sockets.add(socket);
-			socket.once('close', () => sockets.delete(socket));
-		}
-		const up = createDelayLine(server, timers);
-		const down = createDelayLine(client, timers);
-		const countHello = createClientHelloCounter(() => counts.clientHellos++);
-		// The client's bytes leave no earlier than one RTT after the accept (the TCP handshake).
-		const upAt = () => Math.max(performance.now(), acceptedAt + rttMs) + rttMs / 2;
-		const downAt = () => performance.now() + rttMs / 2;
-
-		client.on('data', (/** @type {Buffer} */ chunk) => {
-			counts.bytesUp += chunk.length;
-			countHello(chunk);
-			up.push({ at: upAt(), chunk });
-		});
-		client.on('end', () => up.push({ at: upAt(), chunk: null }));
-		server.on('data', (/** @type {Buffer} */ chunk) => {
-			counts.bytesDown += chunk.length;
-			down.push({ at: downAt(), chunk });
-		});
-		server.on('end', () => down.push({ at: downAt(), chunk: null }));
-		// A side that closed without a FIN (destroyed) still ends the other side's stream.
-		client.on('close', () => up.push({ at: upAt(), chunk: null }));
-		server.on('close', () => down.push({ at: downAt(), chunk: null }));
-		// A reset or failure on either side ends both at once; data still queued is dropped, as a reset does.
-		const abort = () => {
-			up.clear();
-			down.clear();
-			client.destroy();
-			server.destroy();
-		};
-		client.on('error', abort);
-		server.on('error', abort);
-	};
-
-	const listener = net.createServer({ allowHalfOpen: true }, relay);
+	const listener = net.createServer({ allowHalfOpen: true }, (client) => relay(client, proxy));
 	await new Promise((resolve, reject) => {
 		listener.once('error', reject);
 		listener.listen(0, '127.0.0.1', () => {
@@ -165,7 +173,7 @@ async function startLatencyProxy(options) {
 		port: address.port,
 		counts: () => ({ ...counts }),
 		reset: () => {
-			counts = { connections: 0, clientHellos: 0, bytesUp: 0, bytesDown: 0 };
+			Object.assign(counts, NO_COUNTS);
 		},
 		setRtt: (ms) => {
 			rttMs = checkedRtt(ms);

@@ -67,16 +67,101 @@ function roundTrips({ connections, handshakes, requests }, tlsVersion) {
  * @property {NetworkWalk[]} walks
  */
 
+/** @typedef {{ bench: import('./sandbox').BenchSandbox, proxy: import('./latency-proxy').LatencyProxy, pages: number }} Setup */
+/** @typedef {Awaited<ReturnType<typeof startWorker>>} Worker */
+
+/**
+ * One walk of a client through the setup's proxy, counted afresh.
+ * @param {Worker} worker
+ * @param {Setup} setup
+ * @param {NetworkClientKey} client
+ */
+async function walk(worker, { bench, proxy }, client) {
+	bench.sandbox.resetRequests();
+	proxy.reset();
+	/** @type {number} */
+	const wallMs = await worker.run({
+		key: client,
+		target: {
+			url: `https://${proxy.host}:${proxy.port}`,
+			companyId: bench.companyId,
+			client: bench.client,
+		},
+		projects: bench.projects,
+	});
+	return { wallMs, counts: proxy.counts(), requests: countRequests(bench.sandbox) };
+}
+
+/**
+ * @param {Worker} worker
+ * @param {Setup} setup
+ * @param {(line: string) => void} progress
+ * @returns {Promise<NetworkRow[]>} one row per TLS version and RTT
+ */
+async function measureSetup(worker, setup, progress) {
+	/** @type {NetworkRow[]} */
+	const rows = [];
+	// Untimed walks without latency give every client its token and fill the sandbox's cache.
+	for (const client of CLIENTS) await walk(worker, setup, client);
+	for (const tlsVersion of TLS_VERSIONS) {
+		setup.bench.sandbox.setTlsVersion(tlsVersion);
+		for (const rttMs of RTTS_MS) {
+			progress(`  ${tlsVersion}, RTT ${rttMs} ms, ${setup.pages} pages`);
+			setup.proxy.setRtt(rttMs);
+			/** @type {NetworkWalk[]} */
+			const walks = [];
+			for (const client of CLIENTS) {
+				const { wallMs, counts, requests } = await walk(worker, setup, client);
+				if (requests.results !== setup.pages || requests.tokens !== 0 || requests.failed > 0) {
+					throw new Error(
+						`${client} sent ${requests.results} page and ${requests.tokens} token requests (${requests.failed} failed) in a warm walk of ${setup.pages} pages`,
+					);
+				}
+				const counted = {
+					connections: counts.connections,
+					handshakes: counts.clientHellos,
+					requests: requests.results + requests.tokens,
+				};
+				walks.push({ client, wallMs, ...counted, roundTrips: roundTrips(counted, tlsVersion) });
+			}
+			setup.proxy.setRtt(0);
+			rows.push({ tlsVersion, rttMs, pages: setup.pages, floorMs: setup.pages * rttMs, walks });
+		}
+	}
+	return rows;
+}
+
+/**
+ * Whether agentOptions can keep a connection for n8n's helper: counted, not read from the source.
+ * @param {Worker} worker
+ * @param {Setup} setup
+ */
+async function probeAgentOptions(worker, { bench, proxy }) {
+	bench.sandbox.setTlsVersion(undefined);
+	proxy.setRtt(0);
+	proxy.reset();
+	await worker.run({
+		probe: 'agentOptionsKeepAlive',
+		url: `https://${proxy.host}:${proxy.port}/swagger/doc`,
+		requests: PROBE_REQUESTS,
+	});
+	return {
+		requests: PROBE_REQUESTS,
+		connections: proxy.counts().connections,
+		handshakes: proxy.counts().clientHellos,
+	};
+}
+
 /**
  * @param {{ progress: (line: string) => void }} options
  * @returns {Promise<{ rows: NetworkRow[], agentOptionsProbe: { requests: number, connections: number, handshakes: number } }>}
  */
 async function measureNetwork({ progress }) {
-	/** @type {Array<{ bench: import('./sandbox').BenchSandbox, proxy: import('./latency-proxy').LatencyProxy, pages: number }>} */
+	/** @type {Setup[]} */
 	const setups = [];
 	/** @type {ReturnType<typeof writeTrustFiles> | undefined} */
 	let trust;
-	/** @type {Awaited<ReturnType<typeof startWorker>> | undefined} */
+	/** @type {Worker | undefined} */
 	let worker;
 	try {
 		for (const projects of PROJECTS) {
@@ -92,93 +177,19 @@ async function measureNetwork({ progress }) {
 		worker = await startWorker('network-worker.js', {
 			env: { ...process.env, NODE_EXTRA_CA_CERTS: trust.bundleFile },
 		});
-		const clientsProcess = worker;
-
-		/**
-		 * @param {(typeof setups)[number]} setup
-		 * @param {NetworkClientKey} client
-		 */
-		const walk = async (setup, client) => {
-			const { bench, proxy } = setup;
-			bench.sandbox.resetRequests();
-			proxy.reset();
-			/** @type {number} */
-			const wallMs = await clientsProcess.run({
-				key: client,
-				target: {
-					url: `https://${proxy.host}:${proxy.port}`,
-					companyId: bench.companyId,
-					client: bench.client,
-				},
-				projects: bench.projects,
-			});
-			return { wallMs, counts: proxy.counts(), requests: countRequests(bench.sandbox) };
-		};
-
 		/** @type {NetworkRow[]} */
 		const rows = [];
 		// One setup after the other: our node's client starts with a fresh token cache for the whole
 		// process, so a second setup's client would drop the first one's token.
-		for (const setup of setups) {
-			// Untimed walks without latency give every client its token and fill the sandbox's cache.
-			for (const client of CLIENTS) await walk(setup, client);
-			for (const tlsVersion of TLS_VERSIONS) {
-				setup.bench.sandbox.setTlsVersion(tlsVersion);
-				for (const rttMs of RTTS_MS) {
-					progress(`  ${tlsVersion}, RTT ${rttMs} ms, ${setup.pages} pages`);
-					setup.proxy.setRtt(rttMs);
-					/** @type {NetworkWalk[]} */
-					const walks = [];
-					for (const client of CLIENTS) {
-						const { wallMs, counts, requests } = await walk(setup, client);
-						if (requests.results !== setup.pages || requests.tokens !== 0 || requests.failed > 0) {
-							throw new Error(
-								`${client} sent ${requests.results} page and ${requests.tokens} token requests (${requests.failed} failed) in a warm walk of ${setup.pages} pages`,
-							);
-						}
-						const counted = {
-							connections: counts.connections,
-							handshakes: counts.clientHellos,
-							requests: requests.results + requests.tokens,
-						};
-						walks.push({
-							client,
-							wallMs,
-							...counted,
-							roundTrips: roundTrips(counted, tlsVersion),
-						});
-					}
-					setup.proxy.setRtt(0);
-					rows.push({ tlsVersion, rttMs, pages: setup.pages, floorMs: setup.pages * rttMs, walks });
-				}
-			}
-		}
-		// Whether agentOptions can keep a connection for n8n's helper: counted, not read from the source.
-		const [first] = setups;
-		first.bench.sandbox.setTlsVersion(undefined);
-		first.proxy.setRtt(0);
-		first.proxy.reset();
-		await clientsProcess.run({
-			probe: 'agentOptionsKeepAlive',
-			url: `https://${first.proxy.host}:${first.proxy.port}/swagger/doc`,
-			requests: PROBE_REQUESTS,
-		});
-		const agentOptionsProbe = {
-			requests: PROBE_REQUESTS,
-			connections: first.proxy.counts().connections,
-			handshakes: first.proxy.counts().clientHellos,
-		};
-
+		for (const setup of setups) rows.push(...(await measureSetup(worker, setup, progress)));
+		const agentOptionsProbe = await probeAgentOptions(worker, setups[0]);
 		rows.sort(
 			(a, b) =>
 				TLS_VERSIONS.indexOf(a.tlsVersion) - TLS_VERSIONS.indexOf(b.tlsVersion) ||
 				a.rttMs - b.rttMs ||
 				a.pages - b.pages,
 		);
-		return {
-			rows,
-			agentOptionsProbe,
-		};
+		return { rows, agentOptionsProbe };
 	} finally {
 		await worker?.stop();
 		trust?.remove();

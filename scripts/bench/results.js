@@ -4,7 +4,7 @@
 /** The bench's verdicts on its targets, and its tables as text and Markdown, from the results. */
 
 const { median } = require('simple-statistics');
-const { fixed, mebibytes, renderSections } = require('./tables');
+const { fixed, mebibytes, columnsSection, renderSections } = require('./tables');
 const { networkSections, probeLine } = require('./network');
 
 /** @typedef {import('./index').Results} Results */
@@ -137,40 +137,37 @@ function judge(results) {
 	return verdicts;
 }
 
+/** @typedef {import('./tables').Section} Section */
+
+/** @param {RequestCounts} counts */
+function pagesAndTokens(counts) {
+	return `${fixed(counts.results)} + ${counts.tokens}${counts.failed > 0 ? ` (${counts.failed} refused)` : ''}`;
+}
+
+/** @param {Results} results */
+function requestsTable(results) {
+	return columnsSection(
+		'Requests of one full walk (page requests + token requests), each client cold',
+		results.requests,
+		[
+			['projects', (row) => fixed(row.projects)],
+			['floor', (row) => `${fixed(row.floor.results)} + ${row.floor.tokens}`],
+			['ours', (row) => pagesAndTokens(row.clients.ours)],
+			['recipe (HTTP Request + OAuth2)', (row) => pagesAndTokens(row.clients.recipe)],
+			['plain client, 25/page', (row) => pagesAndTokens(row.clients.defaultPageSize)],
+		],
+	);
+}
+
 /**
  * @param {Results} results
- * @returns {string} Markdown
+ * @returns {Section}
  */
-function renderTables(results) {
-	/** @type {import('./tables').Section[]} */
-	const sections = [];
-	/** @param {RequestCounts} counts */
-	const pagesAndTokens = (counts) =>
-		`${fixed(counts.results)} + ${counts.tokens}${counts.failed > 0 ? ` (${counts.failed} refused)` : ''}`;
-
-	sections.push({
-		title: 'Requests of one full walk (page requests + token requests), each client cold',
-		headers: [
-			'projects',
-			'floor',
-			'ours',
-			'recipe (HTTP Request + OAuth2)',
-			'plain client, 25/page',
-		],
-		rows: results.requests.map((row) => [
-			fixed(row.projects),
-			`${fixed(row.floor.results)} + ${row.floor.tokens}`,
-			pagesAndTokens(row.clients.ours),
-			pagesAndTokens(row.clients.recipe),
-			pagesAndTokens(row.clients.defaultPageSize),
-		]),
-	});
-
-	const { tokens } = results;
+function tokensTable({ tokens }) {
 	/** @param {RequestCounts} counts */
 	const tokenCell = (counts) =>
 		`${counts.tokens} (${fixed(counts.results)} page requests${counts.failed > 0 ? `, ${counts.failed} refused with 401` : ''})`;
-	sections.push({
+	return {
 		title: `Token requests over ${tokens.executions} executions on one credential (${fixed(tokens.projectsPerExecution)} projects each)`,
 		headers: ['executions', 'floor', 'ours', 'recipe'],
 		rows: [
@@ -187,112 +184,107 @@ function renderTables(results) {
 				tokenCell(tokens.spread.recipe),
 			],
 		],
-	});
+	};
+}
 
+/** @param {Results} results */
+function wallTimeTable(results) {
 	/** @param {WallCell | undefined} cell */
 	const wallCell = (cell) =>
 		cell === undefined ? '—' : `${fixed(cell.medianMs)} ms (${fixed(cell.ratioToFloor, 3)}×)`;
-	sections.push({
-		title: `Wall time of a full walk, ${results.settings.latencyMs} ms added to every request, median of ${results.settings.repetitions} (× pages × latency)`,
-		headers: [
-			'projects',
-			'floor',
-			'timers alone',
-			'bare round trips',
-			'ours',
-			'ours cold (+ token)',
-			'recipe',
-			'plain client, 100/page',
-			'plain client, 25/page',
+	return columnsSection(
+		`Wall time of a full walk, ${results.settings.latencyMs} ms added to every request, median of ${results.settings.repetitions} (× pages × latency)`,
+		results.wallTime,
+		[
+			['projects', (row) => fixed(row.projects)],
+			['floor', (row) => `${fixed(row.floorMs)} ms`],
+			['timers alone', (row) => wallCell(row.timers)],
+			['bare round trips', (row) => wallCell(row.roundTrips)],
+			['ours', (row) => wallCell(row.clients.ours)],
+			['ours cold (+ token)', (row) => wallCell(row.clients.oursCold)],
+			['recipe', (row) => wallCell(row.clients.recipe)],
+			['plain client, 100/page', (row) => wallCell(row.clients.plain100)],
+			['plain client, 25/page', (row) => wallCell(row.clients.defaultPageSize)],
 		],
-		rows: results.wallTime.map((row) => [
-			fixed(row.projects),
-			`${fixed(row.floorMs)} ms`,
-			wallCell(row.timers),
-			wallCell(row.roundTrips),
-			wallCell(row.clients.ours),
-			wallCell(row.clients.oursCold),
-			wallCell(row.clients.recipe),
-			wallCell(row.clients.plain100),
-			wallCell(row.clients.defaultPageSize),
-		]),
-	});
+	);
+}
 
-	sections.push(...networkSections(results.network));
-
+/** @param {Results} results */
+function itemsTable(results) {
 	const { items } = results;
-	sections.push({
-		title: `${fixed(items.projects)} projects (${fixed(items.tenders)} tenders, ${mebibytes(items.responseBytes)} of JSON in ${items.pages} pages) into items through the engine, warm CPU, median of ${results.settings.repetitions}; the plain client (fetch + JSON.parse) walks the same pages in ${fixed(median(items.modes.map((mode) => mode.plainCpuMs)))} ms, JSON.parse alone takes ${fixed(items.parseCpuMs)} ms`,
-		headers: [
-			'output',
-			'items',
-			'whole walk CPU',
-			'items / CPU s',
-			'of it: this output',
-			'items / CPU s of it',
-			'beyond plain client',
-			'shaping alone',
-			'peak RSS',
-			'RSS growth',
-			'heap growth',
+	/** @param {Results['items']['modes'][number]} mode */
+	const isDefault = (mode) => mode.output === 'projects' && !mode.simplify;
+	/** @param {Results['items']['modes'][number]} mode */
+	const shapingAlone = (mode) => {
+		const alone = items.shaping.find(
+			(entry) => entry.output === mode.output && entry.simplify === mode.simplify,
+		);
+		return alone === undefined ? '—' : `${fixed(alone.cpuMs, 1)} ms`;
+	};
+	return columnsSection(
+		`${fixed(items.projects)} projects (${fixed(items.tenders)} tenders, ${mebibytes(items.responseBytes)} of JSON in ${items.pages} pages) into items through the engine, warm CPU, median of ${results.settings.repetitions}; the plain client (fetch + JSON.parse) walks the same pages in ${fixed(median(items.modes.map((mode) => mode.plainCpuMs)))} ms, JSON.parse alone takes ${fixed(items.parseCpuMs)} ms`,
+		items.modes,
+		[
+			['output', (mode) => `${mode.output}${mode.simplify ? ', simplified' : ''}`],
+			['items', (mode) => fixed(mode.items)],
+			['whole walk CPU', (mode) => `${fixed(mode.oursCpuMs)} ms`],
+			['items / CPU s', (mode) => fixed(mode.itemsPerCpuSecond)],
+			['of it: this output', (mode) => (isDefault(mode) ? '—' : `${fixed(mode.modeCpuMs)} ms`)],
+			[
+				'items / CPU s of it',
+				(mode) =>
+					isDefault(mode) || mode.itemsPerModeCpuSecond === null
+						? '—'
+						: fixed(mode.itemsPerModeCpuSecond),
+			],
+			['beyond plain client', (mode) => `${fixed(mode.beyondPlainCpuMs)} ms`],
+			['shaping alone', shapingAlone],
+			['peak RSS', (mode) => mebibytes(mode.peakRssBytes)],
+			['RSS growth', (mode) => mebibytes(mode.rssGrowthBytes)],
+			['heap growth', (mode) => mebibytes(mode.peakHeapGrowthBytes)],
 		],
-		rows: items.modes.map((mode) => {
-			const alone = items.shaping.find(
-				(entry) => entry.output === mode.output && entry.simplify === mode.simplify,
-			);
-			const isDefault = mode.output === 'projects' && !mode.simplify;
-			return [
-				`${mode.output}${mode.simplify ? ', simplified' : ''}`,
-				fixed(mode.items),
-				`${fixed(mode.oursCpuMs)} ms`,
-				fixed(mode.itemsPerCpuSecond),
-				isDefault ? '—' : `${fixed(mode.modeCpuMs)} ms`,
-				isDefault || mode.itemsPerModeCpuSecond === null ? '—' : fixed(mode.itemsPerModeCpuSecond),
-				`${fixed(mode.beyondPlainCpuMs)} ms`,
-				alone === undefined ? '—' : `${fixed(alone.cpuMs, 1)} ms`,
-				mebibytes(mode.peakRssBytes),
-				mebibytes(mode.rssGrowthBytes),
-				mebibytes(mode.peakHeapGrowthBytes),
-			];
-		}),
-	});
+	);
+}
 
-	sections.push({
-		title: `Trigger state work per poll, ${fixed(results.trigger[0]?.tracked ?? 0)} tracked tenders (1% new, 1% changed, 1% gone): median CPU (wall) ms`,
-		headers: [
-			'event',
-			'read state',
-			'list tenders',
-			'compare',
-			'write state',
-			'total',
-			'static data',
-			'bytes / tender',
-			'with 36-char ids',
+/** @param {Results} results */
+function triggerTable(results) {
+	/** @param {{ cpuMs: number, wallMs: number }} step */
+	const cpuAndWall = (step) => `${fixed(step.cpuMs)} (${fixed(step.wallMs)})`;
+	return columnsSection(
+		`Trigger state work per poll, ${fixed(results.trigger[0]?.tracked ?? 0)} tracked tenders (1% new, 1% changed, 1% gone): median CPU (wall) ms`,
+		results.trigger,
+		[
+			['event', (measurement) => measurement.event],
+			['read state', (measurement) => cpuAndWall(measurement.read)],
+			['list tenders', (measurement) => cpuAndWall(measurement.list)],
+			['compare', (measurement) => cpuAndWall(measurement.diff)],
+			['write state', (measurement) => cpuAndWall(measurement.write)],
+			['total', (measurement) => cpuAndWall(measurement.total)],
+			['static data', (measurement) => mebibytes(measurement.stateBytes)],
+			['bytes / tender', (measurement) => fixed(measurement.bytesPerTender, 1)],
+			['with 36-char ids', (measurement) => fixed(measurement.uuidBytesPerTender, 1)],
 		],
-		rows: results.trigger.map((measurement) => [
-			measurement.event,
-			`${fixed(measurement.read.cpuMs)} (${fixed(measurement.read.wallMs)})`,
-			`${fixed(measurement.list.cpuMs)} (${fixed(measurement.list.wallMs)})`,
-			`${fixed(measurement.diff.cpuMs)} (${fixed(measurement.diff.wallMs)})`,
-			`${fixed(measurement.write.cpuMs)} (${fixed(measurement.write.wallMs)})`,
-			`${fixed(measurement.total.cpuMs)} (${fixed(measurement.total.wallMs)})`,
-			mebibytes(measurement.stateBytes),
-			fixed(measurement.bytesPerTender, 1),
-			fixed(measurement.uuidBytesPerTender, 1),
-		]),
-	});
+	);
+}
 
-	sections.push({
-		title: 'Targets',
-		headers: ['', 'target', 'measured'],
-		rows: results.verdicts.map((entry) => [
-			entry.met ? 'met' : 'MISSED',
-			entry.target,
-			entry.measured,
+/**
+ * @param {Results} results
+ * @returns {string} Markdown
+ */
+function renderTables(results) {
+	const sections = [
+		requestsTable(results),
+		tokensTable(results),
+		wallTimeTable(results),
+		...networkSections(results.network),
+		itemsTable(results),
+		triggerTable(results),
+		columnsSection('Targets', results.verdicts, [
+			['', (entry) => (entry.met ? 'met' : 'MISSED')],
+			['target', (entry) => entry.target],
+			['measured', (entry) => entry.measured],
 		]),
-	});
-
+	];
 	return [headline(results), probeLine(results.network), renderSections(sections)].join('\n');
 }
 

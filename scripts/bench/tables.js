@@ -29,6 +29,22 @@ function mebibytes(bytes) {
 /** @typedef {{ title: string, headers: string[], rows: string[][] }} Section */
 
 /**
+ * A section from its items and, per column, its header and how an item shows in it.
+ * @template T
+ * @param {string} title
+ * @param {T[]} items
+ * @param {Array<[string, (item: T) => string]>} columns
+ * @returns {Section}
+ */
+function columnsSection(title, items, columns) {
+	return {
+		title,
+		headers: columns.map(([header]) => header),
+		rows: items.map((item) => columns.map(([, cell]) => cell(item))),
+	};
+}
+
+/**
  * @param {Section[]} sections
  * @returns {string} each section's title in bold, then its table; columns of numbers right-aligned,
  *   pipes in cells escaped
@@ -48,4 +64,4 @@ function renderSections(sections) {
 		.join('\n');
 }
 
-module.exports = { fixed, mebibytes, renderSections };
+module.exports = { fixed, mebibytes, columnsSection, renderSections };

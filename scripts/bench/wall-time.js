@@ -39,6 +39,39 @@ async function timersInARow(count) {
 }
 
 /**
+ * Every timed walk of every round, by key, with the timers and bare round trips beside them.
+ * @param {BenchSandbox} bench
+ * @param {{ key: string, client: import('./clients').Client, cold: boolean, pages: number }[]} lineup
+ * @param {ReturnType<Clients['roundTrips']>} bare
+ * @param {{ projects: number, pages: number, repetitions: number }} size
+ * @returns {Promise<Record<string, number[]>>}
+ */
+async function timedRuns(bench, lineup, bare, { projects, pages, repetitions }) {
+	/** @type {Record<string, number[]>} */
+	const runs = Object.fromEntries([
+		...lineup.map((entry) => [entry.key, []]),
+		['timers', []],
+		['roundTrips', []],
+	]);
+	for (let round = 0; round < repetitions; round++) {
+		runs.timers.push(await timersInARow(pages));
+		runs.roundTrips.push(await bare.inARow(pages));
+		for (const entry of lineup) {
+			if (entry.cold) entry.client.forget();
+			const { counts, wallMs } = await measuredWalk(bench, entry.client);
+			const expectedTokens = entry.cold ? 1 : 0;
+			if (counts.results !== entry.pages || counts.tokens !== expectedTokens) {
+				throw new Error(
+					`${entry.key} sent ${counts.results} page and ${counts.tokens} token requests during a timed walk of ${projects} projects; expected ${entry.pages} and ${expectedTokens}`,
+				);
+			}
+			runs[entry.key].push(wallMs);
+		}
+	}
+	return runs;
+}
+
+/**
  * @param {(projects: number) => BenchSandbox} sandboxOf
  * @param {Clients} clients
  * @param {N8nBase} n8nBase
@@ -50,7 +83,6 @@ async function measureWallTime(sandboxOf, clients, n8nBase, repetitions) {
 		const bench = sandboxOf(projects);
 		const target = targetOf(bench);
 		const pages = pagesFor(projects, MAX_PAGE_SIZE);
-		const defaultPages = pagesFor(projects, DEFAULT_PAGE_SIZE);
 		// In each round the cold run comes before the warm one: its forget() empties the process's
 		// token cache, and the warm run then uses the token the cold one fetched.
 		const lineup = [
@@ -67,7 +99,7 @@ async function measureWallTime(sandboxOf, clients, n8nBase, repetitions) {
 				key: 'defaultPageSize',
 				client: clients.plainClient(target, { name: 'defaultPageSize' }),
 				cold: false,
-				pages: defaultPages,
+				pages: pagesFor(projects, DEFAULT_PAGE_SIZE),
 			},
 		].filter(
 			(entry) =>
@@ -79,27 +111,7 @@ async function measureWallTime(sandboxOf, clients, n8nBase, repetitions) {
 		for (const entry of lineup) await measuredWalk(bench, entry.client);
 		await bare.inARow(1);
 		bench.sandbox.setLatency(LATENCY_MS);
-		/** @type {Record<string, number[]>} */
-		const runs = Object.fromEntries([
-			...lineup.map((entry) => [entry.key, []]),
-			['timers', []],
-			['roundTrips', []],
-		]);
-		for (let round = 0; round < repetitions; round++) {
-			runs.timers.push(await timersInARow(pages));
-			runs.roundTrips.push(await bare.inARow(pages));
-			for (const entry of lineup) {
-				if (entry.cold) entry.client.forget();
-				const { counts, wallMs } = await measuredWalk(bench, entry.client);
-				const expectedTokens = entry.cold ? 1 : 0;
-				if (counts.results !== entry.pages || counts.tokens !== expectedTokens) {
-					throw new Error(
-						`${entry.key} sent ${counts.results} page and ${counts.tokens} token requests during a timed walk of ${projects} projects; expected ${entry.pages} and ${expectedTokens}`,
-					);
-				}
-				runs[entry.key].push(wallMs);
-			}
-		}
+		const runs = await timedRuns(bench, lineup, bare, { projects, pages, repetitions });
 		bench.sandbox.setLatency(0);
 		const floorMs = pages * LATENCY_MS;
 		/**
@@ -109,12 +121,7 @@ async function measureWallTime(sandboxOf, clients, n8nBase, repetitions) {
 		 */
 		const cell = (key, requests) => {
 			const medianMs = median(runs[key]);
-			return {
-				requests,
-				medianMs,
-				ratioToFloor: medianMs / floorMs,
-				runsMs: runs[key],
-			};
+			return { requests, medianMs, ratioToFloor: medianMs / floorMs, runsMs: runs[key] };
 		};
 		rows.push({
 			projects,

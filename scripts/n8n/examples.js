@@ -9,6 +9,8 @@
 const fs = require('node:fs');
 const path = require('node:path');
 
+const { SANDBOX_FIXTURES } = require('../../sandbox');
+
 const EXAMPLES_DIR = path.resolve(__dirname, '..', '..', 'examples');
 
 /** Where the spreadsheet example writes: the n8n Docker image's default allowed folder. */
@@ -32,6 +34,18 @@ const EXAMPLE_CREDENTIALS = Object.freeze({
  */
 
 /**
+ * @param {string} dir
+ * @returns {any[]} every workflow (.json file) in dir, by file name
+ */
+function workflowsIn(dir) {
+	return fs
+		.readdirSync(dir)
+		.filter((name) => name.endsWith('.json'))
+		.sort()
+		.map((name) => JSON.parse(fs.readFileSync(path.join(dir, name), 'utf8')));
+}
+
+/**
  * Reads every example, with the folder the spreadsheet is written to moved to `filesDir` (a
  * folder that n8n may write to in this environment). Only the write node's path changes: the
  * notes still tell the reader about the default folder.
@@ -39,38 +53,34 @@ const EXAMPLE_CREDENTIALS = Object.freeze({
  * @returns {WorkflowJson[]}
  */
 function loadExamples(options) {
-	return fs
-		.readdirSync(EXAMPLES_DIR)
-		.filter((name) => name.endsWith('.json'))
-		.sort()
-		.map((name) => {
-			/** @type {WorkflowJson} */
-			const workflow = JSON.parse(fs.readFileSync(path.join(EXAMPLES_DIR, name), 'utf8'));
-			for (const node of workflow.nodes) {
-				const fileName = node.parameters.fileName;
-				if (node.type === 'n8n-nodes-base.readWriteFile' && typeof fileName === 'string') {
-					node.parameters.fileName = fileName.split(EXAMPLE_FILES_DIR).join(options.filesDir);
-				}
+	return workflowsIn(EXAMPLES_DIR).map((/** @type {WorkflowJson} */ workflow) => {
+		for (const node of workflow.nodes) {
+			const fileName = node.parameters.fileName;
+			if (node.type === 'n8n-nodes-base.readWriteFile' && typeof fileName === 'string') {
+				node.parameters.fileName = fileName.split(EXAMPLE_FILES_DIR).join(options.filesDir);
 			}
-			return workflow;
-		});
+		}
+		return workflow;
+	});
 }
 
 /**
- * Credentials, in the shape `n8n import:credentials` reads, for the ids the examples use.
- * @param {{ authUrl: string, baseUrl: string, client: { clientId: string, clientSecret: string }, smtp: { host: string, port: number } }} options
+ * Credentials, in the shape `n8n import:credentials` reads, for the ids the examples use: the
+ * sandbox's client at `baseUrl` (tokens from `authUrl`, by default the same), and an SMTP server
+ * (by default none listening).
+ * @param {{ baseUrl: string, authUrl?: string, smtp?: { host: string, port: number } }} options
  * @returns {{ id: string, name: string, type: string, data: Record<string, unknown> }[]}
  */
-function credentialsFor(options) {
+function credentialsFor({ baseUrl, authUrl = baseUrl, smtp = { host: '127.0.0.1', port: 25 } }) {
 	return [
 		{
 			...EXAMPLE_CREDENTIALS.supplier,
 			type: 'supplierMatchedProjectsApi',
 			data: {
-				authUrl: options.authUrl,
-				baseUrl: options.baseUrl,
-				clientId: options.client.clientId,
-				clientSecret: options.client.clientSecret,
+				authUrl,
+				baseUrl,
+				clientId: SANDBOX_FIXTURES.client.clientId,
+				clientSecret: SANDBOX_FIXTURES.client.clientSecret,
 				scope: 'speci-finder/read',
 			},
 		},
@@ -78,8 +88,8 @@ function credentialsFor(options) {
 			...EXAMPLE_CREDENTIALS.smtp,
 			type: 'smtp',
 			data: {
-				host: options.smtp.host,
-				port: options.smtp.port,
+				host: smtp.host,
+				port: smtp.port,
 				secure: false,
 				disableStartTls: true,
 				user: '',
@@ -90,6 +100,7 @@ function credentialsFor(options) {
 }
 
 module.exports = {
+	workflowsIn,
 	loadExamples,
 	credentialsFor,
 	EXAMPLE_IDS,

@@ -75,9 +75,9 @@ function throwAwayFolder({ cleanups, logger, prefix, keep }) {
  * @property {number} [port] the editor's port (default: a free one)
  * @property {string} [logLevel]
  * @property {NodeJS.ProcessEnv} [extraEnv]
- * @property {(prepared: PreparedN8n) => Promise<N8nInstance>} [start] starts n8n's processes
- *   and puts their stop on the cleanups, returning the main instance (queue mode); by default
- *   one `n8n start`
+ * @property {(prepared: PreparedN8n, removeFolderIfOrphaned: string | undefined) => Promise<N8nInstance>} [start]
+ *   starts n8n's processes and puts their stop on the cleanups, returning the main instance
+ *   (queue mode); by default one `n8n start`
  */
 
 /**
@@ -113,7 +113,7 @@ async function launchN8n(options) {
 	const removeFolderIfOrphaned = options.keep ? undefined : folder;
 	/** @type {N8nInstance} */
 	let n8n;
-	if (options.start) n8n = await options.start(prepared);
+	if (options.start) n8n = await options.start(prepared, removeFolderIfOrphaned);
 	else {
 		n8n = await startN8n(prepared, { removeFolderIfOrphaned });
 		cleanups.push(() => n8n.stop());

@@ -13,16 +13,10 @@
 const fs = require('node:fs');
 const path = require('node:path');
 
-const { Client } = require('@modelcontextprotocol/sdk/client/index.js');
-const {
-	StreamableHTTPClientTransport,
-} = require('@modelcontextprotocol/sdk/client/streamableHttp.js');
-
-const { SANDBOX_FIXTURES } = require('../../../sandbox');
-const { credentialsFor, EXAMPLES_DIR } = require('../../../scripts/n8n/examples');
-const { cleanupStack, launchN8n, throwAwayFolder } = require('../../../scripts/n8n/launch');
+const { credentialsFor, workflowsIn, EXAMPLES_DIR } = require('../../../scripts/n8n/examples');
 const { startAgentAccountSandbox, AGENT_ACCOUNT } = require('../agent-account');
 const { startScriptedModel } = require('../scripted-model');
+const stack = require('./stack');
 
 const AI_WORKFLOW_DIR = path.resolve(__dirname, '..', '..', 'e2e', 'ai-workflows');
 
@@ -57,13 +51,6 @@ function agentExample() {
 }
 
 /**
- * @typedef {object} McpSession
- * @property {() => Promise<{ name: string, description?: string, inputSchema: Record<string, any> }[]>} listTools
- * @property {(name: string, args?: Record<string, unknown>) => Promise<{ content: { type: string, text?: string }[], isError?: boolean }>} callTool
- * @property {() => Promise<void>} close
- */
-
-/**
  * @typedef {object} AiEnvironment
  * @property {import('../../../sandbox').Sandbox} sandbox
  * @property {import('../scripted-model').ScriptedModel} model
@@ -72,7 +59,7 @@ function agentExample() {
  * @property {string} n8nVersion
  * @property {typeof AI_WORKFLOWS} workflows
  * @property {typeof AGENT_ACCOUNT} account
- * @property {(path?: string) => Promise<McpSession>} connectMcp an MCP session with an MCP Server
+ * @property {(path?: string) => Promise<import('./stack').McpSession>} connectMcp an MCP session with an MCP Server
  *   Trigger (default: the compact tool's), as an assistant opens one
  * @property {(question: string) => Promise<{ status: number, body: unknown, ms: number }>} askAgent
  *   asks the suite's agent (webhook trigger) and returns the webhook's answer
@@ -82,61 +69,30 @@ function agentExample() {
  */
 
 /**
- * @param {string} url
- * @returns {Promise<McpSession>}
- */
-async function connectMcp(url) {
-	const client = new Client({ name: 'smp-e2e', version: '1.0.0' });
-	await client.connect(new StreamableHTTPClientTransport(new URL(url)));
-	return {
-		listTools: async () => (await client.listTools()).tools,
-		callTool: async (name, args = {}) =>
-			/** @type {any} */ (await client.callTool({ name, arguments: args })),
-		close: () => client.close(),
-	};
-}
-
-/**
  * @param {{ log: (line: string) => void }} logger
  * @returns {Promise<AiEnvironment>}
  */
-async function startAiE2e(logger) {
-	const cleanups = cleanupStack(logger);
-	try {
+function startAiE2e(logger) {
+	return stack.startStack(logger, async (cleanups) => {
 		const sandbox = await startAgentAccountSandbox();
 		cleanups.push(() => sandbox.stop());
 		const model = await startScriptedModel();
 		cleanups.push(() => model.stop());
 
-		const keep = process.env.SMP_E2E_KEEP === '1';
-		const folder = throwAwayFolder({ cleanups, logger, prefix: 'smp-n8n-ai-', keep });
 		const example = agentExample();
-		const { runtime, n8n, client } = await launchN8n({
-			logger,
-			cleanups,
-			folder,
-			keep,
+		const { runtime, n8n, client } = await stack.launchInFolder(cleanups, logger, 'smp-n8n-ai-', {
 			logLevel: 'debug',
 			owner: { email: 'ai-e2e-owner@example.com', firstName: 'AI', lastName: 'Owner' },
 			data: () => {
-				const [supplierCredential] = credentialsFor({
-					authUrl: sandbox.url,
-					baseUrl: sandbox.url,
-					client: SANDBOX_FIXTURES.client,
-					smtp: { host: '127.0.0.1', port: 25 },
-				});
+				const [supplierCredential] = credentialsFor({ baseUrl: sandbox.url });
 				const openAi = [OPENAI_CREDENTIAL, AGENT_EXAMPLE.credential].map((credential) => ({
 					...credential,
 					type: 'openAiApi',
 					data: { apiKey: 'sk-scripted-model', url: model.baseUrl },
 				}));
-				const workflows = fs
-					.readdirSync(AI_WORKFLOW_DIR)
-					.filter((name) => name.endsWith('.json'))
-					.map((name) => JSON.parse(fs.readFileSync(path.join(AI_WORKFLOW_DIR, name), 'utf8')));
 				return {
 					credentials: [supplierCredential, ...openAi],
-					workflows: [...workflows, example.workflow],
+					workflows: [...workflowsIn(AI_WORKFLOW_DIR), example.workflow],
 				};
 			},
 		});
@@ -152,7 +108,8 @@ async function startAiE2e(logger) {
 			n8nVersion: runtime.n8nVersion,
 			workflows: AI_WORKFLOWS,
 			account: AGENT_ACCOUNT,
-			connectMcp: (mcpPath = AI_WORKFLOWS.mcp.path) => connectMcp(`${n8n.baseUrl}/mcp/${mcpPath}`),
+			connectMcp: (mcpPath = AI_WORKFLOWS.mcp.path) =>
+				stack.connectMcp(`${n8n.baseUrl}/mcp/${mcpPath}`, 'smp-e2e'),
 			askAgent: (question) =>
 				client.callWebhook(`${AI_WORKFLOWS.agent.path}?${new URLSearchParams({ question })}`),
 			chatWithExample: (message, sessionId) =>
@@ -161,10 +118,7 @@ async function startAiE2e(logger) {
 				}),
 			stop: cleanups.stopAll,
 		};
-	} catch (error) {
-		await cleanups.stopAll();
-		throw error;
-	}
+	});
 }
 
 module.exports = { startAiE2e };

@@ -12,19 +12,12 @@
 const fs = require('node:fs');
 const path = require('node:path');
 
-const { Client } = require('@modelcontextprotocol/sdk/client/index.js');
-const {
-	StreamableHTTPClientTransport,
-} = require('@modelcontextprotocol/sdk/client/streamableHttp.js');
-
-const { startSandbox, SANDBOX_FIXTURES } = require('../../../sandbox');
-const { credentialsFor } = require('../../../scripts/n8n/examples');
-const { cleanupStack, launchN8n, throwAwayFolder } = require('../../../scripts/n8n/launch');
+const { SANDBOX_FIXTURES } = require('../../../sandbox');
+const { credentialsFor, workflowsIn } = require('../../../scripts/n8n/examples');
 const { featuresOf } = require('../../../scripts/n8n/lines');
 const { packageJson } = require('../../../scripts/n8n/package');
-const { startTokenRecorder } = require('./token-recorder');
 const { waitForPolls } = require('./support');
-const { filesIn } = require('./harness');
+const stack = require('./stack');
 
 const COMPAT_WORKFLOW_DIR = path.resolve(__dirname, '..', '..', 'e2e-compat', 'workflows');
 /** The e2e suite's workflow for an API error, run on every line as it is on the newest. */
@@ -53,80 +46,53 @@ const CREDENTIAL_IDS = Object.freeze({
 });
 
 /**
- * @typedef {object} McpSession
- * @property {() => Promise<{ name: string, description?: string }[]>} listTools
- * @property {(name: string, args?: Record<string, unknown>) => Promise<{ content: { type: string, text?: string }[], isError?: boolean }>} callTool
- * @property {() => Promise<void>} close
+ * The credential, and the same with a wrong secret, and with "None" for allowed domains.
+ * @param {{ url: string }} tokenRecorder
+ * @param {{ url: string }} sandbox
  */
+function compatCredentials(tokenRecorder, sandbox) {
+	const [credential] = credentialsFor({ authUrl: tokenRecorder.url, baseUrl: sandbox.url });
+	return [
+		credential,
+		stack.wrongSecretCredential(credential, CREDENTIAL_IDS.wrongSecret),
+		{
+			...credential,
+			id: CREDENTIAL_IDS.noneAllowed,
+			name: 'Supplier Matched Projects (allowed domains: None)',
+			data: { ...credential.data, allowedHttpRequestDomains: 'none' },
+		},
+	];
+}
 
 /**
  * @param {{ log: (line: string) => void }} logger
  * @param {{ extraEnv?: NodeJS.ProcessEnv, folderPrefix?: string, sandbox?: { rateLimit?: false } }} [options]
  *   extraEnv: laid over n8n's environment (e.g. the durable scheduler's switch)
  */
-async function startCompatE2e(logger, options = {}) {
-	const cleanups = cleanupStack(logger);
-	try {
-		// More projects than one page of 100 holds, so a complete walk needs several pages. The
-		// sandbox's day starts at noon, so no due date passes midnight while the suite runs.
-		const today = new Date().toISOString().slice(0, 10);
-		const sandbox = await startSandbox({
-			port: 0,
+function startCompatE2e(logger, options = {}) {
+	return stack.startStack(logger, async (cleanups) => {
+		// More projects than one page of 100 holds, so a complete walk needs several pages.
+		const { sandbox, tokenRecorder } = await stack.startRecordedSandbox(cleanups, {
 			projects: 400,
-			now: `${today}T12:00:00.000Z`,
 			...options.sandbox,
 		});
-		cleanups.push(() => sandbox.stop());
-		const tokenRecorder = await startTokenRecorder(sandbox.url);
-		cleanups.push(() => tokenRecorder.stop());
-
-		const keep = process.env.SMP_E2E_KEEP === '1';
-		const folder = throwAwayFolder({
+		const { runtime, n8n, client } = await stack.launchInFolder(
 			cleanups,
 			logger,
-			prefix: options.folderPrefix ?? 'smp-n8n-compat-',
-			keep,
-		});
-		const { runtime, n8n, client } = await launchN8n({
-			logger,
-			cleanups,
-			folder,
-			keep,
-			logLevel: 'debug',
-			extraEnv: options.extraEnv,
-			owner: { email: 'compat-owner@example.com', firstName: 'Compat', lastName: 'Owner' },
-			data: () => {
-				const [credential] = credentialsFor({
-					authUrl: tokenRecorder.url,
-					baseUrl: sandbox.url,
-					client: SANDBOX_FIXTURES.client,
-					smtp: { host: '127.0.0.1', port: 25 },
-				});
-				const credentials = [
-					credential,
-					{
-						...credential,
-						id: CREDENTIAL_IDS.wrongSecret,
-						name: 'Supplier Matched Projects (wrong secret)',
-						data: { ...credential.data, clientSecret: 'not-the-issued-secret' },
-					},
-					{
-						...credential,
-						id: CREDENTIAL_IDS.noneAllowed,
-						name: 'Supplier Matched Projects (allowed domains: None)',
-						data: { ...credential.data, allowedHttpRequestDomains: 'none' },
-					},
-				];
-				const workflows = [
-					...fs
-						.readdirSync(COMPAT_WORKFLOW_DIR)
-						.filter((name) => name.endsWith('.json'))
-						.map((name) => path.join(COMPAT_WORKFLOW_DIR, name)),
-					API_ERROR_WORKFLOW,
-				].map((file) => JSON.parse(fs.readFileSync(file, 'utf8')));
-				return { credentials, workflows };
+			options.folderPrefix ?? 'smp-n8n-compat-',
+			{
+				logLevel: 'debug',
+				extraEnv: options.extraEnv,
+				owner: { email: 'compat-owner@example.com', firstName: 'Compat', lastName: 'Owner' },
+				data: () => ({
+					credentials: compatCredentials(tokenRecorder, sandbox),
+					workflows: [
+						...workflowsIn(COMPAT_WORKFLOW_DIR),
+						JSON.parse(fs.readFileSync(API_ERROR_WORKFLOW, 'utf8')),
+					],
+				}),
 			},
-		});
+		);
 
 		return {
 			sandbox,
@@ -139,50 +105,19 @@ async function startCompatE2e(logger, options = {}) {
 			fixtures: SANDBOX_FIXTURES,
 			credentialIds: CREDENTIAL_IDS,
 			workflows: COMPAT_WORKFLOWS,
-			/** @type {(pathName: string) => Promise<McpSession>} an MCP session, as an assistant opens one */
-			connectMcp: async (pathName) => {
-				const mcp = new Client({ name: 'smp-e2e-compat', version: '1.0.0' });
-				await mcp.connect(
-					new StreamableHTTPClientTransport(new URL(`${n8n.baseUrl}/mcp/${pathName}`)),
-				);
-				return {
-					listTools: async () => (await mcp.listTools()).tools,
-					callTool: async (name, args = {}) =>
-						/** @type {any} */ (await mcp.callTool({ name, arguments: args })),
-					close: () => mcp.close(),
-				};
-			},
+			/** @type {(pathName: string) => Promise<import('./stack').McpSession>} an MCP session, as an assistant opens one */
+			connectMcp: (pathName) =>
+				stack.connectMcp(`${n8n.baseUrl}/mcp/${pathName}`, 'smp-e2e-compat'),
 			/** @type {(since: string, count: number, timeoutMs: number) => Promise<void>} */
 			waitForPolls: (since, count, timeoutMs) => waitForPolls(sandbox, { since, count, timeoutMs }),
 			/** n8n's own log of this run (its console output). */
 			n8nLog: () => fs.readFileSync(n8n.logFile, 'utf8'),
 			stopN8n: () => n8n.stop(),
 			/** @returns {string[]} where the client secret or an issued token appears */
-			secretsFoundOnDisk() {
-				const secrets = [
-					{ label: 'client secret', value: SANDBOX_FIXTURES.client.clientSecret },
-					...tokenRecorder.tokens.map((token, index) => ({
-						label: `access token #${index + 1}`,
-						value: token,
-					})),
-				];
-				/** @type {string[]} */
-				const found = [];
-				for (const file of filesIn(n8n.userFolder)) {
-					const content = fs.readFileSync(file);
-					for (const secret of secrets) {
-						if (content.includes(secret.value))
-							found.push(`${secret.label} in ${path.relative(n8n.userFolder, file)}`);
-					}
-				}
-				return found;
-			},
+			secretsFoundOnDisk: () => stack.secretsOnDisk(n8n.userFolder, tokenRecorder),
 			stop: cleanups.stopAll,
 		};
-	} catch (error) {
-		await cleanups.stopAll();
-		throw error;
-	}
+	});
 }
 
 /** @typedef {Awaited<ReturnType<typeof startCompatE2e>>} CompatEnvironment */

@@ -13,14 +13,18 @@
 const fs = require('node:fs');
 const path = require('node:path');
 
-const { startSandbox, SANDBOX_FIXTURES } = require('../../../sandbox');
+const { SANDBOX_FIXTURES } = require('../../../sandbox');
 const { outputItems } = require('../../../scripts/n8n/client');
-const { cleanupStack, launchN8n, throwAwayFolder } = require('../../../scripts/n8n/launch');
 const { packageJson } = require('../../../scripts/n8n/package');
 const { startSmtpSink } = require('../../../scripts/n8n/smtp-sink');
-const { loadExamples, EXAMPLE_IDS, credentialsFor } = require('../../../scripts/n8n/examples');
-const { startTokenRecorder } = require('./token-recorder');
+const {
+	loadExamples,
+	workflowsIn,
+	EXAMPLE_IDS,
+	credentialsFor,
+} = require('../../../scripts/n8n/examples');
 const { waitForPolls } = require('./support');
+const stack = require('./stack');
 
 /** Workflows only the suite uses (the examples are imported as well). */
 const E2E_WORKFLOW_DIR = path.resolve(__dirname, '..', '..', 'e2e', 'workflows');
@@ -30,77 +34,42 @@ const WRONG_SECRET_CREDENTIAL_ID = 'smpE2eWrongSecret';
 /** @typedef {Awaited<ReturnType<typeof startE2e>>} E2eEnvironment */
 
 /**
- * @param {string} dir
- * @returns {string[]} every file under dir
- */
-function filesIn(dir) {
-	if (!fs.existsSync(dir)) return [];
-	return fs
-		.readdirSync(dir, { recursive: true, withFileTypes: true })
-		.filter((entry) => entry.isFile())
-		.map((entry) => path.join(entry.parentPath, entry.name));
-}
-
-/**
  * @param {{ log: (line: string) => void }} logger
  */
-async function startE2e(logger) {
-	const cleanups = cleanupStack(logger);
-	try {
-		// More projects than one page of 100 holds, so a complete walk needs several pages. The
-		// sandbox's day starts at noon, so no due date passes midnight (leaving the listing) while
-		// the suite runs, whenever it starts.
-		const today = new Date().toISOString().slice(0, 10);
-		const sandbox = await startSandbox({ port: 0, projects: 400, now: `${today}T12:00:00.000Z` });
-		cleanups.push(() => sandbox.stop());
-		const tokenRecorder = await startTokenRecorder(sandbox.url);
-		cleanups.push(() => tokenRecorder.stop());
+function startE2e(logger) {
+	return stack.startStack(logger, async (cleanups) => {
+		// More projects than one page of 100 holds, so a complete walk needs several pages.
+		const { sandbox, tokenRecorder } = await stack.startRecordedSandbox(cleanups, {
+			projects: 400,
+		});
 		const smtp = await startSmtpSink();
 		cleanups.push(() => smtp.stop());
 
-		const keep = process.env.SMP_E2E_KEEP === '1';
-		const folder = throwAwayFolder({ cleanups, logger, prefix: 'smp-n8n-', keep });
 		/** @type {ReturnType<typeof credentialsFor>} */
 		let credentials = [];
-		const { n8n, client, filesDir, cliLog } = await launchN8n({
-			logger,
+		const { folder, n8n, client, filesDir, cliLog } = await stack.launchInFolder(
 			cleanups,
-			folder,
-			keep,
-			logLevel: 'debug',
-			owner: { email: 'e2e-owner@example.com', firstName: 'E2E', lastName: 'Owner' },
-			data: (files) => {
-				credentials = credentialsFor({
-					authUrl: tokenRecorder.url,
-					baseUrl: sandbox.url,
-					client: SANDBOX_FIXTURES.client,
-					smtp: { host: smtp.host, port: smtp.port },
-				});
-				credentials.push({
-					...credentials[0],
-					id: WRONG_SECRET_CREDENTIAL_ID,
-					name: 'Supplier Matched Projects (wrong secret)',
-					data: { ...credentials[0].data, clientSecret: 'not-the-issued-secret' },
-				});
-				const workflows = [
-					...loadExamples({ filesDir: files }),
-					...fs
-						.readdirSync(E2E_WORKFLOW_DIR)
-						.filter((name) => name.endsWith('.json'))
-						.map((name) => JSON.parse(fs.readFileSync(path.join(E2E_WORKFLOW_DIR, name), 'utf8'))),
-				];
-				return { credentials, workflows };
+			logger,
+			'smp-n8n-',
+			{
+				logLevel: 'debug',
+				owner: { email: 'e2e-owner@example.com', firstName: 'E2E', lastName: 'Owner' },
+				data: (files) => {
+					credentials = credentialsFor({
+						authUrl: tokenRecorder.url,
+						baseUrl: sandbox.url,
+						smtp: { host: smtp.host, port: smtp.port },
+					});
+					credentials.push(stack.wrongSecretCredential(credentials[0], WRONG_SECRET_CREDENTIAL_ID));
+					const workflows = [
+						...loadExamples({ filesDir: files }),
+						...workflowsIn(E2E_WORKFLOW_DIR),
+					];
+					return { credentials, workflows };
+				},
 			},
-		});
+		);
 		fs.writeFileSync(path.join(folder, 'n8n-cli.log'), cliLog);
-
-		const secrets = () => [
-			{ label: 'client secret', value: SANDBOX_FIXTURES.client.clientSecret },
-			...tokenRecorder.tokens.map((token, index) => ({
-				label: `access token #${index + 1}`,
-				value: token,
-			})),
-		];
 
 		return {
 			sandbox,
@@ -124,25 +93,11 @@ async function startE2e(logger) {
 			// n8n alone, so that its files can be read at rest.
 			stopN8n: () => n8n.stop(),
 			/** @returns {string[]} where the client secret or an issued token appears */
-			secretsFoundOnDisk() {
-				/** @type {string[]} */
-				const found = [];
-				for (const file of filesIn(folder)) {
-					const content = fs.readFileSync(file);
-					for (const secret of secrets()) {
-						if (content.includes(secret.value))
-							found.push(`${secret.label} in ${path.relative(folder, file)}`);
-					}
-				}
-				return found;
-			},
-			filesIn,
+			secretsFoundOnDisk: () => stack.secretsOnDisk(folder, tokenRecorder),
+			filesIn: stack.filesIn,
 			stop: cleanups.stopAll,
 		};
-	} catch (error) {
-		await cleanups.stopAll();
-		throw error;
-	}
+	});
 }
 
-module.exports = { startE2e, outputItems, filesIn };
+module.exports = { startE2e, outputItems };

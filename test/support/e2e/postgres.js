@@ -14,7 +14,8 @@ const { execFileSync } = require('node:child_process');
 
 const { ensurePrograms } = require('./debian-packages');
 const { spawnGroup, stopGroup, runGroup, exited } = require('../../../scripts/n8n/processes');
-const { freePort, delay, tail } = require('../../../scripts/n8n/runtime');
+const { freePort } = require('../../../scripts/n8n/runtime');
+const { waitUntilServing } = require('./stack');
 
 /**
  * Debian keeps each PostgreSQL major version in /usr/lib/postgresql/<major>/bin. 15 (Debian 12's)
@@ -72,6 +73,49 @@ function unprivilegedUser() {
 }
 
 /**
+ * Durability is not wanted from a database that is deleted after the run.
+ */
+const FAST_SETTINGS = ['fsync=off', 'synchronous_commit=off', 'full_page_writes=off'];
+
+/**
+ * Starts the server on an initialised data folder and waits until it accepts connections.
+ * @param {Record<string, string>} bin
+ * @param {{ folder: string, dataDir: string, host: string, port: number, role: string, user: { uid: number, gid: number } | undefined }} where
+ * @param {(server: import('node:child_process').ChildProcess) => void} started
+ */
+async function runServer(bin, { folder, dataDir, host, port, role, user }, started) {
+	const logFile = path.join(folder, 'postgres.log');
+	fs.closeSync(fs.openSync(logFile, 'a'));
+	if (user) fs.chownSync(logFile, user.uid, user.gid);
+	const out = fs.openSync(logFile, 'a');
+	const settings = [`listen_addresses=${host}`, ...FAST_SETTINGS].flatMap((setting) => [
+		'-c',
+		setting,
+	]);
+	const server = spawnGroup(
+		bin.postgres,
+		['-D', dataDir, '-p', String(port), '-k', folder, ...settings],
+		{ ...user, cwd: folder, stdio: ['ignore', out, out] },
+		{ removeIfOrphaned: [folder] },
+	);
+	started(server);
+	fs.closeSync(out);
+	await waitUntilServing({
+		ready: async () =>
+			(
+				await runGroup(bin.pg_isready, ['-h', host, '-p', String(port), '-U', role], {
+					timeoutMs: 10_000,
+				})
+			).code === 0,
+		server,
+		failure: `PostgreSQL did not start on ${host}:${port}`,
+		logFile,
+		timeoutMs: 60_000,
+		intervalMs: 250,
+	});
+}
+
+/**
  * @param {{ log: (line: string) => void }} logger
  * @returns {Promise<Postgres>}
  */
@@ -80,12 +124,10 @@ async function startPostgres(logger) {
 	const user = unprivilegedUser();
 	const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'smp-postgres-'));
 	const dataDir = path.join(folder, 'data');
-	const logFile = path.join(folder, 'postgres.log');
 	fs.mkdirSync(dataDir, { mode: 0o700 });
 	if (user) {
 		for (const entry of [folder, dataDir]) fs.chownSync(entry, user.uid, user.gid);
 	}
-	const asUser = user ?? {};
 	const host = '127.0.0.1';
 	const port = await freePort();
 	const role = 'n8n';
@@ -100,47 +142,12 @@ async function startPostgres(logger) {
 		const init = await runGroup(
 			bin.initdb,
 			['-D', dataDir, '-A', 'trust', '-U', role, '-E', 'UTF8', '--no-sync'],
-			{ ...asUser, cwd: folder, timeoutMs: 120_000 },
+			{ ...user, cwd: folder, timeoutMs: 120_000 },
 		);
 		if (init.code !== 0) throw new Error(`initdb failed:\n${init.stdout}\n${init.stderr}`);
-
-		fs.closeSync(fs.openSync(logFile, 'a'));
-		if (user) fs.chownSync(logFile, user.uid, user.gid);
-		const out = fs.openSync(logFile, 'a');
-		server = spawnGroup(
-			bin.postgres,
-			// Durability is not wanted from a database that is deleted after the run.
-			[
-				'-D',
-				dataDir,
-				'-p',
-				String(port),
-				'-k',
-				folder,
-				'-c',
-				`listen_addresses=${host}`,
-				'-c',
-				'fsync=off',
-				'-c',
-				'synchronous_commit=off',
-				'-c',
-				'full_page_writes=off',
-			],
-			{ ...asUser, cwd: folder, stdio: ['ignore', out, out] },
-			{ removeIfOrphaned: [folder] },
-		);
-		fs.closeSync(out);
-		const deadline = Date.now() + 60_000;
-		for (;;) {
-			const ready = await runGroup(bin.pg_isready, ['-h', host, '-p', String(port), '-U', role], {
-				timeoutMs: 10_000,
-			});
-			if (ready.code === 0) break;
-			if (server.exitCode !== null || Date.now() > deadline) {
-				throw new Error(`PostgreSQL did not start on ${host}:${port}:\n${tail(logFile, 30)}`);
-			}
-			await delay(250);
-		}
+		await runServer(bin, { folder, dataDir, host, port, role, user }, (started) => {
+			server = started;
+		});
 		const created = await runGroup(
 			bin.createdb,
 			['-h', host, '-p', String(port), '-U', role, database],
@@ -151,7 +158,7 @@ async function startPostgres(logger) {
 		await stop();
 		throw error;
 	}
-	const running = server;
+	const running = /** @type {import('node:child_process').ChildProcess} */ (server);
 	const version = (
 		await runGroup(bin.postgres, ['--version'], { timeoutMs: 10_000 })
 	).stdout.trim();

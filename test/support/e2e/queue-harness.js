@@ -13,14 +13,13 @@ const crypto = require('node:crypto');
 const fs = require('node:fs');
 const path = require('node:path');
 
-const { startSandbox } = require('../../../sandbox');
-const { cleanupStack, launchN8n, throwAwayFolder } = require('../../../scripts/n8n/launch');
 const { startN8n, freePort } = require('../../../scripts/n8n/runtime');
 const { startPostgres } = require('./postgres');
 const { startRedis } = require('./redis');
-const { startTokenRecorder } = require('./token-recorder');
-const { filesIn } = require('./harness');
 const { getManyWorkflow, newTenderWorkflow } = require('./queue-workflows');
+const stack = require('./stack');
+
+/** @typedef {import('../../../scripts/n8n/runtime').N8nInstance} N8nInstance */
 
 /**
  * One sandbox client (and n8n credential) per scenario: its own token, its own rate window. The
@@ -66,31 +65,190 @@ function startedExecutionPattern(executionId) {
 	return new RegExp(`Worker started execution ${executionId} \\(job \\d+\\)`);
 }
 
+/** @returns {Record<string, QueueScenario & { clientSecret: string }>} */
+function queueScenarios() {
+	/** @param {string} name */
+	const capitalised = (name) => `${name[0].toUpperCase()}${name.slice(1)}`;
+	return Object.fromEntries(
+		SCENARIOS.map((name) => [
+			name,
+			{
+				clientId: `queue-${name}`,
+				clientSecret: crypto.randomBytes(18).toString('base64url'),
+				credentialId: `smpQueue${capitalised(name)}`,
+				workflowId: `smpQueueWf${capitalised(name)}`,
+				webhookPath: name === 'trigger' ? undefined : `queue-${name}`,
+			},
+		]),
+	);
+}
+
+/**
+ * One credential and one workflow per scenario.
+ * @param {Record<string, QueueScenario & { clientSecret: string }>} scenarios
+ * @param {string} authUrl
+ * @param {string} baseUrl
+ */
+function queueData(scenarios, authUrl, baseUrl) {
+	return {
+		credentials: Object.values(scenarios).map((scenario) => ({
+			id: scenario.credentialId,
+			name: scenario.credentialId,
+			type: 'supplierMatchedProjectsApi',
+			data: {
+				authUrl,
+				baseUrl,
+				clientId: scenario.clientId,
+				clientSecret: scenario.clientSecret,
+				scope: 'speci-finder/read',
+			},
+		})),
+		workflows: Object.values(scenarios).map((scenario) =>
+			scenario.webhookPath
+				? getManyWorkflow({
+						id: scenario.workflowId,
+						name: `queue: every matched project (${scenario.webhookPath})`,
+						path: scenario.webhookPath,
+						companyId: 'company-1',
+						credential: { id: scenario.credentialId, name: scenario.credentialId },
+						manual: true,
+					})
+				: newTenderWorkflow({ id: scenario.workflowId, credentialId: scenario.credentialId }),
+		),
+	};
+}
+
+/** The n8n processes of one user folder: the main instance and the workers. */
+class QueueProcesses {
+	/** @type {import('../../../scripts/n8n/launch').PreparedN8n | undefined} */
+	prepared;
+	/** @type {string | undefined} */
+	removeFolderIfOrphaned;
+	/** @type {Map<string, N8nInstance>} */
+	running = new Map();
+	/** Console logs of every process started, killed ones included. @type {Map<string, string>} */
+	logFiles = new Map();
+
+	/**
+	 * Each process on this machine needs its own task-runner broker port and log file; a worker
+	 * also gets its own health-check port, which says when it is ready.
+	 * @param {string} name
+	 */
+	async start(name) {
+		if (this.prepared === undefined) throw new Error('n8n is not prepared yet');
+		const worker = name !== 'main';
+		/** @type {NodeJS.ProcessEnv} */
+		const env = {
+			N8N_RUNNERS_BROKER_PORT: String(await freePort()),
+			N8N_LOG_FILE_LOCATION: path.join(this.prepared.n8nFolder, 'logs', `${name}.log`),
+		};
+		const healthPort = worker ? await freePort() : undefined;
+		if (healthPort) {
+			// Room for every execution of the two loads on the shared limit at once (n8n's default
+			// is 10 per worker), so neither load waits in Redis behind the other: what orders
+			// them is the package's own turns and rate budget.
+			env.N8N_CONCURRENCY_PRODUCTION_LIMIT = '100';
+			env.QUEUE_HEALTH_CHECK_ACTIVE = 'true';
+			env.QUEUE_HEALTH_CHECK_PORT = String(healthPort);
+			// The worker's server listens on every interface unless told otherwise.
+			env.N8N_WORKER_SERVER_ADDRESS = '127.0.0.1';
+		}
+		const instance = await startN8n(this.prepared, {
+			command: worker ? 'worker' : 'start',
+			name,
+			env,
+			readyUrl: healthPort ? `http://127.0.0.1:${healthPort}/healthz/readiness` : undefined,
+			removeFolderIfOrphaned: this.removeFolderIfOrphaned,
+		});
+		this.running.set(name, instance);
+		this.logFiles.set(name, instance.logFile);
+		return instance;
+	}
+
+	/** @param {string} name */
+	get(name) {
+		const instance = this.running.get(name);
+		if (!instance) throw new Error(`no n8n process named ${name} is running`);
+		return instance;
+	}
+
+	/** @param {string} name */
+	async stop(name) {
+		await this.get(name).stop();
+		this.running.delete(name);
+	}
+
+	/** @param {string} name SIGKILL to the process and its task runner */
+	async kill(name) {
+		const instance = this.get(name);
+		if (instance.child.pid !== undefined) process.kill(-instance.child.pid, 'SIGKILL');
+		await this.stop(name);
+	}
+
+	async stopAll() {
+		for (const instance of this.running.values()) await instance.stop();
+	}
+
+	/** @param {string} name */
+	log(name) {
+		return fs.readFileSync(this.logFiles.get(name) ?? this.get(name).logFile, 'utf8');
+	}
+
+	/** @param {string} executionId */
+	thatStarted(executionId) {
+		const pattern = startedExecutionPattern(executionId);
+		return [...this.logFiles.entries()]
+			.filter(([, file]) => pattern.test(fs.readFileSync(file, 'utf8')))
+			.map(([name]) => name);
+	}
+}
+
+/**
+ * n8n on PostgreSQL and Redis: one user folder with the package installed once, for every process.
+ * @param {import('../../../scripts/n8n/launch').Cleanups} cleanups
+ * @param {{ log: (line: string) => void }} logger
+ * @param {{ postgres: import('./postgres').Postgres, redis: import('./redis').Redis, data: () => ReturnType<typeof queueData> }} options
+ */
+async function launchQueueN8n(cleanups, logger, { postgres, redis, data }) {
+	const processes = new QueueProcesses();
+	const launched = await stack.launchInFolder(cleanups, logger, 'smp-n8n-', {
+		logLevel: 'debug',
+		extraEnv: {
+			DB_TYPE: 'postgresdb',
+			DB_POSTGRESDB_HOST: postgres.host,
+			DB_POSTGRESDB_PORT: String(postgres.port),
+			DB_POSTGRESDB_DATABASE: postgres.database,
+			DB_POSTGRESDB_USER: postgres.user,
+			DB_POSTGRESDB_PASSWORD: '',
+			EXECUTIONS_MODE: 'queue',
+			QUEUE_BULL_REDIS_HOST: redis.host,
+			QUEUE_BULL_REDIS_PORT: String(redis.port),
+		},
+		owner: { email: 'queue-owner@example.com', firstName: 'Queue', lastName: 'Owner' },
+		data,
+		start: async (prepared, removeFolderIfOrphaned) => {
+			processes.prepared = prepared;
+			processes.removeFolderIfOrphaned = removeFolderIfOrphaned;
+			cleanups.push(() => processes.stopAll());
+			logger.log('starting the main instance and two workers');
+			const main = await processes.start('main');
+			await Promise.all([processes.start('worker-1'), processes.start('worker-2')]);
+			return main;
+		},
+	});
+	return { ...launched, processes };
+}
+
 /**
  * @param {{ log: (line: string) => void }} logger
  * @returns {Promise<QueueE2eEnvironment>}
  */
-async function startQueueE2e(logger) {
-	const cleanups = cleanupStack(logger);
-	try {
-		/** @type {Record<string, QueueScenario & { clientSecret: string }>} */
-		const scenarios = {};
-		for (const name of SCENARIOS) {
-			scenarios[name] = {
-				clientId: `queue-${name}`,
-				clientSecret: crypto.randomBytes(18).toString('base64url'),
-				credentialId: `smpQueue${name[0].toUpperCase()}${name.slice(1)}`,
-				workflowId: `smpQueueWf${name[0].toUpperCase()}${name.slice(1)}`,
-				webhookPath: name === 'trigger' ? undefined : `queue-${name}`,
-			};
-		}
-		// 237 open projects: a complete walk takes three pages of 100. The sandbox's day starts at
-		// noon, so no due date passes midnight (leaving the listing) while the suite runs.
-		const today = new Date().toISOString().slice(0, 10);
-		const sandbox = await startSandbox({
-			port: 0,
+function startQueueE2e(logger) {
+	return stack.startStack(logger, async (cleanups) => {
+		const scenarios = queueScenarios();
+		// 237 open projects: a complete walk takes three pages of 100.
+		const { sandbox, tokenRecorder } = await stack.startRecordedSandbox(cleanups, {
 			projects: 571,
-			now: `${today}T12:00:00.000Z`,
 			clients: Object.values(scenarios).map((scenario) => ({
 				clientId: scenario.clientId,
 				clientSecret: scenario.clientSecret,
@@ -98,123 +256,19 @@ async function startQueueE2e(logger) {
 				companyIds: ['company-1'],
 			})),
 		});
-		cleanups.push(() => sandbox.stop());
-		const tokenRecorder = await startTokenRecorder(sandbox.url);
-		cleanups.push(() => tokenRecorder.stop());
 		const [postgres, redis] = await Promise.all([startPostgres(logger), startRedis(logger)]);
 		cleanups.push(() => postgres.stop());
 		cleanups.push(() => redis.stop());
 		logger.log(`${postgres.version} on ${postgres.host}:${postgres.port}`);
 		logger.log(`${redis.version} on ${redis.host}:${redis.port}`);
+		const { client, owner, prepared, processes } = await launchQueueN8n(cleanups, logger, {
+			postgres,
+			redis,
+			data: () => queueData(scenarios, tokenRecorder.url, sandbox.url),
+		});
 
 		/** @type {{ where: string, text: string }[]} */
 		const redisSnapshots = [];
-		/** @type {Map<string, import('../../../scripts/n8n/runtime').N8nInstance>} */
-		const processes = new Map();
-		/** Console logs of every process started, killed ones included. @type {Map<string, string>} */
-		const logFiles = new Map();
-		const keep = process.env.SMP_E2E_KEEP === '1';
-		const folder = throwAwayFolder({ cleanups, logger, prefix: 'smp-n8n-', keep });
-		/** @type {import('../../../scripts/n8n/launch').PreparedN8n | undefined} */
-		let preparedN8n;
-		/**
-		 * Each process on this machine needs its own task-runner broker port and log file; a
-		 * worker also gets its own health-check port, which says when it is ready.
-		 * @param {string} name
-		 */
-		const startProcess = async (name) => {
-			if (preparedN8n === undefined) throw new Error('n8n is not prepared yet');
-			const worker = name !== 'main';
-			/** @type {NodeJS.ProcessEnv} */
-			const env = {
-				N8N_RUNNERS_BROKER_PORT: String(await freePort()),
-				N8N_LOG_FILE_LOCATION: path.join(preparedN8n.n8nFolder, 'logs', `${name}.log`),
-			};
-			const healthPort = worker ? await freePort() : undefined;
-			if (healthPort) {
-				// Room for every execution of the two loads on the shared limit at once (n8n's default
-				// is 10 per worker), so neither load waits in Redis behind the other: what orders
-				// them is the package's own turns and rate budget.
-				env.N8N_CONCURRENCY_PRODUCTION_LIMIT = '100';
-				env.QUEUE_HEALTH_CHECK_ACTIVE = 'true';
-				env.QUEUE_HEALTH_CHECK_PORT = String(healthPort);
-				// The worker's server listens on every interface unless told otherwise.
-				env.N8N_WORKER_SERVER_ADDRESS = '127.0.0.1';
-			}
-			const instance = await startN8n(preparedN8n, {
-				command: worker ? 'worker' : 'start',
-				name,
-				env,
-				readyUrl: healthPort ? `http://127.0.0.1:${healthPort}/healthz/readiness` : undefined,
-				removeFolderIfOrphaned: keep ? undefined : folder,
-			});
-			processes.set(name, instance);
-			logFiles.set(name, instance.logFile);
-			return instance;
-		};
-		const stopN8n = async () => {
-			for (const instance of processes.values()) await instance.stop();
-		};
-
-		const { client, owner, prepared } = await launchN8n({
-			logger,
-			cleanups,
-			folder,
-			keep,
-			logLevel: 'debug',
-			extraEnv: {
-				DB_TYPE: 'postgresdb',
-				DB_POSTGRESDB_HOST: postgres.host,
-				DB_POSTGRESDB_PORT: String(postgres.port),
-				DB_POSTGRESDB_DATABASE: postgres.database,
-				DB_POSTGRESDB_USER: postgres.user,
-				DB_POSTGRESDB_PASSWORD: '',
-				EXECUTIONS_MODE: 'queue',
-				QUEUE_BULL_REDIS_HOST: redis.host,
-				QUEUE_BULL_REDIS_PORT: String(redis.port),
-			},
-			owner: { email: 'queue-owner@example.com', firstName: 'Queue', lastName: 'Owner' },
-			data: () => ({
-				credentials: Object.values(scenarios).map((scenario) => ({
-					id: scenario.credentialId,
-					name: scenario.credentialId,
-					type: 'supplierMatchedProjectsApi',
-					data: {
-						authUrl: tokenRecorder.url,
-						baseUrl: sandbox.url,
-						clientId: scenario.clientId,
-						clientSecret: scenario.clientSecret,
-						scope: 'speci-finder/read',
-					},
-				})),
-				workflows: Object.values(scenarios).map((scenario) =>
-					scenario.webhookPath
-						? getManyWorkflow({
-								id: scenario.workflowId,
-								path: scenario.webhookPath,
-								credentialId: scenario.credentialId,
-							})
-						: newTenderWorkflow({ id: scenario.workflowId, credentialId: scenario.credentialId }),
-				),
-			}),
-			// One user folder with the package installed once, for every process.
-			start: async (prepared) => {
-				preparedN8n = prepared;
-				cleanups.push(stopN8n);
-				logger.log('starting the main instance and two workers');
-				const main = await startProcess('main');
-				await Promise.all([startProcess('worker-1'), startProcess('worker-2')]);
-				return main;
-			},
-		});
-
-		/** @param {string} name */
-		const instanceOf = (name) => {
-			const instance = processes.get(name);
-			if (!instance) throw new Error(`no n8n process named ${name} is running`);
-			return instance;
-		};
-
 		return {
 			sandbox,
 			tokenRecorder,
@@ -222,31 +276,20 @@ async function startQueueE2e(logger) {
 			redis,
 			client,
 			scenarios,
-			processNames: () => [...processes.keys()],
-			process: instanceOf,
-			processLog: (name) => fs.readFileSync(logFiles.get(name) ?? instanceOf(name).logFile, 'utf8'),
-			processesThatStarted(executionId) {
-				const pattern = startedExecutionPattern(executionId);
-				return [...logFiles.entries()]
-					.filter(([, file]) => pattern.test(fs.readFileSync(file, 'utf8')))
-					.map(([name]) => name);
-			},
+			processNames: () => [...processes.running.keys()],
+			process: (name) => processes.get(name),
+			processLog: (name) => processes.log(name),
+			processesThatStarted: (executionId) => processes.thatStarted(executionId),
 			async restartMain() {
-				await instanceOf('main').stop();
-				processes.delete('main');
-				await startProcess('main');
+				await processes.stop('main');
+				await processes.start('main');
 				await client.login(owner);
 			},
-			async killProcess(name) {
-				const instance = instanceOf(name);
-				if (instance.child.pid !== undefined) process.kill(-instance.child.pid, 'SIGKILL');
-				await instance.stop();
-				processes.delete(name);
-			},
+			killProcess: (name) => processes.kill(name),
 			async startWorker(name) {
-				await startProcess(name);
+				await processes.start(name);
 			},
-			stopN8n,
+			stopN8n: () => processes.stopAll(),
 			async snapshotRedis(label) {
 				const text = await redis.dumpKeys();
 				redisSnapshots.push({ where: `Redis ${label} (every key and its DUMP)`, text });
@@ -257,7 +300,7 @@ async function startQueueE2e(logger) {
 					{ where: 'pg_dump of the database', text: await postgres.dump() },
 					{ where: 'Redis at the end (every key and its DUMP)', text: await redis.dumpKeys() },
 					...redisSnapshots,
-					...filesIn(prepared.userFolder).map((file) => ({
+					...stack.filesIn(prepared.userFolder).map((file) => ({
 						where: path.relative(prepared.userFolder, file),
 						text: fs.readFileSync(file, 'latin1'),
 					})),
@@ -268,17 +311,11 @@ async function startQueueE2e(logger) {
 					label: `client secret of ${scenario.clientId}`,
 					value: scenario.clientSecret,
 				})),
-				...tokenRecorder.tokens.map((token, index) => ({
-					label: `access token #${index + 1}`,
-					value: token,
-				})),
+				...stack.issuedTokens(tokenRecorder),
 			],
 			stop: cleanups.stopAll,
 		};
-	} catch (error) {
-		await cleanups.stopAll();
-		throw error;
-	}
+	});
 }
 
 module.exports = { startQueueE2e };

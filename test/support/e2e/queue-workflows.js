@@ -2,8 +2,8 @@
 'use strict';
 
 /**
- * The workflows of the queue-mode suite, one credential each so that every scenario has its own
- * token and its own share of the API's rate limit.
+ * The workflows of the queue-mode suite (one credential each, so that every scenario has its own
+ * token and its own share of the API's rate limit) and of the redirect suite.
  */
 
 const { packageJson } = require('../../../scripts/n8n/package');
@@ -11,23 +11,24 @@ const { packageJson } = require('../../../scripts/n8n/package');
 const PACKAGE = packageJson().name;
 
 /**
- * @param {string} credentialId
- * @returns {Record<string, { id: string, name: string }>}
- */
-function supplierCredential(credentialId) {
-	return { supplierMatchedProjectsApi: { id: credentialId, name: credentialId } };
-}
-
-/**
- * Every matched project of company-1 (Return All), started by a webhook call (a production
- * execution, which queue mode hands to a worker) or from the editor (a manual execution, which
- * stays on the main instance). The webhook answers with the projects.
- * @param {{ id: string, path: string, credentialId: string }} options
+ * Every matched project of a company (Return All), started by a webhook call (a production
+ * execution, which queue mode hands to a worker) or, with `manual`, from the editor too (a manual
+ * execution, which stays on the main instance). The webhook answers with the projects, or the error.
+ * @param {{ id: string, name: string, path: string, companyId: string, credential: { id: string, name: string }, manual?: boolean }} options
  */
 function getManyWorkflow(options) {
+	const toProjects = { main: [[{ node: 'Matched Projects', type: 'main', index: 0 }]] };
+	const manual = {
+		id: `${options.id}-manual`,
+		name: 'On Manual Run',
+		type: 'n8n-nodes-base.manualTrigger',
+		typeVersion: 1,
+		position: [0, 200],
+		parameters: {},
+	};
 	return {
 		id: options.id,
-		name: `queue: every matched project (${options.path})`,
+		name: options.name,
 		active: false,
 		settings: { executionOrder: 'v1' },
 		nodes: [
@@ -46,14 +47,7 @@ function getManyWorkflow(options) {
 					options: {},
 				},
 			},
-			{
-				id: `${options.id}-manual`,
-				name: 'On Manual Run',
-				type: 'n8n-nodes-base.manualTrigger',
-				typeVersion: 1,
-				position: [0, 200],
-				parameters: {},
-			},
+			...(options.manual ? [manual] : []),
 			{
 				id: `${options.id}-projects`,
 				name: 'Matched Projects',
@@ -63,18 +57,17 @@ function getManyWorkflow(options) {
 				parameters: {
 					resource: 'matchedProject',
 					operation: 'getAll',
-					companyId: 'company-1',
+					companyId: options.companyId,
 					returnAll: true,
 					output: 'projects',
 					simplify: false,
 				},
-				credentials: supplierCredential(options.credentialId),
+				credentials: { supplierMatchedProjectsApi: options.credential },
 			},
 		],
-		connections: {
-			'On Call': { main: [[{ node: 'Matched Projects', type: 'main', index: 0 }]] },
-			'On Manual Run': { main: [[{ node: 'Matched Projects', type: 'main', index: 0 }]] },
-		},
+		connections: options.manual
+			? { 'On Call': toProjects, 'On Manual Run': toProjects }
+			: { 'On Call': toProjects },
 		pinData: {},
 	};
 }
@@ -103,7 +96,9 @@ function newTenderWorkflow(options) {
 					output: 'tenders',
 					simplify: true,
 				},
-				credentials: supplierCredential(options.credentialId),
+				credentials: {
+					supplierMatchedProjectsApi: { id: options.credentialId, name: options.credentialId },
+				},
 			},
 		],
 		connections: {},

@@ -12,9 +12,10 @@
  */
 
 const { startSandbox, SANDBOX_FIXTURES } = require('../../../sandbox');
-const { cleanupStack, launchN8n, throwAwayFolder } = require('../../../scripts/n8n/launch');
 const { featuresOf } = require('../../../scripts/n8n/lines');
 const { startScriptedServer } = require('../reliability-server');
+const { getManyWorkflow } = require('./queue-workflows');
+const stack = require('./stack');
 
 /** In every cross-origin Location: none of it may reach n8n's messages. */
 const LOCATION_USER_INFO = 'intruder:hunter2';
@@ -84,62 +85,56 @@ function credentialOf(redirectCase, apiUrl) {
  * @param {RedirectCase} redirectCase
  */
 function workflowOf(redirectCase) {
-	const companyId =
-		redirectCase.request === 'results'
-			? `${redirectCase.origin}-origin-${redirectCase.status}`
-			: SANDBOX_FIXTURES.companyId;
 	const credential = credentialOf(redirectCase, '');
-	return {
+	return getManyWorkflow({
 		id: redirectCase.id,
 		name: `e2e: ${redirectCase.path}`,
-		active: false,
-		settings: { executionOrder: 'v1' },
-		nodes: [
-			{
-				id: `${redirectCase.id}-webhook`,
-				name: 'On Call',
-				type: 'n8n-nodes-base.webhook',
-				typeVersion: 2.1,
-				position: [0, 0],
-				webhookId: `${redirectCase.id}-webhook-id`,
-				parameters: {
-					httpMethod: 'GET',
-					path: redirectCase.path,
-					responseMode: 'lastNode',
-					responseData: 'allEntries',
-					options: {},
-				},
-			},
-			{
-				id: `${redirectCase.id}-node`,
-				name: 'Matched Projects',
-				type: 'n8n-nodes-supplier-matched-projects.supplierMatchedProjects',
-				typeVersion: 1,
-				position: [260, 0],
-				parameters: {
-					resource: 'matchedProject',
-					operation: 'getAll',
-					companyId,
-					returnAll: true,
-					output: 'projects',
-					simplify: false,
-				},
-				credentials: { supplierMatchedProjectsApi: { id: credential.id, name: credential.name } },
-			},
-		],
-		connections: {
-			'On Call': { main: [[{ node: 'Matched Projects', type: 'main', index: 0 }]] },
-		},
-		pinData: {},
+		path: redirectCase.path,
+		companyId:
+			redirectCase.request === 'results'
+				? `${redirectCase.origin}-origin-${redirectCase.status}`
+				: SANDBOX_FIXTURES.companyId,
+		credential: { id: credential.id, name: credential.name },
+	});
+}
+
+/**
+ * The API double: what a case redirects, to the other origin (`otherLocation`) or the same one
+ * (`/v2` paths, forwarded to the sandbox); everything else forwarded as it is.
+ * @param {string} sandboxUrl
+ * @param {string} otherLocation
+ * @returns {import('../reliability-server').ScriptedHandler}
+ */
+function apiDouble(sandboxUrl, otherLocation) {
+	return (request) => {
+		const results = /^\/api\/supplier\/v1\/companies\/(other|same)-origin-(\d{3})(\/.*)$/.exec(
+			request.path,
+		);
+		if (results) {
+			const status = Number(results[2]);
+			if (results[1] === 'other') return redirect(status, otherLocation);
+			const moved = `/api/supplier/v1/companies/${SANDBOX_FIXTURES.companyId}${results[3]}`;
+			return redirect(status, `/v2${moved}`);
+		}
+		if (request.path.startsWith('/v2/')) {
+			return { forward: sandboxUrl, forwardPath: request.path.slice('/v2'.length) };
+		}
+		const check = /^\/check-(\d{3})\/swagger\/doc$/.exec(request.path);
+		if (check) return redirect(Number(check[1]), otherLocation);
+		const token = /^\/token-(other|same)-(\d{3})\/oauth2\/token$/.exec(request.path);
+		if (token) {
+			const status = Number(token[2]);
+			return redirect(status, token[1] === 'other' ? otherLocation : '/oauth2/token');
+		}
+		return { forward: sandboxUrl };
 	};
 }
 
 /**
  * @param {{ log: (line: string) => void }} logger
  */
-async function startRedirectsE2e(logger) {
-	const cleanups = cleanupStack(logger);
-	try {
+function startRedirectsE2e(logger) {
+	return stack.startStack(logger, async (cleanups) => {
 		const sandbox = await startSandbox({ port: 0, projects: 30 });
 		cleanups.push(() => sandbox.stop());
 		const other = await startScriptedServer(() => ({
@@ -153,50 +148,28 @@ async function startRedirectsE2e(logger) {
 		}));
 		cleanups.push(() => other.stop());
 		const otherLocation = `http://${LOCATION_USER_INFO}@${new URL(other.url).host}${LOCATION_PATH}`;
-		const api = await startScriptedServer((request) => {
-			const results = /^\/api\/supplier\/v1\/companies\/(other|same)-origin-(\d{3})(\/.*)$/.exec(
-				request.path,
-			);
-			if (results) {
-				const status = Number(results[2]);
-				if (results[1] === 'other') return redirect(status, otherLocation);
-				const moved = `/api/supplier/v1/companies/${SANDBOX_FIXTURES.companyId}${results[3]}`;
-				return redirect(status, `/v2${moved}`);
-			}
-			if (request.path.startsWith('/v2/')) {
-				return { forward: sandbox.url, forwardPath: request.path.slice('/v2'.length) };
-			}
-			const check = /^\/check-(\d{3})\/swagger\/doc$/.exec(request.path);
-			if (check) return redirect(Number(check[1]), otherLocation);
-			const token = /^\/token-(other|same)-(\d{3})\/oauth2\/token$/.exec(request.path);
-			if (token) {
-				const status = Number(token[2]);
-				return redirect(status, token[1] === 'other' ? otherLocation : '/oauth2/token');
-			}
-			return { forward: sandbox.url };
-		});
+		const api = await startScriptedServer(apiDouble(sandbox.url, otherLocation));
 		cleanups.push(() => api.stop());
 
-		const keep = process.env.SMP_E2E_KEEP === '1';
-		const folder = throwAwayFolder({ cleanups, logger, prefix: 'smp-n8n-redirects-', keep });
-		const { runtime, n8n, client } = await launchN8n({
-			logger,
+		const { runtime, n8n, client } = await stack.launchInFolder(
 			cleanups,
-			folder,
-			keep,
-			logLevel: 'info',
-			owner: { email: 'redirects-e2e-owner@example.com', firstName: 'E2E', lastName: 'Owner' },
-			data: () => {
-				const credentials = CASES.map((redirectCase) => credentialOf(redirectCase, api.url));
-				const testButton = {
-					...credentials[0],
-					id: TEST_BUTTON_CREDENTIAL_ID,
-					name: 'Supplier Matched Projects (check redirected)',
-					data: { ...credentials[0].data, baseUrl: `${api.url}/check-302` },
-				};
-				return { credentials: [...credentials, testButton], workflows: CASES.map(workflowOf) };
+			logger,
+			'smp-n8n-redirects-',
+			{
+				logLevel: 'info',
+				owner: { email: 'redirects-e2e-owner@example.com', firstName: 'E2E', lastName: 'Owner' },
+				data: () => {
+					const credentials = CASES.map((redirectCase) => credentialOf(redirectCase, api.url));
+					const testButton = {
+						...credentials[0],
+						id: TEST_BUTTON_CREDENTIAL_ID,
+						name: 'Supplier Matched Projects (check redirected)',
+						data: { ...credentials[0].data, baseUrl: `${api.url}/check-302` },
+					};
+					return { credentials: [...credentials, testButton], workflows: CASES.map(workflowOf) };
+				},
 			},
-		});
+		);
 		for (const redirectCase of CASES) await client.activateWorkflow(redirectCase.id);
 
 		return {
@@ -217,10 +190,7 @@ async function startRedirectsE2e(logger) {
 			authUrlOf: (redirectCase) => credentialOf(redirectCase, api.url).data.authUrl,
 			stop: cleanups.stopAll,
 		};
-	} catch (error) {
-		await cleanups.stopAll();
-		throw error;
-	}
+	});
 }
 
 module.exports = { startRedirectsE2e };

@@ -12,7 +12,8 @@ const path = require('node:path');
 
 const { ensurePrograms } = require('./debian-packages');
 const { spawnGroup, stopGroup, runGroup } = require('../../../scripts/n8n/processes');
-const { freePort, delay, tail } = require('../../../scripts/n8n/runtime');
+const { freePort } = require('../../../scripts/n8n/runtime');
+const { waitUntilServing } = require('./stack');
 
 const PROGRAMS = ['redis-server', 'redis-cli'].map((name) => ({
 	name,
@@ -75,15 +76,14 @@ async function startRedis(logger) {
 		fs.rmSync(folder, { recursive: true, force: true });
 	};
 	try {
-		const deadline = Date.now() + 30_000;
-		for (;;) {
-			const pong = await cli(['ping']).catch(() => '');
-			if (pong.trim() === 'PONG') break;
-			if (server.exitCode !== null || Date.now() > deadline) {
-				throw new Error(`Redis did not start on ${host}:${port}:\n${tail(logFile, 30)}`);
-			}
-			await delay(200);
-		}
+		await waitUntilServing({
+			ready: async () => (await cli(['ping']).catch(() => '')).trim() === 'PONG',
+			server,
+			failure: `Redis did not start on ${host}:${port}`,
+			logFile,
+			timeoutMs: 30_000,
+			intervalMs: 200,
+		});
 	} catch (error) {
 		await stop();
 		throw error;
