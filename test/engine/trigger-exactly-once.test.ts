@@ -7,7 +7,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { UNREACHABLE_STREAK_MS } from '../../nodes/SupplierMatchedProjects/trigger/failures';
 import { startSandbox } from '../../sandbox';
-import type { PollHarness } from '../support/poll-harness';
+import type { PollHarness } from '../support/harness';
 import {
 	advanceTime,
 	CREDENTIAL_TYPE,

@@ -1,4 +1,5 @@
 import { repositoryProblem } from '../../scripts/release/check-repository';
+import { testModulesNamedInScripts } from '../support/layout';
 
 describe('the publish workflow checks package.json names the repository it runs in', () => {
 	it.each([
@@ -17,4 +18,10 @@ describe('the publish workflow checks package.json names the repository it runs 
 			);
 		},
 	);
+});
+
+describe('the layout', () => {
+	it('scripts/ uses nothing of test/ but the engine harness the bench builds', () => {
+		expect(testModulesNamedInScripts()).toEqual(['test/support/harness/engine']);
+	});
 });

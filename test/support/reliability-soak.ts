@@ -17,11 +17,9 @@ import { SANDBOX_FIXTURES, startSandbox } from '../../sandbox';
 import { useFakeDate } from './poll-world';
 import type { FaultRates } from '../../sandbox/faults';
 import type { RequestLogEntry } from '../../sandbox/server';
-import { PollHarness } from './poll-harness';
-import { credentialsHelper, getMany, type ProcessCredentials } from './reliability';
+import { n8nProcess, type N8nProcess, type PollHarness } from './harness';
 import { captureLogs } from './reliability-logs';
 import { reportProgress } from './reliability-report';
-import { packageProcess, type PackageProcess } from './package-process';
 
 type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
 
@@ -276,21 +274,20 @@ function churn(
 	}
 }
 
-function credentialsFor(sandbox: Sandbox, proc: PackageProcess): ProcessCredentials {
-	return credentialsHelper(
-		{ authUrl: sandbox.url, baseUrl: sandbox.url, ...SANDBOX_FIXTURES.client },
-		proc,
-	);
+/** A fresh process with the credential pointed at the sandbox. */
+function processFor(sandbox: Sandbox, retryPolicy: SoakOptions['retryPolicy']): N8nProcess {
+	return n8nProcess({
+		retryPolicy,
+		credential: { authUrl: sandbox.url, baseUrl: sandbox.url, ...SANDBOX_FIXTURES.client },
+	});
 }
 
-/** The trigger of a soak, in one process; its database is the harness's saved static data. */
-function triggerIn(proc: PackageProcess, sandbox: Sandbox): PollHarness {
-	return new PollHarness({
-		nodeType: proc.trigger,
-		parameters: { companyId, event: 'newOrUpdatedTender', output: 'tenders' },
-		credentialsHelper: credentialsFor(sandbox, proc),
-		timezone: 'UTC',
-	});
+/** The trigger of a soak, in a fresh process; its database is the harness's saved static data. */
+function triggerIn(sandbox: Sandbox, retryPolicy: SoakOptions['retryPolicy']): PollHarness {
+	return processFor(sandbox, retryPolicy).poll(
+		{ companyId, event: 'newOrUpdatedTender', output: 'tenders' },
+		'UTC',
+	);
 }
 
 export interface TriggerSoakFigures {
@@ -352,7 +349,7 @@ export async function soakTrigger(
 	const random = seededRandom(options.seed);
 	const sandbox = await startSandbox({ port: 0, seed: options.seed, projects: options.projects });
 	const startMs = Date.now();
-	let harness = triggerIn(packageProcess(options.retryPolicy), sandbox);
+	let harness = triggerIn(sandbox, options.retryPolicy);
 	/** Logs of the harnesses of processes that restarted. */
 	const restartedLogs: PollHarness['logs'] = [];
 	sandbox.setFaultRates(SOAK_FAULT_RATES, options.seed);
@@ -399,7 +396,7 @@ export async function soakTrigger(
 					// The process is gone with all it kept in memory; the database stays.
 					const saved = harness.savedNodeData();
 					restartedLogs.push(...harness.logs);
-					harness = triggerIn(packageProcess(options.retryPolicy), sandbox);
+					harness = triggerIn(sandbox, options.retryPolicy);
 					harness.setSavedNodeData(saved);
 					active = false;
 					restarts++;
@@ -570,7 +567,7 @@ export async function soakWalks(
 	captureLogs();
 	const random = seededRandom(options.seed);
 	const sandbox = await startSandbox({ port: 0, seed: options.seed, projects: options.projects });
-	const helper = credentialsFor(sandbox, packageProcess(options.retryPolicy));
+	const proc = processFor(sandbox, options.retryPolicy);
 	sandbox.setFaultRates(SOAK_FAULT_RATES, options.seed);
 	const counts: Churn = {
 		opened: 0,
@@ -616,7 +613,7 @@ export async function soakWalks(
 			for (let run = 0; run <= options.reruns && !settled; run++) {
 				if (run > 0) rerunsNeeded++;
 				sandbox.resetRequests();
-				const result = await getMany(helper, { companyId, output: 'projects' });
+				const result = await proc.getMany({ companyId, output: 'projects' });
 				log.push(...sandbox.requests());
 				if (result.error !== undefined) {
 					if (run === 0) firstRunFailures++;

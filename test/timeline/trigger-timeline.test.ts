@@ -9,7 +9,7 @@
  * workflow's time zone, on both sides of UTC), nothing else.
  */
 import type { Project, Tender } from '../../nodes/SupplierMatchedProjects/api/types';
-import type { PollHarness, PollOutcome } from '../support/poll-harness';
+import type { PollHarness, PollOutcome } from '../support/harness';
 import {
 	advanceTime,
 	companyId,
