@@ -14,14 +14,18 @@
  */
 
 const { BenchCredentialsHelper, runSingleNode } = require('./engine');
+const { fromBuild } = require('./runtime');
 
-const {
-	SupplierMatchedProjects,
-} = require('../../nodes/SupplierMatchedProjects/SupplierMatchedProjects.node.ts');
-const {
-	SupplierMatchedProjectsApi,
-} = require('../../credentials/SupplierMatchedProjectsApi.credentials.ts');
-const { SupplierRuntime } = require('../../nodes/SupplierMatchedProjects/runtime.ts');
+/** @type {typeof import('../../nodes/SupplierMatchedProjects/SupplierMatchedProjects.node')} */
+const { SupplierMatchedProjects } = fromBuild(
+	'nodes/SupplierMatchedProjects/SupplierMatchedProjects.node',
+);
+/** @type {typeof import('../../credentials/SupplierMatchedProjectsApi.credentials')} */
+const { SupplierMatchedProjectsApi } = fromBuild(
+	'credentials/SupplierMatchedProjectsApi.credentials',
+);
+/** @type {typeof import('../../nodes/SupplierMatchedProjects/runtime')} */
+const { SupplierRuntime } = fromBuild('nodes/SupplierMatchedProjects/runtime');
 
 /**
  * What a client needs to know of the API it walks.
@@ -65,7 +69,7 @@ function resultsUrl(target) {
 }
 
 /**
- * @param {import('../../test/support/engine').NodeRun} run
+ * @param {import('../../test/support/harness/engine').NodeRun} run
  * @param {string} who
  * @returns {INodeExecutionData[]}
  */
@@ -98,11 +102,11 @@ function countProjects(items) {
  */
 function ourNode(target, shape = {}) {
 	const output = shape.output ?? 'projects';
-	/** @type {SupplierRuntime} */
+	/** @type {InstanceType<typeof SupplierRuntime>} */
 	let runtime;
 	/** @type {InstanceType<typeof SupplierMatchedProjects>} */
 	let nodeType;
-	/** @type {BenchCredentialsHelper} */
+	/** @type {InstanceType<typeof BenchCredentialsHelper>} */
 	let helper;
 	const forget = () => {
 		runtime = new SupplierRuntime();
@@ -206,7 +210,7 @@ function recipe(target, n8nBase) {
 	const nodeType = n8nBase.httpRequestNode;
 	const typeVersion = nodeType.description.defaultVersion ?? nodeType.currentVersion;
 	const parameters = recipeParameters(target);
-	/** @type {BenchCredentialsHelper} */
+	/** @type {InstanceType<typeof BenchCredentialsHelper>} */
 	let helper;
 	const forget = () => {
 		helper = new BenchCredentialsHelper([n8nBase.oauth2Credential]);

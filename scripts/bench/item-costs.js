@@ -11,6 +11,7 @@ const { median } = require('simple-statistics');
 
 const { MAX_PAGE_SIZE } = require('./floors');
 const { targetOf } = require('./requests');
+const { fromBuild } = require('./runtime');
 const { startWorker } = require('./worker');
 
 /** @typedef {import('./sandbox').BenchSandbox} BenchSandbox */
@@ -117,7 +118,7 @@ function modeCosts(mode, result) {
  */
 async function measureItems(bench, repetitions, progress) {
 	const target = targetOf(bench);
-	const { shapeItems } = require('../../nodes/SupplierMatchedProjects/helpers/items.ts');
+	const { shapeItems } = fromBuild('nodes/SupplierMatchedProjects/helpers/items');
 	const modes = [];
 	for (const mode of MODES) {
 		progress(`  ${mode.output}${mode.simplify ? ', simplified' : ''}`);

@@ -2,14 +2,13 @@
 'use strict';
 
 /**
- * Makes this process able to run our TypeScript nodes and n8n-nodes-base side by side on ONE copy
- * of n8n-core and n8n-workflow: the one inside the cached real n8n install (the same versions as
- * our devDependencies). Two copies would break n8n's instanceof checks (errors, credentials
- * helper) and give each side its own dependency-injection container.
+ * Makes this process able to run our nodes and n8n-nodes-base side by side on ONE copy of n8n-core
+ * and n8n-workflow: the one inside the cached real n8n install (the same versions as our
+ * devDependencies). Two copies would break n8n's instanceof checks (errors, credentials helper)
+ * and give each side its own dependency-injection container.
  */
 
 const fs = require('node:fs');
-const Module = require('node:module');
 const os = require('node:os');
 const path = require('node:path');
 const ts = require('typescript');
@@ -22,6 +21,9 @@ const LOCAL_MODULES = path.join(REPO_ROOT, 'node_modules');
 const RUNTIMES_DIR = path.join(REPO_ROOT, 'scripts', 'n8n', 'runtimes');
 /** Packages that must exist once per process. */
 const SHARED_PACKAGES = ['n8n-core', 'n8n-workflow'];
+/** The one module of test/ the bench uses (scripts/ requires nothing else of test/). */
+const ENGINE_HARNESS = 'test/support/harness/engine.ts';
+const BUILD_VARIABLE = 'SMP_BENCH_BUILD';
 
 /** @typedef {import('n8n-workflow').IVersionedNodeType} IVersionedNodeType */
 /** @typedef {import('n8n-workflow').ICredentialType} ICredentialType */
@@ -63,55 +65,47 @@ async function n8nModulesFolder(log) {
 }
 
 /**
- * @param {string} request
- */
-function isShared(request) {
-	return SHARED_PACKAGES.some((name) => request === name || request.startsWith(`${name}/`));
-}
-
-/**
- * Transpiles .ts files on require; type checking is `npm run typecheck`'s job, not the bench's.
- * Our files are required with their extension: without one, require would find `X.node.json`
- * (a node's codex) before `X.node.ts`.
- */
-function registerTypeScript() {
-	const extensions = /** @type {{ _extensions: NodeJS.RequireExtensions }} */ (
-		/** @type {unknown} */ (Module)
-	)._extensions;
-	if (extensions['.ts'] !== undefined) return;
-	extensions['.ts'] = (module, filename) => {
-		const source = fs.readFileSync(filename, 'utf8');
-		const { outputText } = ts.transpileModule(source, {
-			fileName: filename,
-			compilerOptions: {
-				module: ts.ModuleKind.CommonJS,
-				target: ts.ScriptTarget.ES2022,
-				esModuleInterop: true,
-				sourceMap: false,
-			},
-		});
-		/** @type {{ _compile: (code: string, file: string) => void }} */ (
-			/** @type {unknown} */ (module)
-		)._compile(outputText, filename);
-	};
-}
-
-/**
- * Sends every require of n8n-core or n8n-workflow (from our code, the engine harness, and any
- * other copy's dependants) to the real n8n install's copy.
+ * Compiles our package with its build's settings (tsconfig.json), plus the engine harness the
+ * bench runs its clients through, into a throw-away folder whose node_modules is the real n8n
+ * install's: plain require then finds the install's n8n-core and n8n-workflow from our code as
+ * from n8n-nodes-base, with nothing in Node's loader changed. Type checking is `npm run
+ * typecheck`'s job. Workers inherit the folder through the environment; only the process that
+ * made it removes it.
  * @param {string} n8nModules
+ * @returns {string} the folder
  */
-function redirectSharedPackages(n8nModules) {
-	const moduleWithResolver =
-		/** @type {{ _resolveFilename: (request: string, parent: unknown, isMain?: boolean, options?: { paths?: string[] }) => string }} */ (
-			/** @type {unknown} */ (Module)
-		);
-	const original = moduleWithResolver._resolveFilename;
-	moduleWithResolver._resolveFilename = function resolveShared(request, parent, isMain, options) {
-		if (isShared(request))
-			return original.call(this, request, parent, isMain, { paths: [n8nModules] });
-		return original.call(this, request, parent, isMain, options);
-	};
+function buildIntoN8n(n8nModules) {
+	const existing = process.env[BUILD_VARIABLE];
+	if (existing) return existing;
+	const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'smp-bench-build-'));
+	process.env[BUILD_VARIABLE] = folder;
+	process.once('exit', () => fs.rmSync(folder, { recursive: true, force: true }));
+	fs.symlinkSync(n8nModules, path.join(folder, 'node_modules'), 'dir');
+	const { config } = ts.readConfigFile(path.join(REPO_ROOT, 'tsconfig.json'), ts.sys.readFile);
+	const build = ts.parseJsonConfigFileContent(config, ts.sys, REPO_ROOT);
+	const compilerOptions = { ...build.options, declaration: false, sourceMap: false };
+	const sources = build.fileNames.filter((file) => file.endsWith('.ts'));
+	for (const source of [...sources, path.join(REPO_ROOT, ENGINE_HARNESS)]) {
+		const { outputText } = ts.transpileModule(fs.readFileSync(source, 'utf8'), {
+			fileName: source,
+			compilerOptions,
+		});
+		const target = path.join(folder, path.relative(REPO_ROOT, source).replace(/\.ts$/, '.js'));
+		fs.mkdirSync(path.dirname(target), { recursive: true });
+		fs.writeFileSync(target, outputText);
+	}
+	return folder;
+}
+
+/**
+ * One of our modules as the bench's build has it (installRuntime first).
+ * @param {string} file relative to the repository, without extension, e.g. "nodes/X/runtime"
+ * @returns {any}
+ */
+function fromBuild(file) {
+	const folder = process.env[BUILD_VARIABLE];
+	if (!folder) throw new Error('installRuntime() builds the package before anything loads it');
+	return require(path.join(folder, file));
 }
 
 /**
@@ -127,8 +121,7 @@ function useThrowAwayUserFolder() {
 }
 
 /**
- * Prepares this process once: finds (or installs) real n8n, redirects the shared packages to it
- * and lets require load TypeScript.
+ * Prepares this process once: finds (or installs) real n8n and builds our package beside it.
  * @param {(line: string) => void} [log]
  * @returns {Promise<BenchRuntime>}
  */
@@ -136,8 +129,7 @@ async function installRuntime(log = () => undefined) {
 	if (installed) return installed;
 	useThrowAwayUserFolder();
 	const n8nModules = await n8nModulesFolder(log);
-	redirectSharedPackages(n8nModules);
-	registerTypeScript();
+	buildIntoN8n(n8nModules);
 	/** @param {string} request */
 	const requireFromN8n = (request) => require(require.resolve(request, { paths: [n8nModules] }));
 	/** @type {Record<string, string>} */
@@ -171,9 +163,9 @@ function assertSingleN8nTree() {
 	);
 	if (strays.length > 0) {
 		throw new Error(
-			`a second copy of n8n-core/n8n-workflow was loaded from ${LOCAL_MODULES} (${strays[0]} and ${strays.length - 1} more); every require must go through installRuntime's redirect`,
+			`a second copy of n8n-core/n8n-workflow was loaded from ${LOCAL_MODULES} (${strays[0]} and ${strays.length - 1} more); load our code with fromBuild()`,
 		);
 	}
 }
 
-module.exports = { installRuntime, assertSingleN8nTree, REPO_ROOT };
+module.exports = { installRuntime, assertSingleN8nTree, fromBuild, ENGINE_HARNESS, REPO_ROOT };

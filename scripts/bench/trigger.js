@@ -14,12 +14,16 @@ const { createRandom } = require('../../sandbox/random');
 const { BUILDERS, TRADE_PACKAGES } = require('../../sandbox/data');
 const { median } = require('simple-statistics');
 
-const { diffPoll } = require('../../nodes/SupplierMatchedProjects/trigger/diff.ts');
-const { listedTenders } = require('../../nodes/SupplierMatchedProjects/trigger/listing.ts');
-const {
-	readTriggerState,
-	writeTriggerState,
-} = require('../../nodes/SupplierMatchedProjects/trigger/state.ts');
+const { fromBuild } = require('./runtime');
+
+/** @type {typeof import('../../nodes/SupplierMatchedProjects/trigger/diff')} */
+const { diffPoll } = fromBuild('nodes/SupplierMatchedProjects/trigger/diff');
+/** @type {typeof import('../../nodes/SupplierMatchedProjects/trigger/listing')} */
+const { listedTenders } = fromBuild('nodes/SupplierMatchedProjects/trigger/listing');
+/** @type {typeof import('../../nodes/SupplierMatchedProjects/trigger/state')} */
+const { readTriggerState, writeTriggerState } = fromBuild(
+	'nodes/SupplierMatchedProjects/trigger/state',
+);
 
 /** @typedef {import('../../nodes/SupplierMatchedProjects/api/types').Project} Project */
 /** @typedef {import('../../nodes/SupplierMatchedProjects/api/types').Tender} Tender */

@@ -2,20 +2,16 @@ import nock from 'nock';
 import type { INodeParameters } from 'n8n-workflow';
 
 import type { Project } from '../../nodes/SupplierMatchedProjects/api/types';
-import { runNode, TestCredentialsHelper } from '../support/engine';
+import { n8nProcess, type N8nProcess } from '../support/harness';
 import { project, tender } from '../support/n8n-fixtures';
-import { PollHarness } from '../support/poll-harness';
 import { emittedTenderIds } from '../support/poll-world';
 import { captureLogs } from '../support/reliability-logs';
 import { parseToolAnswer } from '../support/tool-answer';
-import { callAsTool } from '../support/tool-engine';
-import { packageProcess, type PackageProcess } from '../support/package-process';
 
-let proc: PackageProcess;
+let proc: N8nProcess;
 
 const AUTH = 'https://auth.supplier.test';
 const API = 'https://api.supplier.test';
-const TYPE = 'supplierMatchedProjectsApi';
 const COMPANY = 'company-1';
 const RESULTS = `/api/supplier/v1/companies/${COMPANY}/speci-finder/results`;
 
@@ -49,17 +45,6 @@ const BROKEN: ReadonlyArray<[name: string, entry: () => unknown, warning: string
 	],
 ];
 
-function credentials(): TestCredentialsHelper {
-	const helper = new TestCredentialsHelper([proc.credential]);
-	helper.setCredentials(TYPE, {
-		authUrl: AUTH,
-		baseUrl: API,
-		clientId: 'client-1',
-		clientSecret: 'example-client-secret-for-broken-entries',
-	});
-	return helper;
-}
-
 function tokenEndpoint() {
 	return nock(AUTH)
 		.post('/oauth2/token')
@@ -81,7 +66,14 @@ let logs: ReturnType<typeof captureLogs>;
 
 beforeAll(() => nock.disableNetConnect());
 beforeEach(() => {
-	proc = packageProcess();
+	proc = n8nProcess({
+		credential: {
+			authUrl: AUTH,
+			baseUrl: API,
+			clientId: 'client-1',
+			clientSecret: 'example-client-secret-for-broken-entries',
+		},
+	});
 	logs = captureLogs();
 });
 afterEach(() => nock.cleanAll());
@@ -104,11 +96,7 @@ describe.each(BROKEN)('a broken entry (%s) beside clean ones', (_name, broken, w
 			.get(RESULTS)
 			.query({ limit: 50 })
 			.reply(200, rawPage([a, broken(), b]));
-		const result = await runNode({
-			nodeType: proc.node,
-			parameters: PARAMETERS,
-			credentialsHelper: credentials(),
-		});
+		const result = await proc.run(PARAMETERS);
 		expect(result.error).toBeUndefined();
 		expect(result.items?.map((item) => item.json)).toEqual([a, b]);
 		expect(logs.filter((entry) => entry.level === 'warn').map((entry) => entry.message)).toEqual([
@@ -132,13 +120,7 @@ describe.each(BROKEN)('a broken entry (%s) beside clean ones', (_name, broken, w
 			.get(RESULTS)
 			.query({ limit: 20 })
 			.reply(200, rawPage([clean()[0], broken(), clean()[1]]));
-		const call = await callAsTool({
-			nodeType: proc.node,
-			parameters: PARAMETERS,
-			credentialsHelper: credentials(),
-			args: {},
-			name: 'Matched Projects',
-		});
+		const call = await proc.tool(PARAMETERS, {}, { name: 'Matched Projects' });
 		expect(call.error).toBeUndefined();
 		const answer = parseToolAnswer(call.answer ?? 'null');
 		expect(answer.returned).toBe(2);
@@ -167,11 +149,7 @@ describe.each(BROKEN)('a broken entry (%s) beside clean ones', (_name, broken, w
 			.query(true)
 			.times(2)
 			.reply(200, rawPage([a, mended(), b]));
-		const harness = new PollHarness({
-			nodeType: proc.trigger,
-			parameters: { companyId: COMPANY },
-			credentialsHelper: credentials(),
-		});
+		const harness = proc.poll({ companyId: COMPANY });
 		expect(await harness.activate()).toEqual({ kind: 'nothing' });
 		const beside = await harness.poll();
 		expect(beside.kind === 'emitted' && emittedTenderIds(beside.items)).toEqual(['t-b']);
@@ -203,11 +181,7 @@ describe('where a broken entry stood, and a body that is no page', () => {
 			.get(RESULTS)
 			.query({ limit: 100, cursor: 'c1' })
 			.reply(200, rawPage([{ ...project({ projectId: 'P-17' }), tenders: 2 }, clean[1]]));
-		const result = await runNode({
-			nodeType: proc.node,
-			parameters: { ...PARAMETERS, returnAll: true },
-			credentialsHelper: credentials(),
-		});
+		const result = await proc.run({ ...PARAMETERS, returnAll: true });
 		expect(result.items?.map((item) => item.json)).toEqual(clean);
 		expect(logs.filter((entry) => entry.level === 'warn').map((entry) => entry.message)).toEqual([
 			`Supplier Matched Projects "Supplier Matched Projects" left out an unreadable entry: project "P-17"'s tenders is a number, not a list (entry 1 of page 2, data[0])`,
@@ -219,13 +193,7 @@ describe('where a broken entry stood, and a body that is no page', () => {
 	it('tells the AI tool that a web page is for the owner to fix, not to call again', async () => {
 		const token = tokenEndpoint();
 		const results = nock(API).get(RESULTS).query(true).reply(200, '<html>sign in</html>');
-		const call = await callAsTool({
-			nodeType: proc.node,
-			parameters: PARAMETERS,
-			credentialsHelper: credentials(),
-			args: {},
-			name: 'Matched Projects',
-		});
+		const call = await proc.tool(PARAMETERS, {}, { name: 'Matched Projects' });
 		expect(call.error).toContain(
 			"The credential's Base URL answered with something that is not a page of results (HTTP 200).",
 		);

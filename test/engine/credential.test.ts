@@ -9,17 +9,15 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { SupplierMatchedProjectsApi } from '../../credentials/SupplierMatchedProjectsApi.credentials';
 import { SANDBOX_FIXTURES, startSandbox } from '../../sandbox';
-import { runNode, TestCredentialsHelper, testCredential } from '../support/engine';
-import { packageProcess, type PackageProcess } from '../support/package-process';
+import { n8nProcess, runNode, TestCredentialsHelper, type N8nProcess } from '../support/harness';
 
-let proc: PackageProcess;
+let proc: N8nProcess;
 
 const TYPE = 'supplierMatchedProjectsApi';
 
 type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
 
 let sandbox: Sandbox;
-let helper: TestCredentialsHelper;
 
 function settings(overrides: ICredentialDataDecryptedObject = {}): ICredentialDataDecryptedObject {
 	return {
@@ -32,7 +30,7 @@ function settings(overrides: ICredentialDataDecryptedObject = {}): ICredentialDa
 }
 
 async function test(overrides: ICredentialDataDecryptedObject = {}) {
-	return await testCredential(helper, TYPE, settings(overrides));
+	return await proc.testCredential(settings(overrides));
 }
 
 /** A port nothing listens on: the sandbox's, once a throw-away sandbox has stopped. */
@@ -53,13 +51,12 @@ afterAll(async () => {
 });
 
 beforeEach(() => {
-	proc = packageProcess();
+	proc = n8nProcess();
 	sandbox.resetRequests();
-	helper = new TestCredentialsHelper([proc.credential]);
 });
 
 afterEach(() => {
-	expect(helper.writes).toEqual([]);
+	expect(proc.credentials.writes).toEqual([]);
 });
 
 describe('the Test button', () => {
@@ -166,7 +163,7 @@ describe('the Test button', () => {
 				.matchHeader('authorization', 'Bearer second')
 				.matchHeader('x-service-client-id', 'client-1')
 				.reply(200, { openapi: '3.1.0' });
-			const result = await testCredential(helper, TYPE, {
+			const result = await proc.testCredential({
 				authUrl: 'https://auth.test',
 				baseUrl: 'https://api.test',
 				clientId: 'client-1',
@@ -187,7 +184,7 @@ describe('the Test button', () => {
 			const token = nock('https://auth.test')
 				.post('/oauth2/token')
 				.reply(200, '<html>login</html>');
-			const result = await testCredential(helper, TYPE, {
+			const result = await proc.testCredential({
 				authUrl: 'https://auth.test',
 				baseUrl: 'https://api.test',
 				clientId: 'client-1',
@@ -253,14 +250,14 @@ const httpRequestLikeNode: INodeType = {
 
 describe('as a predefined credential in an HTTP Request node', () => {
 	beforeEach(() => {
-		helper.setCredentials(TYPE, settings());
+		proc.credentials.setCredentials(TYPE, settings());
 	});
 
 	it('authenticates calls to other endpoints of the API', async () => {
 		const result = await runNode({
 			nodeType: httpRequestLikeNode,
 			parameters: { url: `${sandbox.url}/swagger/doc` },
-			credentialsHelper: helper,
+			credentialsHelper: proc.credentials,
 		});
 		expect(result.error).toBeUndefined();
 		expect(result.items?.[0].json).toMatchObject({ openapi: expect.stringMatching(/^3\.1\./) });
@@ -271,7 +268,7 @@ describe('as a predefined credential in an HTTP Request node', () => {
 		const first = await runNode({
 			nodeType: httpRequestLikeNode,
 			parameters: { url },
-			credentialsHelper: helper,
+			credentialsHelper: proc.credentials,
 		});
 		expect(first.error).toBeUndefined();
 		sandbox.revokeTokens();
@@ -279,7 +276,7 @@ describe('as a predefined credential in an HTTP Request node', () => {
 		const second = await runNode({
 			nodeType: httpRequestLikeNode,
 			parameters: { url },
-			credentialsHelper: helper,
+			credentialsHelper: proc.credentials,
 		});
 		expect(second.error).toBeUndefined();
 		expect(second.items?.[0].json).toMatchObject({ data: expect.any(Array) });
@@ -294,6 +291,7 @@ describe('as a predefined credential in an HTTP Request node', () => {
 
 	it('keeps the token out of the credentials table and out of the execution data', async () => {
 		const sent: string[] = [];
+		const helper = proc.credentials;
 		const authenticate = helper.authenticate.bind(helper);
 		jest.spyOn(helper, 'authenticate').mockImplementation(async (...args) => {
 			const options = await authenticate(...args);
@@ -303,7 +301,7 @@ describe('as a predefined credential in an HTTP Request node', () => {
 		const result = await runNode({
 			nodeType: httpRequestLikeNode,
 			parameters: { url: `${sandbox.url}/swagger/doc` },
-			credentialsHelper: helper,
+			credentialsHelper: proc.credentials,
 		});
 		expect(result.error).toBeUndefined();
 		expect(sent).toHaveLength(1);

@@ -3,7 +3,7 @@ import { Workflow } from 'n8n-workflow';
 
 import { SupplierMatchedProjects } from '../../nodes/SupplierMatchedProjects/SupplierMatchedProjects.node';
 import { loadExamples } from '../../scripts/n8n/examples';
-import { createNodeTypes, createTestNode } from '../support/engine';
+import { createNodeTypes, createTestNode } from '../support/harness';
 
 /** Every expression parameter of the examples that builds HTML, as [workflow, node, parameter, value]. */
 const markupExpressions = loadExamples({ filesDir: '/unused' }).flatMap((workflow) =>

@@ -3,11 +3,10 @@ import type { ICredentialDataDecryptedObject, IDataObject, INodeParameters } fro
 import type { Project } from '../../nodes/SupplierMatchedProjects/api/types';
 import type { RetryPolicy } from '../../nodes/SupplierMatchedProjects/transport/retry';
 import { SANDBOX_FIXTURES, startSandbox } from '../../sandbox';
-import { runNode, TestCredentialsHelper, type NodeRun } from '../support/engine';
+import { n8nProcess, type N8nProcess, type NodeRun } from '../support/harness';
 import { filterOracle, type FilterParameters } from '../timeline/oracle';
-import { packageProcess, type PackageProcess } from '../support/package-process';
 
-let proc: PackageProcess;
+let proc: N8nProcess;
 
 const TYPE = 'supplierMatchedProjectsApi';
 const { companyId } = SANDBOX_FIXTURES;
@@ -15,16 +14,14 @@ const { companyId } = SANDBOX_FIXTURES;
 type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
 
 let sandbox: Sandbox;
-let helper: TestCredentialsHelper;
 
 /** A fresh process, as if n8n had restarted: no token, an unspent rate budget. */
 function restart(retryPolicy?: Partial<RetryPolicy>) {
-	proc = packageProcess(retryPolicy);
-	helper = new TestCredentialsHelper([proc.credential]);
+	proc = n8nProcess({ retryPolicy });
 }
 
 function useCredentials(overrides: ICredentialDataDecryptedObject = {}) {
-	helper.setCredentials(TYPE, {
+	proc.credentials.setCredentials(TYPE, {
 		authUrl: sandbox.url,
 		baseUrl: sandbox.url,
 		clientId: SANDBOX_FIXTURES.client.clientId,
@@ -34,10 +31,11 @@ function useCredentials(overrides: ICredentialDataDecryptedObject = {}) {
 }
 
 async function run(parameters: INodeParameters) {
-	return await runNode({
-		nodeType: proc.node,
-		parameters: { resource: 'matchedProject', operation: 'getAll', companyId, ...parameters },
-		credentialsHelper: helper,
+	return await proc.run({
+		resource: 'matchedProject',
+		operation: 'getAll',
+		companyId,
+		...parameters,
 	});
 }
 
@@ -70,7 +68,7 @@ beforeEach(() => {
 });
 
 afterEach(() => {
-	expect(helper.writes).toEqual([]);
+	expect(proc.credentials.writes).toEqual([]);
 });
 
 describe('against the sandbox', () => {
@@ -295,7 +293,7 @@ describe('against the sandbox', () => {
 		// A sandbox of its own, so its rate limiter has seen nothing from the other tests.
 		const fresh = await startSandbox({ port: 0, projects: 5 });
 		try {
-			helper.setCredentials(TYPE, {
+			proc.credentials.setCredentials(TYPE, {
 				authUrl: fresh.url,
 				baseUrl: fresh.url,
 				...SANDBOX_FIXTURES.client,

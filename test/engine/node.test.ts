@@ -3,9 +3,8 @@ import type { INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
 import type { Project } from '../../nodes/SupplierMatchedProjects/api/types';
 import type { RetryPolicy } from '../../nodes/SupplierMatchedProjects/transport/retry';
-import { runNode, TestCredentialsHelper, type NodeRun } from '../support/engine';
+import { n8nProcess, type N8nProcess, type NodeRun } from '../support/harness';
 import { page, project, projects, tender } from '../support/n8n-fixtures';
-import { packageProcess, type PackageProcess } from '../support/package-process';
 
 const AUTH = 'https://auth.supplier.test';
 const API = 'https://api.supplier.test';
@@ -15,8 +14,7 @@ const CLIENT = 'client-1';
 const COMPANY = 'company-1';
 const RESULTS = `/api/supplier/v1/companies/${COMPANY}/speci-finder/results`;
 
-let proc: PackageProcess;
-let helper: TestCredentialsHelper;
+let proc: N8nProcess;
 let issued: string[];
 
 /** The token endpoint; every token it issues is remembered so tests can look for leaks. */
@@ -49,17 +47,10 @@ async function run(
 	parameters: INodeParameters,
 	options: { items?: INodeExecutionData[]; continueOnFail?: boolean } = {},
 ) {
-	return await runNode({
-		nodeType: proc.node,
-		parameters: {
-			resource: 'matchedProject',
-			operation: 'getAll',
-			companyId: COMPANY,
-			...parameters,
-		},
-		credentialsHelper: helper,
-		...options,
-	});
+	return await proc.run(
+		{ resource: 'matchedProject', operation: 'getAll', companyId: COMPANY, ...parameters },
+		options,
+	);
 }
 
 function json(result: NodeRun) {
@@ -82,13 +73,14 @@ afterAll(() => {
 
 /** A fresh process with the credential set: no token yet, an unspent rate budget. */
 function start(retryPolicy?: Partial<RetryPolicy>) {
-	proc = packageProcess(retryPolicy);
-	helper = new TestCredentialsHelper([proc.credential]);
-	helper.setCredentials(TYPE, {
-		authUrl: `${AUTH}/`,
-		baseUrl: ` ${API}/ `,
-		clientId: CLIENT,
-		clientSecret: SECRET,
+	proc = n8nProcess({
+		retryPolicy,
+		credential: {
+			authUrl: `${AUTH}/`,
+			baseUrl: ` ${API}/ `,
+			clientId: CLIENT,
+			clientSecret: SECRET,
+		},
 	});
 }
 
@@ -100,7 +92,7 @@ beforeEach(() => {
 afterEach(() => {
 	nock.cleanAll();
 	// The token lives in memory only: n8n never had anything to write to the credentials table.
-	expect(helper.writes).toEqual([]);
+	expect(proc.credentials.writes).toEqual([]);
 });
 
 describe('paging', () => {
@@ -563,7 +555,7 @@ describe('API errors', () => {
 	});
 
 	it('refuses a credential whose Base URL is not http(s), before any request', async () => {
-		helper.setCredentials(TYPE, {
+		proc.credentials.setCredentials(TYPE, {
 			authUrl: AUTH,
 			baseUrl: 'api.supplier.test',
 			clientId: CLIENT,

@@ -1,18 +1,16 @@
-import { runNode, TestCredentialsHelper } from '../support/engine';
-import { packageProcess, type PackageProcess } from '../support/package-process';
+import { n8nProcess, type N8nProcess } from '../support/harness';
 
-let proc: PackageProcess;
-let helper: TestCredentialsHelper;
+let proc: N8nProcess;
 
 beforeEach(() => {
-	proc = packageProcess();
-	helper = new TestCredentialsHelper([proc.credential]);
-	helper.setCredentials('supplierMatchedProjectsApi', {
-		// Nothing listens there: a request sent by mistake fails with another message.
-		authUrl: 'http://127.0.0.1:9',
-		baseUrl: 'http://127.0.0.1:9',
-		clientId: 'client-1',
-		clientSecret: 'example-client-secret-for-router-tests',
+	proc = n8nProcess({
+		credential: {
+			// Nothing listens there: a request sent by mistake fails with another message.
+			authUrl: 'http://127.0.0.1:9',
+			baseUrl: 'http://127.0.0.1:9',
+			clientId: 'client-1',
+			clientSecret: 'example-client-secret-for-router-tests',
+		},
 	});
 });
 
@@ -31,14 +29,10 @@ describe('router', () => {
 	])(
 		'names %s the node does not have instead of running another',
 		async (_, parameters, message) => {
-			const result = await runNode({
-				nodeType: proc.node,
-				parameters: { ...parameters, companyId: 'company-1', returnAll: true },
-				credentialsHelper: helper,
-			});
+			const result = await proc.run({ ...parameters, companyId: 'company-1', returnAll: true });
 			expect(result.items).toBeUndefined();
 			expect(result.error?.message).toBe(message);
-			expect(helper.writes).toEqual([]);
+			expect(proc.credentials.writes).toEqual([]);
 		},
 	);
 });

@@ -2,22 +2,18 @@ import nock from 'nock';
 import type { INodeParameters } from 'n8n-workflow';
 
 import { TOOL_DESCRIPTION } from '../../nodes/SupplierMatchedProjects/descriptions/tool';
-import { runNode, TestCredentialsHelper } from '../support/engine';
+import { n8nProcess, type N8nProcess } from '../support/harness';
 import { page, project, projects, tender } from '../support/n8n-fixtures';
 import { expectCompactKeys, MODEL_FILLED_KEYS, parseToolAnswer } from '../support/tool-answer';
-import { callAsTool } from '../support/tool-engine';
-import { packageProcess, type PackageProcess } from '../support/package-process';
 
 const AUTH = 'https://auth.supplier.test';
 const API = 'https://api.supplier.test';
-const TYPE = 'supplierMatchedProjectsApi';
 const SECRET = 'example-client-secret-for-tool-tests';
 const CLIENT = 'client-1';
 const COMPANY = 'company-1';
 const RESULTS = `/api/supplier/v1/companies/${COMPANY}/speci-finder/results`;
 
-let proc: PackageProcess;
-let helper: TestCredentialsHelper;
+let proc: N8nProcess;
 
 function tokenEndpoint() {
 	return nock(AUTH)
@@ -37,13 +33,7 @@ const PARAMETERS: INodeParameters = {
 };
 
 async function call(args: Record<string, unknown>, parameters: INodeParameters = {}) {
-	return await callAsTool({
-		nodeType: proc.node,
-		parameters: { ...PARAMETERS, ...parameters },
-		credentialsHelper: helper,
-		args,
-		name: 'Matched Projects',
-	});
+	return await proc.tool({ ...PARAMETERS, ...parameters }, args, { name: 'Matched Projects' });
 }
 
 function answerOf(result: { answer: string | undefined; error: string | undefined }) {
@@ -58,13 +48,8 @@ afterAll(() => {
 });
 
 beforeEach(() => {
-	proc = packageProcess();
-	helper = new TestCredentialsHelper([proc.credential]);
-	helper.setCredentials(TYPE, {
-		authUrl: `${AUTH}/`,
-		baseUrl: API,
-		clientId: CLIENT,
-		clientSecret: SECRET,
+	proc = n8nProcess({
+		credential: { authUrl: `${AUTH}/`, baseUrl: API, clientId: CLIENT, clientSecret: SECRET },
 	});
 });
 
@@ -149,15 +134,11 @@ describe('regular use', () => {
 		tokenEndpoint();
 		const data = projects(3);
 		const scope = api().get(RESULTS).query({ limit: 50 }).reply(200, page(data));
-		const result = await runNode({
-			nodeType: proc.node,
-			parameters: {
-				...PARAMETERS,
-				answer: 'raw',
-				maxProjects: 2,
-				modelFilters: { locations: 'Nowhere' },
-			},
-			credentialsHelper: helper,
+		const result = await proc.run({
+			...PARAMETERS,
+			answer: 'raw',
+			maxProjects: 2,
+			modelFilters: { locations: 'Nowhere' },
 		});
 		expect(scope.isDone()).toBe(true);
 		expect(result.error).toBeUndefined();
@@ -306,11 +287,7 @@ describe('the node outside a tool', () => {
 		tokenEndpoint();
 		const data = projects(3);
 		const scope = api().get(RESULTS).query({ limit: 100 }).reply(200, page(data));
-		const result = await runNode({
-			nodeType: proc.node,
-			parameters: { ...PARAMETERS, filters: { projectIds: 'p2' } },
-			credentialsHelper: helper,
-		});
+		const result = await proc.run({ ...PARAMETERS, filters: { projectIds: 'p2' } });
 		expect(scope.isDone()).toBe(true);
 		expect(result.error).toBeUndefined();
 		expect(result.items?.map((item) => item.json)).toEqual([data[1]]);

@@ -8,7 +8,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { UNREACHABLE_STREAK_MS } from '../../nodes/SupplierMatchedProjects/trigger/failures';
 import { startSandbox } from '../../sandbox';
 import { advanceTime, isoDay, useVirtualTime } from '../support/clock';
-import type { PollHarness } from '../support/poll-harness';
+import type { PollHarness } from '../support/harness';
 import {
 	CREDENTIAL_TYPE,
 	emittedTenderIds,

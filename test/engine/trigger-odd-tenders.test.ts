@@ -1,13 +1,9 @@
 import nock from 'nock';
 
 import type { Project } from '../../nodes/SupplierMatchedProjects/api/types';
-import { TestCredentialsHelper } from '../support/engine';
 import { page, project, tender } from '../support/n8n-fixtures';
-import { PollHarness } from '../support/poll-harness';
+import { n8nProcess, type PollHarness } from '../support/harness';
 import { emittedTenderIds } from '../support/poll-world';
-import { packageProcess, type PackageProcess } from '../support/package-process';
-
-let proc: PackageProcess;
 
 const AUTH = 'https://auth.supplier.test';
 const API = 'https://api.supplier.test';
@@ -15,18 +11,15 @@ const COMPANY = 'company-1';
 const RESULTS = `/api/supplier/v1/companies/${COMPANY}/speci-finder/results`;
 
 function trigger(filters = {}): PollHarness {
-	const credentials = new TestCredentialsHelper([proc.credential]);
-	credentials.setCredentials('supplierMatchedProjectsApi', {
-		authUrl: AUTH,
-		baseUrl: API,
-		clientId: 'client-1',
-		clientSecret: 'example-client-secret-for-engine-tests',
+	const proc = n8nProcess({
+		credential: {
+			authUrl: AUTH,
+			baseUrl: API,
+			clientId: 'client-1',
+			clientSecret: 'example-client-secret-for-engine-tests',
+		},
 	});
-	return new PollHarness({
-		nodeType: proc.trigger,
-		parameters: { companyId: COMPANY, filters },
-		credentialsHelper: credentials,
-	});
+	return proc.poll({ companyId: COMPANY, filters });
 }
 
 /** A project whose tenders list also holds something that is not a tender. */
@@ -36,9 +29,6 @@ function oddProject(...ids: string[]): Project {
 }
 
 beforeAll(() => nock.disableNetConnect());
-beforeEach(() => {
-	proc = packageProcess();
-});
 afterEach(() => nock.cleanAll());
 afterAll(() => {
 	nock.enableNetConnect();

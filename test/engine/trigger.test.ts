@@ -6,8 +6,7 @@ import {
 	RETENTION_DAYS,
 } from '../../nodes/SupplierMatchedProjects/trigger/state';
 import { advanceTime, isoDay, useVirtualTime } from '../support/clock';
-import { runNode } from '../support/engine';
-import type { PollHarness } from '../support/poll-harness';
+import type { PollHarness } from '../support/harness';
 import { closedPort } from '../support/reliability-server';
 import { createSandboxClient } from '../support/sandbox-client';
 import {
@@ -385,11 +384,7 @@ describe('rate budget', () => {
 		// Another workflow on the same credential uses the budget up to fewer than a walk needs.
 		let used = requests;
 		while (100 - used >= requests) {
-			const run = await runNode({
-				nodeType: world.process.node,
-				parameters: { resource: 'matchedProject', operation: 'getAll', companyId, returnAll: true },
-				credentialsHelper: world.credentials,
-			});
+			const run = await world.process.getMany({ companyId });
 			expect(run.error).toBeUndefined();
 			used += requests;
 		}
@@ -420,16 +415,7 @@ describe('rate budget', () => {
 		advanceTime(MINUTE_MS);
 		let used = 1;
 		while (used < 99) {
-			const run = await runNode({
-				nodeType: world.process.node,
-				parameters: {
-					resource: 'matchedProject',
-					operation: 'getAll',
-					companyId,
-					returnAll: true,
-				},
-				credentialsHelper: world.credentials,
-			});
+			const run = await world.process.getMany({ companyId });
 			expect(run.error).toBeUndefined();
 			used += 2;
 		}

@@ -8,15 +8,14 @@
 import type { INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
 import { startSandbox } from '../../sandbox';
-import type { NodeRun } from '../support/engine';
-import { project, tender } from '../support/n8n-fixtures';
 import {
-	credentialsHelper,
-	getMany,
-	leaksIn,
-	secretForms,
+	n8nProcess,
 	type CredentialFields,
-} from '../support/reliability';
+	type N8nProcess,
+	type NodeRun,
+} from '../support/harness';
+import { project, tender } from '../support/n8n-fixtures';
+import { leaksIn, secretForms } from '../support/reliability';
 import {
 	closedPort,
 	startScriptedServer,
@@ -25,9 +24,8 @@ import {
 	type ScriptedServer,
 } from '../support/reliability-server';
 import { captureLogs, type LogEntry } from '../support/reliability-logs';
-import { packageProcess, type PackageProcess } from '../support/package-process';
 
-let proc: PackageProcess;
+let proc: N8nProcess;
 
 type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
 
@@ -837,12 +835,14 @@ afterAll(async () => {
 });
 
 beforeEach(() => {
-	proc = packageProcess({
-		maxAttempts: 3,
-		baseDelayMs: 5,
-		maxDelayMs: 20,
-		maxTotalWaitMs: 10_000,
-		requestTimeoutMs: 1_000,
+	proc = n8nProcess({
+		retryPolicy: {
+			maxAttempts: 3,
+			baseDelayMs: 5,
+			maxDelayMs: 20,
+			maxTotalWaitMs: 10_000,
+			requestTimeoutMs: 1_000,
+		},
 	});
 	world.sandbox.resetRequests();
 	world.scripted.requests.length = 0;
@@ -899,7 +899,7 @@ test.each(cases.map((testCase) => [testCase.name, testCase] as const))(
 		}
 		const seen: Seen = {};
 		try {
-			seen.run = await getMany(credentialsHelper(credentials, proc), testCase.parameters ?? {});
+			seen.run = await proc.withCredential(credentials).getMany(testCase.parameters ?? {});
 		} catch (error) {
 			seen.thrown = error as Error;
 		}

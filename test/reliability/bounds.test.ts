@@ -10,14 +10,16 @@ import type { INodeParameters } from 'n8n-workflow';
 
 import { startSandbox } from '../../sandbox';
 import { useVirtualTime } from '../support/clock';
-import type { NodeRun } from '../support/engine';
+import {
+	n8nProcess,
+	type CredentialFields,
+	type N8nProcess,
+	type NodeRun,
+} from '../support/harness';
 import { startPollWorld, type PollWorld } from '../support/poll-world';
-import { credentialsHelper, getMany, type CredentialFields } from '../support/reliability';
 import { parseToolAnswer } from '../support/tool-answer';
-import { callAsTool } from '../support/tool-engine';
-import { packageProcess, type PackageProcess } from '../support/package-process';
 
-let proc: PackageProcess;
+let proc: N8nProcess;
 
 type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
 
@@ -40,12 +42,12 @@ afterAll(async () => {
 });
 
 beforeEach(() => {
-	proc = packageProcess();
+	proc = n8nProcess();
 	sandbox.resetRequests();
 });
 
 async function node(parameters: INodeParameters): Promise<NodeRun> {
-	return await getMany(credentialsHelper(credential, proc), { companyId, ...parameters });
+	return await proc.withCredential(credential).getMany({ companyId, ...parameters });
 }
 
 /** The error n8n shows, and that nothing reached the API or the token issuer. */
@@ -203,13 +205,9 @@ describe('the trigger: a value past its bound stops the activation before any re
 
 describe('the tool: a value the model gives past its bound is refused before any request', () => {
 	async function call(args: Record<string, unknown>) {
-		const helper = credentialsHelper(credential, proc);
-		return await callAsTool({
-			nodeType: helper.process.node,
-			parameters: { resource: 'matchedProject', operation: 'getAll', companyId },
-			credentialsHelper: helper,
-			args,
-		});
+		return await proc
+			.withCredential(credential)
+			.tool({ resource: 'matchedProject', operation: 'getAll', companyId }, args);
 	}
 
 	it('100,000,000 days: says what to give, and spends no request', async () => {

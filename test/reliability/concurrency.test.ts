@@ -4,8 +4,7 @@
  * requests, and any 429 its own rate limiter (100 requests per 5 minutes per client) sends.
  */
 import { startSandbox } from '../../sandbox';
-import type { NodeRun } from '../support/engine';
-import { credentialsHelper, getMany } from '../support/reliability';
+import { n8nProcess, type NodeRun } from '../support/harness';
 import { captureLogs } from '../support/reliability-logs';
 import { reportFigures } from '../support/reliability-report';
 
@@ -31,9 +30,11 @@ async function startWith(projects: number): Promise<Sandbox> {
 }
 
 async function twentyAtOnce(api: Sandbox): Promise<NodeRun[]> {
-	const helper = credentialsHelper({ authUrl: api.url, baseUrl: api.url, ...api.fixtures.client });
+	const proc = n8nProcess({
+		credential: { authUrl: api.url, baseUrl: api.url, ...api.fixtures.client },
+	});
 	return await Promise.all(
-		Array.from({ length: EXECUTIONS }, async () => await getMany(helper, { companyId })),
+		Array.from({ length: EXECUTIONS }, async () => await proc.getMany({ companyId })),
 	);
 }
 
@@ -78,14 +79,16 @@ test('twenty executions at once: one token request, all succeed, within the budg
 
 test('twenty executions at once after the token was revoked: one new token', async () => {
 	const api = await startWith(120);
-	const helper = credentialsHelper({ authUrl: api.url, baseUrl: api.url, ...api.fixtures.client });
-	expect((await getMany(helper, { companyId })).error).toBeUndefined();
+	const proc = n8nProcess({
+		credential: { authUrl: api.url, baseUrl: api.url, ...api.fixtures.client },
+	});
+	expect((await proc.getMany({ companyId })).error).toBeUndefined();
 	expect(api.tokensIssued()).toBe(1);
 	api.revokeTokens();
 	api.setLatency(100);
 
 	const runs = await Promise.all(
-		Array.from({ length: EXECUTIONS }, async () => await getMany(helper, { companyId })),
+		Array.from({ length: EXECUTIONS }, async () => await proc.getMany({ companyId })),
 	);
 
 	reportFigures('Concurrency: 20 executions at once after a revoked token', {

@@ -6,21 +6,17 @@
  */
 import type { ICredentialDataDecryptedObject, NodeApiError } from 'n8n-workflow';
 
-import { CREDENTIAL_TYPE } from '../../nodes/SupplierMatchedProjects/transport';
 import { passesOnItsOwn } from '../../nodes/SupplierMatchedProjects/trigger/failures';
 import { SANDBOX_FIXTURES, startSandbox } from '../../sandbox';
-import { testCredential, TestCredentialsHelper } from '../support/engine';
-import { PollHarness } from '../support/poll-harness';
-import { credentialsHelper, getMany, type CredentialFields } from '../support/reliability';
+import { n8nProcess, type CredentialFields, type N8nProcess } from '../support/harness';
 import {
 	startScriptedServer,
 	type ScriptedReply,
 	type ScriptedRequest,
 	type ScriptedServer,
 } from '../support/reliability-server';
-import { packageProcess, type PackageProcess } from '../support/package-process';
 
-let proc: PackageProcess;
+let proc: N8nProcess;
 
 type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
 
@@ -52,12 +48,14 @@ afterAll(async () => {
 
 beforeEach(() => {
 	script = undefined;
-	proc = packageProcess({
-		maxAttempts: 3,
-		baseDelayMs: 5,
-		maxDelayMs: 20,
-		maxTotalWaitMs: 10_000,
-		requestTimeoutMs: 2_000,
+	proc = n8nProcess({
+		retryPolicy: {
+			maxAttempts: 3,
+			baseDelayMs: 5,
+			maxDelayMs: 20,
+			maxTotalWaitMs: 10_000,
+			requestTimeoutMs: 2_000,
+		},
 	});
 	api.requests.length = 0;
 	other.requests.length = 0;
@@ -104,7 +102,7 @@ describe('results request redirected to another origin', () => {
 		async (status) => {
 			script = (request) =>
 				isResults(request) ? redirect(status, otherOriginLocation()) : undefined;
-			const run = await getMany(credentialsHelper(credentials(), proc), { companyId });
+			const run = await proc.withCredential(credentials()).getMany({ companyId });
 			expect(run.items).toBeUndefined();
 			expect(run.error?.message).toBe(
 				`The API at ${api.url} redirected the request to another address, ${other.url} (HTTP ${status}); the node did not follow it, so the credential was not sent there`,
@@ -123,18 +121,15 @@ describe('results request redirected to another origin', () => {
 		const { host } = new URL(api.url);
 		script = (request) =>
 			isResults(request) ? redirect(301, `https://${host}${request.path}`) : undefined;
-		const run = await getMany(credentialsHelper(credentials(), proc), { companyId });
+		const run = await proc.withCredential(credentials()).getMany({ companyId });
 		expect(run.error?.message).toContain(`another address, https://${host} (HTTP 301)`);
 		expect(api.requests.filter(isResults)).toHaveLength(1);
 	});
 
 	it('a poll reports it instead of waiting for it to pass', async () => {
-		const harness = new PollHarness({
-			nodeType: proc.trigger,
-			parameters: { companyId, event: 'newTender', output: 'tenders' },
-			credentialsHelper: credentialsHelper(credentials(), proc),
-			timezone: 'UTC',
-		});
+		const harness = proc
+			.withCredential(credentials())
+			.poll({ companyId, event: 'newTender', output: 'tenders' }, 'UTC');
 		expect((await harness.activate()).kind).toBe('nothing');
 		script = (request) => (isResults(request) ? redirect(302, otherOriginLocation()) : undefined);
 		const outcome = await harness.poll();
@@ -162,7 +157,7 @@ describe('results request redirected on its own origin', () => {
 		'%i: followed as a GET with the credential, every hop counted',
 		async (status) => {
 			movedUnderV2(status);
-			const run = await getMany(credentialsHelper(credentials(), proc), {
+			const run = await proc.withCredential(credentials()).getMany({
 				companyId,
 				output: 'projects',
 			});
@@ -188,7 +183,7 @@ describe('results request redirected on its own origin', () => {
 
 	it('a loop stops after three hops with a message', async () => {
 		script = (request) => (isResults(request) ? redirect(302, request.path) : undefined);
-		const run = await getMany(credentialsHelper(credentials(), proc), { companyId });
+		const run = await proc.withCredential(credentials()).getMany({ companyId });
 		expect(run.error?.message).toBe(
 			`The API at ${api.url} redirected the request more than 3 times (HTTP 302)`,
 		);
@@ -203,7 +198,7 @@ describe('token request redirected', () => {
 		async (status) => {
 			script = (request) =>
 				isToken(request) ? redirect(status, otherOriginLocation()) : undefined;
-			const run = await getMany(credentialsHelper(credentials(), proc), { companyId });
+			const run = await proc.withCredential(credentials()).getMany({ companyId });
 			expect(run.error?.message).toBe(
 				`The token issuer at ${api.url} redirected the token request to another address, ${other.url} (HTTP ${status}); the node did not follow it, so the client secret was not sent there`,
 			);
@@ -226,7 +221,7 @@ describe('token request redirected', () => {
 				}
 				return redirect(status, '/issuer/oauth2/token');
 			};
-			const run = await getMany(credentialsHelper(credentials(), proc), { companyId });
+			const run = await proc.withCredential(credentials()).getMany({ companyId });
 			expect(run.error).toBeUndefined();
 			expect(run.items?.length).toBeGreaterThan(0);
 			const posts = api.requests.filter(isToken);
@@ -244,7 +239,7 @@ describe('token request redirected', () => {
 		async (status) => {
 			script = (request) =>
 				request.path.startsWith('/oauth2/token') ? redirect(status, '/elsewhere') : undefined;
-			const run = await getMany(credentialsHelper(credentials(), proc), { companyId });
+			const run = await proc.withCredential(credentials()).getMany({ companyId });
 			expect(run.error?.message).toBe(
 				`The token issuer at ${api.url} answered the token request with a redirect (HTTP ${status}) that would turn it into a GET without the client's credentials, so the node did not follow it`,
 			);
@@ -265,7 +260,7 @@ describe('addresses with user-info or a bare ? or #', () => {
 	])(
 		'a user name or password in the %s is refused, none of it shown',
 		async (field, fields, shown) => {
-			const run = await getMany(credentialsHelper(credentials(fields), proc), { companyId });
+			const run = await proc.withCredential(credentials(fields)).getMany({ companyId });
 			expect(run.error?.message).toBe(
 				`The credential's ${field} "${shown}" has a user name or password in it (before an "@"): enter only the address, for example ${field === 'Base URL' ? 'https://api.example.com' : 'https://auth.example.com'}, and the client ID and secret in their own fields`,
 			);
@@ -275,12 +270,11 @@ describe('addresses with user-info or a bare ? or #', () => {
 	);
 
 	it('an address without a scheme but with user-info is not echoed with it', async () => {
-		const run = await getMany(
-			credentialsHelper(credentials({ baseUrl: 'smp-user:smp-pass@api.example.com' }), proc),
-			{
+		const run = await proc
+			.withCredential(credentials({ baseUrl: 'smp-user:smp-pass@api.example.com' }))
+			.getMany({
 				companyId,
-			},
-		);
+			});
 		expect(run.error?.message).toContain(
 			'"***@api.example.com" is not an http:// or https:// address',
 		);
@@ -288,18 +282,15 @@ describe('addresses with user-info or a bare ? or #', () => {
 	});
 
 	it.each(['?', '/?', '#', '/#'])('a Base URL ending in a bare "%s" is refused', async (end) => {
-		const run = await getMany(
-			credentialsHelper(credentials({ baseUrl: `${api.url}${end}` }), proc),
-			{
-				companyId,
-			},
-		);
+		const run = await proc.withCredential(credentials({ baseUrl: `${api.url}${end}` })).getMany({
+			companyId,
+		});
 		expect(run.error?.message).toContain(`has a query or fragment (a "?" or "#" and what follows)`);
 		expect(api.requests.filter(isResults)).toEqual([]);
 	});
 
 	it('an Auth URL ending in a bare "?" is refused', async () => {
-		const run = await getMany(credentialsHelper(credentials({ authUrl: `${api.url}?` }), proc), {
+		const run = await proc.withCredential(credentials({ authUrl: `${api.url}?` })).getMany({
 			companyId,
 		});
 		expect(run.error?.message).toContain(`Auth URL "${api.url}?" has a query or fragment`);
@@ -309,10 +300,7 @@ describe('addresses with user-info or a bare ? or #', () => {
 
 describe("the credential's Test button", () => {
 	async function test(fields: Partial<CredentialFields>) {
-		const helper = new TestCredentialsHelper([proc.credential]);
-		return await testCredential(helper, CREDENTIAL_TYPE, {
-			...credentials(fields),
-		} as ICredentialDataDecryptedObject);
+		return await proc.testCredential({ ...credentials(fields) } as ICredentialDataDecryptedObject);
 	}
 
 	it.each([301, 302, 307, 308])(

@@ -14,17 +14,14 @@ import type {
 	INodeParameters,
 } from 'n8n-workflow';
 
-import { CREDENTIAL_TYPE } from '../../nodes/SupplierMatchedProjects/transport';
 import { startSandbox } from '../../sandbox';
-import { testCredential, type TestCredentialsHelper } from '../support/engine';
-import { PollHarness } from '../support/poll-harness';
 import {
-	credentialsHelper,
-	getMany,
-	leaksIn,
-	secretForms,
+	n8nProcess,
 	type CredentialFields,
-} from '../support/reliability';
+	type N8nProcess,
+	type PollHarness,
+} from '../support/harness';
+import { leaksIn, secretForms } from '../support/reliability';
 import { captureLogs, type LogEntry } from '../support/reliability-logs';
 import {
 	closedPort,
@@ -33,9 +30,8 @@ import {
 	type ScriptedRequest,
 	type ScriptedServer,
 } from '../support/reliability-server';
-import { packageProcess, type PackageProcess } from '../support/package-process';
 
-let proc: PackageProcess;
+let proc: N8nProcess;
 
 type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
 
@@ -86,7 +82,7 @@ afterAll(async () => {
 beforeEach(() => {
 	logs.length = 0;
 	override = undefined;
-	proc = packageProcess(RETRY_POLICY);
+	proc = n8nProcess({ retryPolicy: RETRY_POLICY });
 	sandbox.clearFaults();
 });
 
@@ -294,22 +290,29 @@ const errorPaths: ErrorPath[] = [
 describe('Get Many: no secret or token on any error path', () => {
 	test.each(errorPaths.map((path) => [path.name, path] as const))('%s', async (_name, path) => {
 		path.arrange?.();
-		const helper = credentialsHelper(probeCredentials(path.credentials?.()), proc);
-		const run = await getMany(helper, { companyId, ...path.parameters });
+		const helper = proc.withCredential(probeCredentials(path.credentials?.()));
+		const run = await helper.getMany({ companyId, ...path.parameters });
 		expect(run.error?.message).toMatch(path.error);
-		expectNoLeaks({ items: run.items, error: run.error, run: run.run, writes: helper.writes });
+		expectNoLeaks({
+			items: run.items,
+			error: run.error,
+			run: run.run,
+			writes: helper.credentials.writes,
+		});
 
 		// The same failure with "Continue On Fail": the error becomes an output item.
-		proc = packageProcess(RETRY_POLICY);
+		proc = n8nProcess({ retryPolicy: RETRY_POLICY });
 		sandbox.clearFaults();
 		path.arrange?.();
-		const continued = await getMany(
-			credentialsHelper(probeCredentials(path.credentials?.()), proc),
-			{ companyId, ...path.parameters },
-			{ continueOnFail: true },
-		);
+		const continued = await proc
+			.withCredential(probeCredentials(path.credentials?.()))
+			.getMany({ companyId, ...path.parameters }, { continueOnFail: true });
 		expect(String(continued.items?.[0]?.json.error)).toMatch(path.error);
-		expectNoLeaks({ items: continued.items, run: continued.run, writes: helper.writes });
+		expectNoLeaks({
+			items: continued.items,
+			run: continued.run,
+			writes: helper.credentials.writes,
+		});
 	});
 
 	test('the error paths cover every spelling of the secret and some real tokens', () => {
@@ -328,29 +331,27 @@ describe('the credential test button', () => {
 			/token issuer|reach/,
 		],
 	] as const)('with %s says nothing secret', async (_name, overrides, said) => {
-		const helper = credentialsHelper(probeCredentials(), proc);
+		const helper = proc.withCredential(probeCredentials());
 		const data = {
 			...probeCredentials(),
 			...overrides(),
 		} as unknown as ICredentialDataDecryptedObject;
-		const result = await testCredential(helper, CREDENTIAL_TYPE, data);
+		const result = await helper.testCredential(data);
 		expect(`${result.status} ${result.message}`).toMatch(said);
-		expectNoLeaks({ result, writes: helper.writes });
+		expectNoLeaks({ result, writes: helper.credentials.writes });
 	});
 });
 
 describe('the trigger keeps secrets out of static data, items, errors and logs', () => {
-	function trigger(helper: TestCredentialsHelper): PollHarness {
-		return new PollHarness({
-			nodeType: proc.trigger,
-			parameters: { companyId, event: 'newOrUpdatedTender', output: 'tenders' },
-			credentialsHelper: helper,
-			timezone: 'UTC',
-		});
+	function trigger(withCredential: N8nProcess): PollHarness {
+		return withCredential.poll(
+			{ companyId, event: 'newOrUpdatedTender', output: 'tenders' },
+			'UTC',
+		);
 	}
 
 	test('through activation, new tenders, faults, revoked tokens and a restart', async () => {
-		const helper = credentialsHelper(probeCredentials(), proc);
+		const helper = proc.withCredential(probeCredentials());
 		const harness = trigger(helper);
 		await harness.activate();
 		const emitted: INodeExecutionData[] = [];
@@ -387,18 +388,16 @@ describe('the trigger keeps secrets out of static data, items, errors and logs',
 			memory: harness.memory(),
 			errors: harness.errors,
 			triggerLogs: harness.logs,
-			writes: helper.writes,
+			writes: helper.credentials.writes,
 		});
 	});
 
 	test('when its first poll fails on a wrong secret and on an echoing API', async () => {
-		const wrong = trigger(
-			credentialsHelper(probeCredentials({ clientSecret: WRONG_SECRET }), proc),
-		);
+		const wrong = trigger(proc.withCredential(probeCredentials({ clientSecret: WRONG_SECRET })));
 		await expect(wrong.activate()).rejects.toThrow(/invalid_client/);
 
 		onResults(() => ({ status: 401, json: { code: 'Unauthorised', message: 'bad token' } }));
-		const refused = trigger(credentialsHelper(probeCredentials(), proc));
+		const refused = trigger(proc.withCredential(probeCredentials()));
 		let thrown: unknown;
 		try {
 			await refused.activate();
@@ -417,53 +416,54 @@ describe('the trigger keeps secrets out of static data, items, errors and logs',
 describe('tokens are kept per credential, in memory only', () => {
 	test('one token for repeated runs; a changed secret, client id or issuer asks again', async () => {
 		const tokensFor = (clientId: string) => sandbox.tokensIssued({ clientId });
-		const probeHelper = credentialsHelper(probeCredentials(), proc);
+		const probeHelper = proc.withCredential(probeCredentials());
 		const before = tokensFor(PROBE.clientId);
 		for (let run = 0; run < 3; run++) {
-			expect((await getMany(probeHelper, { companyId })).error).toBeUndefined();
+			expect((await probeHelper.getMany({ companyId })).error).toBeUndefined();
 		}
 		expect(tokensFor(PROBE.clientId) - before).toBe(1);
 
 		const tokenRequests = () =>
 			recorder.requests.filter((request) => request.path.startsWith('/oauth2/token')).length;
 		const asked = tokenRequests();
-		const changedSecret = await getMany(
-			credentialsHelper(probeCredentials({ clientSecret: WRONG_SECRET }), proc),
-			{ companyId },
-		);
+		const changedSecret = await proc
+			.withCredential(probeCredentials({ clientSecret: WRONG_SECRET }))
+			.getMany({ companyId });
 		expect(changedSecret.error?.message).toMatch(/invalid_client/);
 		expect(tokenRequests()).toBe(asked + 1);
 
 		const otherBefore = tokensFor(sandbox.fixtures.client.clientId);
-		const otherClient = credentialsHelper(probeCredentials({ ...sandbox.fixtures.client }), proc);
-		expect((await getMany(otherClient, { companyId })).error).toBeUndefined();
+		const otherClient = proc.withCredential(probeCredentials({ ...sandbox.fixtures.client }));
+		expect((await otherClient.getMany({ companyId })).error).toBeUndefined();
 		expect(tokensFor(sandbox.fixtures.client.clientId)).toBe(otherBefore + 1);
 
-		const directIssuer = credentialsHelper(probeCredentials({ authUrl: sandbox.url }), proc);
-		expect((await getMany(directIssuer, { companyId })).error).toBeUndefined();
+		const directIssuer = proc.withCredential(probeCredentials({ authUrl: sandbox.url }));
+		expect((await directIssuer.getMany({ companyId })).error).toBeUndefined();
 		expect(tokensFor(PROBE.clientId) - before).toBe(2);
 
 		// Back to the first credential: its token is still in memory.
-		expect((await getMany(probeHelper, { companyId })).error).toBeUndefined();
+		expect((await probeHelper.getMany({ companyId })).error).toBeUndefined();
 		expect(tokensFor(PROBE.clientId) - before).toBe(2);
 
 		for (const helper of [probeHelper, otherClient, directIssuer]) {
-			expect(helper.writes).toEqual([]);
+			expect(helper.credentials.writes).toEqual([]);
 		}
-		expectNoLeaks({ writes: [probeHelper.writes, otherClient.writes, directIssuer.writes] });
+		expectNoLeaks({
+			writes: [probeHelper, otherClient, directIssuer].map((helper) => helper.credentials.writes),
+		});
 	});
 
 	test('a forgotten process memory means a new token: nothing was kept anywhere else', async () => {
 		const before = sandbox.tokensIssued({ clientId: PROBE.clientId });
-		const first = credentialsHelper(probeCredentials(), proc);
-		expect((await getMany(first, { companyId })).error).toBeUndefined();
-		proc = packageProcess(RETRY_POLICY);
-		const restarted = credentialsHelper(probeCredentials(), proc);
-		expect((await getMany(restarted, { companyId })).error).toBeUndefined();
+		const first = proc.withCredential(probeCredentials());
+		expect((await first.getMany({ companyId })).error).toBeUndefined();
+		proc = n8nProcess({ retryPolicy: RETRY_POLICY });
+		const restarted = proc.withCredential(probeCredentials());
+		expect((await restarted.getMany({ companyId })).error).toBeUndefined();
 		expect(sandbox.tokensIssued({ clientId: PROBE.clientId }) - before).toBe(2);
 		for (const helper of [first, restarted]) {
-			expect(helper.writes).toEqual([]);
-			expect(helper.preAuthenticationRuns).toBeGreaterThanOrEqual(1);
+			expect(helper.credentials.writes).toEqual([]);
+			expect(helper.credentials.preAuthenticationRuns).toBeGreaterThanOrEqual(1);
 		}
 	});
 });

@@ -8,8 +8,7 @@
  * process alone asking for more than the limit.
  */
 import { startSandbox } from '../../sandbox';
-import type { NodeRun } from '../support/engine';
-import { credentialsHelper, getMany } from '../support/reliability';
+import { n8nProcess, type NodeRun } from '../support/harness';
 import { busiestWindow } from '../support/rate-window';
 import { reportFigures } from '../support/reliability-report';
 import { after, runInVirtualTime, useVirtualTime } from '../support/clock';
@@ -56,12 +55,12 @@ async function runLoad(load: Load) {
 
 	const credential = { authUrl: api.url, baseUrl: api.url, ...api.fixtures.client };
 	// Each process its own runtime: its own tokens, rate budget and turns, as main and workers have.
-	const processes = load.processes.map(() => credentialsHelper(credential));
+	const processes = load.processes.map(() => n8nProcess({ credential }));
 	const spacingMs = load.overMs / load.executions;
 	const runs: Array<Promise<NodeRun>> = [];
 	for (let run = 0; run < load.executions; run++) {
-		const helper = processes[run % processes.length];
-		runs.push(after(run * spacingMs, async () => await getMany(helper, { companyId })));
+		const proc = processes[run % processes.length];
+		runs.push(after(run * spacingMs, async () => await proc.getMany({ companyId })));
 	}
 	const results = await runInVirtualTime(async () => await Promise.all(runs));
 

@@ -3,7 +3,7 @@
  * generates sequences of listing changes (tenders opening, closing, changing type or due date,
  * odd ids such as `__proto__`, broken entries), polls, overlapping polls whose page answers its scheduler orders,
  * failures, restarts and clock moves, and runs them against the trigger's real poll code in n8n's
- * engine (test/support/poll-harness.ts) over HTTP to the sandbox. After every command:
+ * engine (test/support/harness/poll.ts) over HTTP to the sandbox. After every command:
  *
  * - no tender is announced twice;
  * - nothing is announced that never passed the filters;
@@ -22,7 +22,7 @@ import fc from 'fast-check';
 
 import { readTriggerState } from '../../nodes/SupplierMatchedProjects/trigger/state';
 import { advanceTime, isoDay, useVirtualTime } from '../support/clock';
-import type { PollHarness } from '../support/poll-harness';
+import type { PollHarness } from '../support/harness';
 import {
 	companyId,
 	DAY_MS,

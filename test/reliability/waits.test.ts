@@ -9,9 +9,8 @@
 import { sleep } from 'n8n-workflow';
 
 import { advanceTime, useVirtualTime } from '../support/clock';
-import type { NodeRun } from '../support/engine';
+import { n8nProcess, type N8nProcess, type NodeRun } from '../support/harness';
 import { project, tender } from '../support/n8n-fixtures';
-import { credentialsHelper, getMany } from '../support/reliability';
 import { captureLogs } from '../support/reliability-logs';
 import {
 	startScriptedServer,
@@ -19,9 +18,8 @@ import {
 	type ScriptedRequest,
 	type ScriptedServer,
 } from '../support/reliability-server';
-import { packageProcess, type PackageProcess } from '../support/package-process';
 
-let proc: PackageProcess;
+let proc: N8nProcess;
 
 const companyId = 'company-1';
 const FIVE_MINUTES_MS = 300_000;
@@ -49,7 +47,7 @@ afterAll(async () => {
 });
 
 beforeEach(() => {
-	proc = packageProcess();
+	proc = n8nProcess();
 	server.requests.length = 0;
 });
 
@@ -73,16 +71,13 @@ function resultsRequests(): number {
 }
 
 async function run(): Promise<NodeRun> {
-	const helper = credentialsHelper(
-		{
-			authUrl: server.url,
-			baseUrl: server.url,
-			clientId: 'scripted-client',
-			clientSecret: 'scripted-secret',
-		},
-		proc,
-	);
-	return await getMany(helper, { companyId });
+	const credential = {
+		authUrl: server.url,
+		baseUrl: server.url,
+		clientId: 'scripted-client',
+		clientSecret: 'scripted-secret',
+	};
+	return await proc.withCredential(credential).getMany({ companyId });
 }
 
 const refused = (retryAfter: string): ScriptedReply => ({
@@ -139,7 +134,7 @@ describe('a Retry-After longer than the API window', () => {
 
 describe('the wait for a turn on the credential', () => {
 	it('is bounded: a walk queued behind a slow one stops with the queue message, sends nothing, and leaves the queue clean', async () => {
-		proc = packageProcess({ maxTotalWaitMs: 300 });
+		proc = n8nProcess({ retryPolicy: { maxTotalWaitMs: 300 } });
 		// The first walk's page takes 1.5 s to come: it holds the turn that long.
 		answerResults({ ...page, delayMs: 1500 });
 		const slow = run();

@@ -7,9 +7,12 @@ import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workf
 
 import type { RetryPolicy } from '../../nodes/SupplierMatchedProjects/transport/retry';
 import { SANDBOX_FIXTURES, startSandbox, type SandboxOptions } from '../../sandbox';
-import { TestCredentialsHelper } from './engine';
-import { PollHarness } from './poll-harness';
-import { packageProcess, type PackageProcess } from './package-process';
+import {
+	n8nProcess,
+	type N8nProcess,
+	type PollHarness,
+	type TestCredentialsHelper,
+} from './harness';
 
 export type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
 
@@ -19,8 +22,8 @@ export const { companyId } = SANDBOX_FIXTURES;
 export { SANDBOX_FIXTURES };
 
 export interface PollWorld {
-	/** The package's runtime and classes, as one n8n process has them. */
-	process: PackageProcess;
+	/** The n8n process the trigger runs in, with the credential pointed at the sandbox. */
+	process: N8nProcess;
 	sandbox: Sandbox;
 	credentials: TestCredentialsHelper;
 	trigger(parameters?: INodeParameters, timezone?: string): PollHarness;
@@ -35,26 +38,17 @@ export async function startPollWorld(
 	options: SandboxOptions = {},
 	retryPolicy: Partial<RetryPolicy> = {},
 ): Promise<PollWorld> {
-	const proc = packageProcess({ baseDelayMs: 1, maxDelayMs: 5, ...retryPolicy });
 	const sandbox = await startSandbox({ port: 0, projects: 0, ...options });
-	const credentials = new TestCredentialsHelper([proc.credential]);
-	credentials.setCredentials(CREDENTIAL_TYPE, {
-		authUrl: sandbox.url,
-		baseUrl: sandbox.url,
-		clientId: SANDBOX_FIXTURES.client.clientId,
-		clientSecret: SANDBOX_FIXTURES.client.clientSecret,
+	const proc = n8nProcess({
+		retryPolicy: { baseDelayMs: 1, maxDelayMs: 5, ...retryPolicy },
+		credential: { authUrl: sandbox.url, baseUrl: sandbox.url, ...SANDBOX_FIXTURES.client },
 	});
 	return {
 		process: proc,
 		sandbox,
-		credentials,
+		credentials: proc.credentials,
 		trigger: (parameters = {}, timezone = 'UTC') =>
-			new PollHarness({
-				nodeType: proc.trigger,
-				parameters: { companyId, ...parameters },
-				credentialsHelper: credentials,
-				timezone,
-			}),
+			proc.poll({ companyId, ...parameters }, timezone),
 		stop: async () => {
 			await sandbox.stop();
 		},

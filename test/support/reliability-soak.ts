@@ -18,9 +18,7 @@ import { SANDBOX_FIXTURES, startSandbox } from '../../sandbox';
 import type { FaultRates } from '../../sandbox/faults';
 import type { RequestLogEntry } from '../../sandbox/server';
 import { advanceTime, DAY_MS, isoDay, MINUTE_MS, runInVirtualTime, useVirtualTime } from './clock';
-import { PollHarness } from './poll-harness';
-import { packageProcess, type PackageProcess } from './package-process';
-import { credentialsHelper, getMany, type ProcessCredentials } from './reliability';
+import { n8nProcess, type N8nProcess, type PollHarness } from './harness';
 import { captureLogs } from './reliability-logs';
 import { reportProgress } from './reliability-report';
 
@@ -280,21 +278,20 @@ class Interlude {
 	}
 }
 
-function credentialsFor(sandbox: Sandbox, proc: PackageProcess): ProcessCredentials {
-	return credentialsHelper(
-		{ authUrl: sandbox.url, baseUrl: sandbox.url, ...SANDBOX_FIXTURES.client },
-		proc,
-	);
+/** A fresh process with the credential pointed at the sandbox. */
+function processFor(sandbox: Sandbox, retryPolicy: SoakOptions['retryPolicy']): N8nProcess {
+	return n8nProcess({
+		retryPolicy,
+		credential: { authUrl: sandbox.url, baseUrl: sandbox.url, ...SANDBOX_FIXTURES.client },
+	});
 }
 
-/** The soak's trigger in one n8n process; the harness's saved static data is the database. */
-function triggerIn(sandbox: Sandbox, proc: PackageProcess): PollHarness {
-	return new PollHarness({
-		nodeType: proc.trigger,
-		parameters: { companyId, event: 'newOrUpdatedTender', output: 'tenders' },
-		credentialsHelper: credentialsFor(sandbox, proc),
-		timezone: 'UTC',
-	});
+/** The trigger of a soak, in a fresh process; its database is the harness's saved static data. */
+function triggerIn(sandbox: Sandbox, retryPolicy: SoakOptions['retryPolicy']): PollHarness {
+	return processFor(sandbox, retryPolicy).poll(
+		{ companyId, event: 'newOrUpdatedTender', output: 'tenders' },
+		'UTC',
+	);
 }
 
 export type TriggerSoakFigures = Awaited<ReturnType<typeof soakTrigger>>;
@@ -515,7 +512,7 @@ export async function soakTrigger(polls: number, options: SoakOptions) {
 	const startMs = Date.now();
 	sandbox.setFaultRates(SOAK_FAULT_RATES, options.seed);
 	const between = new Interlude(sandbox, random, options.revokeChance);
-	const first = triggerIn(sandbox, packageProcess(options.retryPolicy));
+	const first = triggerIn(sandbox, options.retryPolicy);
 	const run = new TriggerRun(sandbox, first, logs, startedAt);
 	let restarts = 0;
 	let endMs = startMs;
@@ -526,7 +523,7 @@ export async function soakTrigger(polls: number, options: SoakOptions) {
 				between.pass();
 				if (run.active && random.chance(options.restartChance)) {
 					// The process is gone with all it kept in memory; the database stays.
-					run.restart(triggerIn(sandbox, packageProcess(options.retryPolicy)));
+					run.restart(triggerIn(sandbox, options.retryPolicy));
 					restarts++;
 				}
 			}
@@ -575,7 +572,7 @@ class WalkTally {
 
 	constructor(
 		private readonly sandbox: Sandbox,
-		private readonly helper: ProcessCredentials,
+		private readonly process: N8nProcess,
 		private readonly reruns: number,
 	) {}
 
@@ -587,7 +584,7 @@ class WalkTally {
 			if (run > 0) this.rerunsNeeded++;
 			this.sandbox.resetRequests();
 			const result = await runInVirtualTime(() =>
-				getMany(this.helper, { companyId, output: 'projects' }),
+				this.process.getMany({ companyId, output: 'projects' }),
 			);
 			this.log.push(...this.sandbox.requests());
 			if (result.error === undefined) {
@@ -612,10 +609,10 @@ export async function soakWalks(walks: number, options: SoakOptions & { reruns: 
 	captureLogs();
 	const random = seededRandom(options.seed);
 	const sandbox = await startSandbox({ port: 0, seed: options.seed, projects: options.projects });
-	const helper = credentialsFor(sandbox, packageProcess(options.retryPolicy));
+	const proc = processFor(sandbox, options.retryPolicy);
 	sandbox.setFaultRates(SOAK_FAULT_RATES, options.seed);
 	const between = new Interlude(sandbox, random, options.revokeChance);
-	const tally = new WalkTally(sandbox, helper, options.reruns);
+	const tally = new WalkTally(sandbox, proc, options.reruns);
 
 	try {
 		for (let walk = 0; walk < walks; walk++) {

@@ -1,50 +1,7 @@
 /**
- * Shared pieces of the reliability tests: a credentials helper pointed at a server, the main
- * node run through n8n's real engine, and a deep search for secrets in whatever n8n could show,
- * log or store.
+ * A deep search for secrets in whatever n8n could show, log or store: the reliability tests' own
+ * check that a credential's secret and tokens stay where they belong.
  */
-import type { ICredentialDataDecryptedObject, INodeParameters } from 'n8n-workflow';
-
-import { CREDENTIAL_TYPE } from '../../nodes/SupplierMatchedProjects/transport';
-import { runNode, TestCredentialsHelper, type NodeRun } from './engine';
-import { packageProcess, type PackageProcess } from './package-process';
-
-export interface CredentialFields {
-	authUrl: string;
-	baseUrl: string;
-	clientId: string;
-	clientSecret: string;
-	scope?: string;
-}
-
-/** A credentials helper that knows the credential type of one process, and that process. */
-export interface ProcessCredentials extends TestCredentialsHelper {
-	process: PackageProcess;
-}
-
-/** The credential in a fresh process, unless one is given for several to share. */
-export function credentialsHelper(
-	fields: CredentialFields,
-	process: PackageProcess = packageProcess(),
-): ProcessCredentials {
-	const helper = Object.assign(new TestCredentialsHelper([process.credential]), { process });
-	helper.setCredentials(CREDENTIAL_TYPE, { ...fields } as ICredentialDataDecryptedObject);
-	return helper;
-}
-
-/** Get Many with every result unless the parameters say otherwise. */
-export async function getMany(
-	helper: ProcessCredentials,
-	parameters: INodeParameters,
-	options: { continueOnFail?: boolean } = {},
-): Promise<NodeRun> {
-	return await runNode({
-		nodeType: helper.process.node,
-		parameters: { resource: 'matchedProject', operation: 'getAll', returnAll: true, ...parameters },
-		credentialsHelper: helper,
-		continueOnFail: options.continueOnFail,
-	});
-}
 
 /**
  * Every spelling under which a secret could leak: as is, form- and URL-encoded, as JSON inside a

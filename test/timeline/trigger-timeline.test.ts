@@ -10,7 +10,7 @@
  */
 import type { Project, Tender } from '../../nodes/SupplierMatchedProjects/api/types';
 import { advanceTime, isoDay, useVirtualTime } from '../support/clock';
-import type { PollHarness, PollOutcome } from '../support/poll-harness';
+import type { PollHarness, PollOutcome } from '../support/harness';
 import {
 	companyId,
 	DAY_MS,

@@ -6,12 +6,12 @@ import type {
 } from 'n8n-workflow';
 
 import { TokenRequestError } from '../../nodes/SupplierMatchedProjects/transport/token';
-import { packageProcess, type PackageProcess } from '../support/package-process';
+import { n8nProcess, type N8nProcess } from '../support/harness';
 
 const SECRET = 'example-client-secret-never-shown';
 
-let proc: PackageProcess;
-let credential: PackageProcess['credential'];
+let proc: N8nProcess;
+let credential: N8nProcess['credential'];
 
 function credentials(
 	overrides: ICredentialDataDecryptedObject = {},
@@ -78,7 +78,7 @@ async function exchangeFailure(answer: Answer): Promise<TokenRequestError> {
 }
 
 beforeEach(() => {
-	proc = packageProcess();
+	proc = n8nProcess();
 	credential = proc.credential;
 	jest.restoreAllMocks();
 });

@@ -2,22 +2,21 @@
  * Runs nodes with n8n-core's real engine in-process: WorkflowExecute, the real execution contexts
  * and request helpers (so httpRequestWithAuthentication, proxy and allowed-domain handling are
  * n8n's own), with a credentials helper that behaves like packages/cli's CredentialsHelper.
+ * The one module of test/ that scripts/ may use (the bench runs its clients through it), so it
+ * imports nothing but n8n-core and n8n-workflow.
  */
-import { ExecuteContext, ExecutionLifecycleHooks, RoutingNode, WorkflowExecute } from 'n8n-core';
+import { ExecutionLifecycleHooks, WorkflowExecute } from 'n8n-core';
 import type {
 	ExecutionError,
 	IConnections,
 	ICredentialDataDecryptedObject,
 	ICredentials,
-	ICredentialsDecrypted,
 	ICredentialType,
 	IDataObject,
-	IExecuteData,
 	IHttpRequestHelper,
 	IHttpRequestOptions,
 	INode,
 	INodeCredentialsDetails,
-	INodeCredentialTestResult,
 	INodeExecutionData,
 	INodeParameters,
 	INodeProperties,
@@ -50,7 +49,8 @@ export interface CredentialWrite {
  * every decryption (so the expirable property is ''), each decryption returns a fresh object,
  * preAuthentication runs only while the expirable property is empty, expired or under test, its
  * HTTP helper is restricted to the credential's allowed domains, and output that contains the
- * expirable property is merged and written to the database (recorded in `writes`).
+ * expirable property is merged and written to the database (recorded in `writes`), as is an OAuth2
+ * token, which later decryptions return.
  */
 export class TestCredentialsHelper extends ICredentialsHelper {
 	readonly writes: CredentialWrite[] = [];
@@ -109,7 +109,11 @@ export class TestCredentialsHelper extends ICredentialsHelper {
 	): Promise<ICredentialDataDecryptedObject> {
 		const data = this.stored.get(type);
 		if (data === undefined) throw new UserError(`No credential of type "${type}" was set`);
-		return this.withDefaults(type, data);
+		// OAuth2's token is no declared property, so the defaults drop it; the cli keeps it.
+		const { oauthTokenData } = data;
+		const decrypted = this.withDefaults(type, data);
+		if (oauthTokenData !== undefined) decrypted.oauthTokenData = structuredClone(oauthTokenData);
+		return decrypted;
 	}
 
 	async authenticate(
@@ -189,12 +193,16 @@ export class TestCredentialsHelper extends ICredentialsHelper {
 		this.writes.push({ type, data: { ...data } });
 	}
 
+	/** Saves the token into the stored credential, so the next execution reads it back. */
 	async updateCredentialsOauthTokenData(
 		_nodeCredentials: INodeCredentialsDetails,
 		type: string,
 		data: ICredentialDataDecryptedObject,
 	): Promise<void> {
 		this.writes.push({ type, data: { ...data } });
+		const stored = this.stored.get(type);
+		if (stored === undefined) throw new UserError(`No credential of type "${type}" was set`);
+		this.stored.set(type, { ...stored, oauthTokenData: structuredClone(data.oauthTokenData) });
 	}
 }
 
@@ -399,119 +407,4 @@ export async function runWorkflow(options: {
 	const execution = new WorkflowExecute(additionalData, mode, runExecutionData);
 	await execution.processRunExecutionData(workflow);
 	return await finished;
-}
-
-const noOpNodeType: INodeType = {
-	description: {
-		displayName: 'No Operation, do nothing',
-		name: 'n8n-nodes-base.noOp',
-		group: ['organization'],
-		version: 1,
-		description: 'No Operation',
-		defaults: { name: 'No Operation, do nothing' },
-		inputs: ['main'],
-		outputs: ['main'],
-		properties: [],
-	},
-};
-
-/**
- * The credential's Test button, as packages/cli's CredentialsTester runs a credential's `test`
- * request: defaults applied, a temporary NoOp node routing the request through RoutingNode
- * (and so through preAuthentication and authenticate), then the same rules and fallbacks.
- */
-export async function testCredential(
-	credentialsHelper: TestCredentialsHelper,
-	type: string,
-	data: ICredentialDataDecryptedObject,
-): Promise<INodeCredentialTestResult> {
-	const testRequest = credentialsHelper.getCredentialType(type).test;
-	if (testRequest === undefined) return { status: 'Error', message: 'No testing function found' };
-	const credentialsDecrypted: ICredentialsDecrypted = {
-		id: 'credential-under-test',
-		name: 'Credential under test',
-		type,
-		data: credentialsHelper.withDefaults(type, data),
-	};
-	const node: INode = {
-		id: 'temp',
-		parameters: {},
-		name: 'Temp-Node',
-		type: noOpNodeType.description.name,
-		typeVersion: 1,
-		position: [0, 0],
-		credentials: { [type]: { id: credentialsDecrypted.id, name: credentialsDecrypted.name } },
-	};
-	const nodeTypeCopy: INodeType = {
-		description: {
-			...noOpNodeType.description,
-			credentials: [{ name: type, required: true }],
-			properties: [
-				{
-					displayName: 'Temp',
-					name: 'temp',
-					type: 'string',
-					routing: { request: testRequest.request },
-					default: '',
-				},
-			],
-		},
-	};
-	const workflow = new Workflow({
-		nodes: [node],
-		connections: {},
-		active: false,
-		nodeTypes: createNodeTypes([nodeTypeCopy]),
-	});
-	const runExecutionData: IRunExecutionData = createRunExecutionData({
-		resultData: { runData: {} },
-	});
-	const executeData: IExecuteData = { node, data: {}, source: null };
-	const executeFunctions = new ExecuteContext(
-		workflow,
-		node,
-		createAdditionalData(credentialsHelper),
-		'internal',
-		runExecutionData,
-		0,
-		[],
-		{ main: [[{ json: {} }]] },
-		executeData,
-		[],
-	);
-	const routingNode = new RoutingNode(executeFunctions, nodeTypeCopy, credentialsDecrypted);
-	let response: INodeExecutionData[][] | null | undefined;
-	try {
-		response = await routingNode.runNode();
-	} catch (error) {
-		const cause = (
-			error as { cause?: { response?: { status: number; statusText?: string }; code?: string } }
-		).cause;
-		if (cause?.response) {
-			const statusCode = cause.response.status;
-			for (const rule of testRequest.rules ?? []) {
-				if (rule.type === 'responseCode' && rule.properties.value === statusCode) {
-					return { status: 'Error', message: rule.properties.message };
-				}
-			}
-			if (statusCode < 199 || statusCode > 299) {
-				return {
-					status: 'Error',
-					message: cause.response.statusText || `Received HTTP status code: ${statusCode}`,
-				};
-			}
-		} else if (cause?.code) {
-			return { status: 'Error', message: cause.code };
-		}
-		return { status: 'Error', message: String((error as Error).message) };
-	}
-	for (const rule of testRequest.rules ?? []) {
-		if (rule.type === 'responseSuccessBody') {
-			const responseData = response?.[0]?.[0]?.json as IDataObject | undefined;
-			if (responseData?.[rule.properties.key] === rule.properties.value) {
-				return { status: 'Error', message: rule.properties.message };
-			}
-		}
-	}
-	return { status: 'OK', message: 'Connection successful!' };
 }

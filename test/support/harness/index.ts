@@ -1,0 +1,154 @@
+/**
+ * The one harness that runs the package in n8n's real engine, in-process. A test takes an n8n
+ * process as far as the package can tell (a runtime of its own: tokens, rate budget, turns, retry
+ * policy, the trigger's notes; and the classes n8n would construct, handed it), with "the
+ * database" of its credentials, and runs the node, the trigger or the tool in it. Its parts:
+ * engine.ts (workflows, the credentials helper), credential-test.ts, tool.ts, poll.ts.
+ */
+import type {
+	ICredentialDataDecryptedObject,
+	INodeCredentialTestResult,
+	INodeExecutionData,
+	INodeParameters,
+} from 'n8n-workflow';
+
+import { SupplierMatchedProjectsApi } from '../../../credentials/SupplierMatchedProjectsApi.credentials';
+import {
+	SupplierRuntime,
+	type RuntimeOptions,
+} from '../../../nodes/SupplierMatchedProjects/runtime';
+import { SupplierMatchedProjects } from '../../../nodes/SupplierMatchedProjects/SupplierMatchedProjects.node';
+import { SupplierMatchedProjectsTrigger } from '../../../nodes/SupplierMatchedProjects/SupplierMatchedProjectsTrigger.node';
+import { CREDENTIAL_TYPE } from '../../../nodes/SupplierMatchedProjects/transport';
+import { testCredential } from './credential-test';
+import { runNode, TestCredentialsHelper, type NodeRun } from './engine';
+import { PollHarness } from './poll';
+import { callAsTool, type ToolCall } from './tool';
+
+export { CREDENTIAL_TYPE };
+export { testCredential } from './credential-test';
+export * from './engine';
+export { PollHarness, type PollOutcome } from './poll';
+export { callAsTool, type ToolCall } from './tool';
+
+export interface CredentialFields {
+	authUrl: string;
+	baseUrl: string;
+	clientId: string;
+	clientSecret: string;
+	scope?: string;
+}
+
+/** The package's runtime and the classes n8n would construct, handed it. */
+export interface PackageProcess {
+	runtime: SupplierRuntime;
+	node: SupplierMatchedProjects;
+	trigger: SupplierMatchedProjectsTrigger;
+	credential: SupplierMatchedProjectsApi;
+}
+
+export interface ProcessOptions {
+	/** What "the database" holds for the package's credential; nothing when left out. */
+	credential?: CredentialFields | ICredentialDataDecryptedObject;
+	retryPolicy?: RuntimeOptions['retryPolicy'];
+}
+
+export interface RunOptions {
+	items?: INodeExecutionData[];
+	continueOnFail?: boolean;
+	timezone?: string;
+}
+
+function packageProcess(retryPolicy: RuntimeOptions['retryPolicy']): PackageProcess {
+	const runtime = new SupplierRuntime({ retryPolicy });
+	return {
+		runtime,
+		node: new SupplierMatchedProjects(runtime),
+		trigger: new SupplierMatchedProjectsTrigger(runtime),
+		credential: new SupplierMatchedProjectsApi(runtime),
+	};
+}
+
+/** One n8n process with one credential, and the package's nodes run in it. */
+export class N8nProcess implements PackageProcess {
+	readonly runtime: SupplierRuntime;
+
+	readonly node: SupplierMatchedProjects;
+
+	readonly trigger: SupplierMatchedProjectsTrigger;
+
+	readonly credential: SupplierMatchedProjectsApi;
+
+	/** "The database" of this process's credentials. */
+	readonly credentials: TestCredentialsHelper;
+
+	constructor(options: ProcessOptions = {}, shared?: PackageProcess) {
+		const { runtime, node, trigger, credential } = shared ?? packageProcess(options.retryPolicy);
+		this.runtime = runtime;
+		this.node = node;
+		this.trigger = trigger;
+		this.credential = credential;
+		this.credentials = new TestCredentialsHelper([credential]);
+		if (options.credential !== undefined) {
+			this.credentials.setCredentials(CREDENTIAL_TYPE, { ...options.credential });
+		}
+	}
+
+	/** Another credential in this same process: tokens, rate budget and turns are shared. */
+	withCredential(credential: ProcessOptions['credential']): N8nProcess {
+		return new N8nProcess({ credential }, this);
+	}
+
+	/** The main node, run once with these parameters. */
+	async run(parameters: INodeParameters, options: RunOptions = {}): Promise<NodeRun> {
+		return await runNode({
+			nodeType: this.node,
+			parameters,
+			credentialsHelper: this.credentials,
+			...options,
+		});
+	}
+
+	/** Get Many with every result unless the parameters say otherwise. */
+	async getMany(parameters: INodeParameters, options: RunOptions = {}): Promise<NodeRun> {
+		return await this.run(
+			{ resource: 'matchedProject', operation: 'getAll', returnAll: true, ...parameters },
+			options,
+		);
+	}
+
+	/** The trigger in an active workflow, polled as n8n's active-workflow manager does. */
+	poll(parameters: INodeParameters, timezone?: string): PollHarness {
+		return new PollHarness({
+			nodeType: this.trigger,
+			parameters,
+			credentialsHelper: this.credentials,
+			timezone,
+		});
+	}
+
+	/** The main node as an agent's tool, called once with `args`. */
+	async tool(
+		parameters: INodeParameters,
+		args: Record<string, unknown>,
+		options: { name?: string; timezone?: string } = {},
+	): Promise<ToolCall> {
+		return await callAsTool({
+			nodeType: this.node,
+			parameters,
+			credentialsHelper: this.credentials,
+			args,
+			...options,
+		});
+	}
+
+	/** The credential's Test button, with these settings. */
+	async testCredential(data: ICredentialDataDecryptedObject): Promise<INodeCredentialTestResult> {
+		return await testCredential(this.credentials, CREDENTIAL_TYPE, data);
+	}
+}
+
+/** A fresh n8n process: no token yet, an unspent rate budget. */
+export function n8nProcess(options: ProcessOptions = {}): N8nProcess {
+	return new N8nProcess(options);
+}
