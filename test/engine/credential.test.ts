@@ -11,12 +11,11 @@ import { SupplierMatchedProjectsApi } from '../../credentials/SupplierMatchedPro
 import { SANDBOX_FIXTURES, startSandbox } from '../../sandbox';
 import { closedPort } from '../support/reliability-server';
 import { n8nProcess, runNode, TestCredentialsHelper, type N8nProcess } from '../support/harness';
+import type { Sandbox } from '../support/poll-world';
 
 let proc: N8nProcess;
 
 const TYPE = 'supplierMatchedProjectsApi';
-
-type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
 
 let sandbox: Sandbox;
 

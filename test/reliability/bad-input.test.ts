@@ -24,10 +24,9 @@ import {
 	type ScriptedServer,
 } from '../support/reliability-server';
 import { captureLogs, type LogEntry } from '../support/reliability-logs';
+import type { Sandbox } from '../support/poll-world';
 
 let proc: N8nProcess;
-
-type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
 
 interface World {
 	sandbox: Sandbox;

@@ -15,12 +15,10 @@ import {
 	type N8nProcess,
 	type NodeRun,
 } from '../support/harness';
-import { freshPollWorldEachTest, type PollWorld } from '../support/poll-world';
+import { freshPollWorldEachTest, type PollWorld, type Sandbox } from '../support/poll-world';
 import { parseToolAnswer } from '../support/tool-answer';
 
 let proc: N8nProcess;
-
-type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
 
 const companyId = 'company-1';
 const MEGABYTE = 'x'.repeat(1_048_576);
