@@ -47,6 +47,14 @@ async function pollLater(trigger: PollHarness, minutes = 5) {
 	return await trigger.poll();
 }
 
+/** The poll raised nothing and logged only that it was skipped, for this reason. */
+function expectSkipped(trigger: PollHarness, reason: string): void {
+	expect(trigger.errors).toEqual([]);
+	expect(trigger.logs).toEqual([
+		{ level: 'warn', message: expect.stringContaining(`skipped a poll: ${reason}`) },
+	]);
+}
+
 async function newIdsOf(trigger: PollHarness, minutes = 5): Promise<string[]> {
 	const outcome = await pollLater(trigger, minutes);
 	if (outcome.kind === 'error') throw outcome.error;
@@ -170,15 +178,7 @@ describe('failures', () => {
 		const requestsBefore = resultRequests();
 		expect(await pollLater(trigger)).toEqual({ kind: 'nothing' });
 		expect(resultRequests() - requestsBefore).toBe(6);
-		expect(trigger.errors).toEqual([]);
-		expect(trigger.logs).toEqual([
-			{
-				level: 'warn',
-				message: expect.stringContaining(
-					'skipped a poll: The API failed on its side after 5 attempts (INTERNAL_SERVER_ERROR)',
-				),
-			},
-		]);
+		expectSkipped(trigger, 'The API failed on its side after 5 attempts (INTERNAL_SERVER_ERROR)');
 		expect(trigger.memory()).toEqual(before);
 		expect(await newIdsOf(trigger)).toEqual([opened.id]);
 	});
@@ -261,15 +261,10 @@ describe('token failures', () => {
 		world.sandbox.injectFault({ kind: 'serverError', on: 'token', times: 5 });
 		const opened = world.sandbox.openTender();
 		expect(await pollLater(trigger)).toEqual({ kind: 'nothing' });
-		expect(trigger.errors).toEqual([]);
-		expect(trigger.logs).toEqual([
-			{
-				level: 'warn',
-				message: expect.stringContaining(
-					`skipped a poll: The token issuer at ${world.sandbox.url} is not available right now (HTTP 500)`,
-				),
-			},
-		]);
+		expectSkipped(
+			trigger,
+			`The token issuer at ${world.sandbox.url} is not available right now (HTTP 500)`,
+		);
 		expect(trigger.memory()).toEqual(before);
 		expect(await newIdsOf(trigger)).toEqual([opened.id]);
 	});
@@ -281,15 +276,10 @@ describe('token failures', () => {
 		world.useCredential({ authUrl: nowhere });
 		const opened = world.sandbox.openTender();
 		expect(await pollLater(trigger)).toEqual({ kind: 'nothing' });
-		expect(trigger.errors).toEqual([]);
-		expect(trigger.logs).toEqual([
-			{
-				level: 'warn',
-				message: expect.stringContaining(
-					`skipped a poll: Could not reach the token issuer at ${nowhere}: the connection was refused`,
-				),
-			},
-		]);
+		expectSkipped(
+			trigger,
+			`Could not reach the token issuer at ${nowhere}: the connection was refused`,
+		);
 		expect(trigger.memory()).toEqual(before);
 		world.useCredential();
 		expect(await newIdsOf(trigger)).toEqual([opened.id]);
