@@ -4,16 +4,12 @@ import type { INodeParameters } from 'n8n-workflow';
 import type { Project } from '../../nodes/SupplierMatchedProjects/api/types';
 import { n8nProcess, type N8nProcess } from '../support/harness';
 import { project, tender } from '../support/n8n-fixtures';
+import { API, AUTH, COMPANY, RESULTS, tokenOnce, useNock } from '../support/nock-api';
 import { emittedTenderIds } from '../support/poll-world';
 import { captureLogs } from '../support/reliability-logs';
 import { parseToolAnswer } from '../support/tool-answer';
 
 let proc: N8nProcess;
-
-const AUTH = 'https://auth.supplier.test';
-const API = 'https://api.supplier.test';
-const COMPANY = 'company-1';
-const RESULTS = `/api/supplier/v1/companies/${COMPANY}/speci-finder/results`;
 
 /** The project the broken entry stands for once the API sends it readable. */
 function mended(): Project {
@@ -45,12 +41,6 @@ const BROKEN: ReadonlyArray<[name: string, entry: () => unknown, warning: string
 	],
 ];
 
-function tokenEndpoint() {
-	return nock(AUTH)
-		.post('/oauth2/token')
-		.reply(200, { access_token: 'token-1', token_type: 'Bearer', expires_in: 3600 });
-}
-
 /** A page holding exactly these entries, broken ones included, as the API would send it. */
 function rawPage(data: unknown[], nextCursor: string | null = null) {
 	return { data, _metadata: { nextCursor, hasNextPage: nextCursor !== null } };
@@ -64,7 +54,6 @@ const PARAMETERS: INodeParameters = {
 
 let logs: ReturnType<typeof captureLogs>;
 
-beforeAll(() => nock.disableNetConnect());
 beforeEach(() => {
 	proc = n8nProcess({
 		credential: {
@@ -76,12 +65,7 @@ beforeEach(() => {
 	});
 	logs = captureLogs();
 });
-afterEach(() => nock.cleanAll());
-afterAll(() => {
-	nock.enableNetConnect();
-	// Later test files in this worker share Node's http module: leave it unpatched.
-	nock.restore();
-});
+useNock();
 
 describe.each(BROKEN)('a broken entry (%s) beside clean ones', (_name, broken, warning) => {
 	const clean = () => [
@@ -90,7 +74,7 @@ describe.each(BROKEN)('a broken entry (%s) beside clean ones', (_name, broken, w
 	];
 
 	it('Get Many returns the clean projects, logs where the broken one was, and hints at it', async () => {
-		const token = tokenEndpoint();
+		const token = tokenOnce();
 		const [a, b] = clean();
 		const results = nock(API)
 			.get(RESULTS)
@@ -115,7 +99,7 @@ describe.each(BROKEN)('a broken entry (%s) beside clean ones', (_name, broken, w
 	});
 
 	it('the AI tool answers with the clean projects and its summary counts the unreadable entry', async () => {
-		const token = tokenEndpoint();
+		const token = tokenOnce();
 		const results = nock(API)
 			.get(RESULTS)
 			.query({ limit: 20 })
@@ -133,7 +117,7 @@ describe.each(BROKEN)('a broken entry (%s) beside clean ones', (_name, broken, w
 
 	it("the trigger announces the clean new tenders in the same poll, and the entry's own once it mends", async () => {
 		const [a, b] = clean();
-		const token = tokenEndpoint();
+		const token = tokenOnce();
 		const results = nock(API)
 			.get(RESULTS)
 			.query(true)
@@ -172,7 +156,7 @@ describe.each(BROKEN)('a broken entry (%s) beside clean ones', (_name, broken, w
 
 describe('where a broken entry stood, and a body that is no page', () => {
 	it('names the page a broken entry was on when the walk has several', async () => {
-		const token = tokenEndpoint();
+		const token = tokenOnce();
 		const clean = [project({ projectId: 'p-a' }), project({ projectId: 'p-b' })];
 		const results = nock(API)
 			.get(RESULTS)
@@ -191,7 +175,7 @@ describe('where a broken entry stood, and a body that is no page', () => {
 	});
 
 	it('tells the AI tool that a web page is for the owner to fix, not to call again', async () => {
-		const token = tokenEndpoint();
+		const token = tokenOnce();
 		const results = nock(API).get(RESULTS).query(true).reply(200, '<html>sign in</html>');
 		const call = await proc.tool(PARAMETERS, {}, { name: 'Matched Projects' });
 		expect(call.error).toContain(

@@ -9,13 +9,13 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { SupplierMatchedProjectsApi } from '../../credentials/SupplierMatchedProjectsApi.credentials';
 import { SANDBOX_FIXTURES, startSandbox } from '../../sandbox';
+import { closedPort } from '../support/reliability-server';
 import { n8nProcess, runNode, TestCredentialsHelper, type N8nProcess } from '../support/harness';
+import type { Sandbox } from '../support/poll-world';
 
 let proc: N8nProcess;
 
 const TYPE = 'supplierMatchedProjectsApi';
-
-type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
 
 let sandbox: Sandbox;
 
@@ -33,11 +33,8 @@ async function test(overrides: ICredentialDataDecryptedObject = {}) {
 	return await proc.testCredential(settings(overrides));
 }
 
-/** A port nothing listens on: the sandbox's, once a throw-away sandbox has stopped. */
 async function closedPortUrl(): Promise<string> {
-	const gone = await startSandbox({ port: 0, projects: 0 });
-	await gone.stop();
-	return gone.url;
+	return `http://127.0.0.1:${await closedPort()}`;
 }
 
 beforeAll(async () => {
@@ -72,37 +69,47 @@ describe('the Test button', () => {
 		]);
 	});
 
-	it.each([
-		['a wrong client secret', { clientSecret: 'wrong' }],
-		['an unknown client ID', { clientId: 'nobody' }],
-	])('tells %s apart', async (_case, overrides) => {
-		expect(await test(overrides)).toEqual({
-			status: 'Error',
-			message: 'The token issuer rejected the client ID or client secret (invalid_client)',
-		});
-	});
-
-	it('tells a missing scope apart', async () => {
-		expect(await test({ ...SANDBOX_FIXTURES.noScopeClient })).toEqual({
-			status: 'Error',
-			message:
+	const REJECTED = 'The token issuer rejected the client ID or client secret (invalid_client)';
+	/** Each case: the fields it changes (the address it names, if any) and the whole answer's message. */
+	it.each<
+		[string, () => Promise<[ICredentialDataDecryptedObject, string?]>, (url?: string) => string]
+	>([
+		['a wrong client secret', async () => [{ clientSecret: 'wrong' }], () => REJECTED],
+		['an unknown client ID', async () => [{ clientId: 'nobody' }], () => REJECTED],
+		[
+			'a missing scope',
+			async () => [{ ...SANDBOX_FIXTURES.noScopeClient }],
+			() =>
 				'The token issuer refused the scope "speci-finder/read" for this client (invalid_scope)',
-		});
-	});
-
-	it('tells a wrong Auth URL apart: no token endpoint there', async () => {
-		expect(await test({ authUrl: `${sandbox.url}/wrong` })).toEqual({
-			status: 'Error',
-			message: `No token endpoint answered at ${sandbox.url}/wrong/oauth2/token (HTTP 404)`,
-		});
-	});
-
-	it('tells a wrong Auth URL apart: nothing listening', async () => {
-		const url = await closedPortUrl();
-		expect(await test({ authUrl: url })).toEqual({
-			status: 'Error',
-			message: `Could not reach the token issuer at ${url}: the connection was refused`,
-		});
+		],
+		[
+			'a wrong Auth URL: no token endpoint there',
+			async () => [{ authUrl: `${sandbox.url}/wrong` }],
+			() => `No token endpoint answered at ${sandbox.url}/wrong/oauth2/token (HTTP 404)`,
+		],
+		[
+			'a wrong Auth URL: nothing listening',
+			async () => {
+				const url = await closedPortUrl();
+				return [{ authUrl: url }, url];
+			},
+			(url) => `Could not reach the token issuer at ${url}: the connection was refused`,
+		],
+		// n8n's tester reports the bare network code for the test request itself.
+		[
+			"nothing listening at the Base URL (n8n's own code)",
+			async () => [{ baseUrl: await closedPortUrl() }],
+			() => 'ECONNREFUSED',
+		],
+		[
+			'an address that is not http(s)',
+			async () => [{ baseUrl: 'ftp://files.example' }],
+			() =>
+				'The credential\'s Base URL "ftp://files.example" is not an http:// or https:// address: enter the full address, for example https://api.example.com',
+		],
+	])('tells %s apart', async (_case, fields, message) => {
+		const [overrides, url] = await fields();
+		expect(await test(overrides)).toEqual({ status: 'Error', message: message(url) });
 	});
 
 	it('tells a wrong Base URL apart: no API there', async () => {
@@ -111,22 +118,6 @@ describe('the Test button', () => {
 		expect(result.message).toContain(
 			'no Supplier Matched-Projects API answered at the Base URL (HTTP 404)',
 		);
-	});
-
-	it("shows n8n's own code when nothing listens at the Base URL", async () => {
-		// n8n's tester reports the bare network code for the test request itself.
-		expect(await test({ baseUrl: await closedPortUrl() })).toEqual({
-			status: 'Error',
-			message: 'ECONNREFUSED',
-		});
-	});
-
-	it('refuses an address that is not http(s)', async () => {
-		expect(await test({ baseUrl: 'ftp://files.example' })).toEqual({
-			status: 'Error',
-			message:
-				'The credential\'s Base URL "ftp://files.example" is not an http:// or https:// address: enter the full address, for example https://api.example.com',
-		});
 	});
 
 	it("applies the credential's allowed domains to the token exchange", async () => {

@@ -5,13 +5,12 @@ import type { RetryPolicy } from '../../nodes/SupplierMatchedProjects/transport/
 import { SANDBOX_FIXTURES, startSandbox } from '../../sandbox';
 import { n8nProcess, type N8nProcess, type NodeRun } from '../support/harness';
 import { filterOracle, type FilterParameters } from '../timeline/oracle';
+import type { Sandbox } from '../support/poll-world';
 
 let proc: N8nProcess;
 
 const TYPE = 'supplierMatchedProjectsApi';
 const { companyId } = SANDBOX_FIXTURES;
-
-type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
 
 let sandbox: Sandbox;
 

@@ -5,14 +5,11 @@ import type { Project } from '../../nodes/SupplierMatchedProjects/api/types';
 import type { RetryPolicy } from '../../nodes/SupplierMatchedProjects/transport/retry';
 import { n8nProcess, type N8nProcess, type NodeRun } from '../support/harness';
 import { page, project, projects, tender } from '../support/n8n-fixtures';
+import { API, AUTH, COMPANY, RESULTS, useNock } from '../support/nock-api';
 
-const AUTH = 'https://auth.supplier.test';
-const API = 'https://api.supplier.test';
 const TYPE = 'supplierMatchedProjectsApi';
 const SECRET = 'example-client-secret-for-engine-tests';
 const CLIENT = 'client-1';
-const COMPANY = 'company-1';
-const RESULTS = `/api/supplier/v1/companies/${COMPANY}/speci-finder/results`;
 
 let proc: N8nProcess;
 let issued: string[];
@@ -64,12 +61,7 @@ function expectNoLeak(result: NodeRun) {
 	for (const token of issued) expect(serialised).not.toContain(token);
 }
 
-beforeAll(() => nock.disableNetConnect());
-afterAll(() => {
-	nock.enableNetConnect();
-	// nock patches Node's shared http module; left active, it intercepts the next test file's requests.
-	nock.restore();
-});
+useNock();
 
 /** A fresh process with the credential set: no token yet, an unspent rate budget. */
 function start(retryPolicy?: Partial<RetryPolicy>) {
@@ -90,7 +82,6 @@ beforeEach(() => {
 });
 
 afterEach(() => {
-	nock.cleanAll();
 	// The token lives in memory only: n8n never had anything to write to the credentials table.
 	expect(proc.credentials.writes).toEqual([]);
 });

@@ -4,22 +4,13 @@ import type { INodeParameters } from 'n8n-workflow';
 import { TOOL_DESCRIPTION } from '../../nodes/SupplierMatchedProjects/descriptions/tool';
 import { n8nProcess, type N8nProcess } from '../support/harness';
 import { page, project, projects, tender } from '../support/n8n-fixtures';
+import { API, AUTH, COMPANY, RESULTS, tokenOnce, useNock } from '../support/nock-api';
 import { expectCompactKeys, MODEL_FILLED_KEYS, parseToolAnswer } from '../support/tool-answer';
 
-const AUTH = 'https://auth.supplier.test';
-const API = 'https://api.supplier.test';
 const SECRET = 'example-client-secret-for-tool-tests';
 const CLIENT = 'client-1';
-const COMPANY = 'company-1';
-const RESULTS = `/api/supplier/v1/companies/${COMPANY}/speci-finder/results`;
 
 let proc: N8nProcess;
-
-function tokenEndpoint() {
-	return nock(AUTH)
-		.post('/oauth2/token')
-		.reply(200, { access_token: 'token-1', token_type: 'Bearer', expires_in: 3600 });
-}
 
 function api() {
 	return nock(API).matchHeader('x-service-client-id', CLIENT);
@@ -41,11 +32,7 @@ function answerOf(result: { answer: string | undefined; error: string | undefine
 	return parseToolAnswer(result.answer ?? 'null');
 }
 
-beforeAll(() => nock.disableNetConnect());
-afterAll(() => {
-	nock.enableNetConnect();
-	nock.restore();
-});
+useNock();
 
 beforeEach(() => {
 	proc = n8nProcess({
@@ -53,11 +40,9 @@ beforeEach(() => {
 	});
 });
 
-afterEach(() => nock.cleanAll());
-
 describe('the tool a model sees', () => {
 	it('has our description and optional, described fields pre-wired from the defaults alone', async () => {
-		const token = tokenEndpoint();
+		const token = tokenOnce();
 		const scope = api().get(RESULTS).query({ limit: 20 }).reply(200, page([]));
 		const result = await call({});
 		expect(result.name).toBe('Matched_Projects');
@@ -74,7 +59,7 @@ describe('the tool a model sees', () => {
 
 describe('answers', () => {
 	it('by default: 20 compact projects in one request of 20, saying more match', async () => {
-		tokenEndpoint();
+		tokenOnce();
 		const scope = api()
 			.get(RESULTS)
 			.query({ limit: 20 })
@@ -95,7 +80,7 @@ describe('answers', () => {
 	});
 
 	it('takes the limit and filters the model gives, and says nothing more matches on the last page', async () => {
-		tokenEndpoint();
+		tokenOnce();
 		const inNsw = project({
 			projectId: 'nsw-1',
 			address: '5 George St, Parramatta NSW 2150, Australia',
@@ -115,7 +100,7 @@ describe('answers', () => {
 	});
 
 	it('says in words that nothing matches, and which filters applied', async () => {
-		tokenEndpoint();
+		tokenOnce();
 		const scope = api()
 			.get(RESULTS)
 			.query({ limit: 100 })
@@ -131,7 +116,7 @@ describe('answers', () => {
 
 describe('regular use', () => {
 	it('never sees the tool parameters: defaults and output as before', async () => {
-		tokenEndpoint();
+		tokenOnce();
 		const data = projects(3);
 		const scope = api().get(RESULTS).query({ limit: 50 }).reply(200, page(data));
 		const result = await proc.run({
@@ -148,7 +133,7 @@ describe('regular use', () => {
 
 describe('answers, continued', () => {
 	it('with filters met exactly on a page followed by others, says more may match, without another request', async () => {
-		tokenEndpoint();
+		tokenOnce();
 		const data = projects(4).map((p, index) => ({
 			...p,
 			category: index < 2 ? 'Retail' : 'Civil',
@@ -162,7 +147,7 @@ describe('answers, continued', () => {
 	});
 
 	it('caps a limit above 100 at one page and says so', async () => {
-		tokenEndpoint();
+		tokenOnce();
 		const scope = api()
 			.get(RESULTS)
 			.query({ limit: 100 })
@@ -179,7 +164,7 @@ describe('answers, continued', () => {
 	});
 
 	it('fetches chosen projects by ID in full when the answer is raw', async () => {
-		tokenEndpoint();
+		tokenOnce();
 		const data = projects(3);
 		const scope = api().get(RESULTS).query({ limit: 100 }).reply(200, page(data));
 		const answer = answerOf(await call({ projectIds: 'p3, p1' }, { answer: 'raw' }));
@@ -189,7 +174,7 @@ describe('answers, continued', () => {
 	});
 
 	it('gives only the fields chosen, tender fields under tenders', async () => {
-		tokenEndpoint();
+		tokenOnce();
 		const scope = api()
 			.get(RESULTS)
 			.query({ limit: 20 })
@@ -207,7 +192,7 @@ describe('answers, continued', () => {
 	});
 
 	it('keeps filters the user fixed: the model narrows within them', async () => {
-		tokenEndpoint();
+		tokenOnce();
 		const data = [
 			project({ projectId: 'a', category: 'Retail', address: '1 A St, Perth WA 6000, Australia' }),
 			project({ projectId: 'b', category: 'Civil', address: '1 B St, Perth WA 6000, Australia' }),
@@ -228,7 +213,7 @@ describe('answers, continued', () => {
 
 describe('errors a model can act on', () => {
 	it('an API refusal: short, says who can fix it, names no company, client or secret', async () => {
-		tokenEndpoint();
+		tokenOnce();
 		nock(AUTH)
 			.post('/oauth2/token')
 			.reply(200, { access_token: 'token-2', token_type: 'Bearer', expires_in: 3600 });
@@ -249,7 +234,7 @@ describe('errors a model can act on', () => {
 	});
 
 	it('paging the API broke: a temporary failure, call again later', async () => {
-		tokenEndpoint();
+		tokenOnce();
 		const scope = api()
 			.get(RESULTS)
 			.query({ limit: 100 })
@@ -284,7 +269,7 @@ describe('a tool set up wrongly', () => {
 
 describe('the node outside a tool', () => {
 	it('filters by Project IDs too', async () => {
-		tokenEndpoint();
+		tokenOnce();
 		const data = projects(3);
 		const scope = api().get(RESULTS).query({ limit: 100 }).reply(200, page(data));
 		const result = await proc.run({ ...PARAMETERS, filters: { projectIds: 'p2' } });

@@ -3,45 +3,27 @@
  * names of Object.prototype, and failures that do not pass on their own. n8n's engine runs the
  * trigger in-process against the sandbox over HTTP.
  */
-import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import type { INodeParameters } from 'n8n-workflow';
 
 import { UNREACHABLE_STREAK_MS } from '../../nodes/SupplierMatchedProjects/trigger/failures';
 import { startSandbox } from '../../sandbox';
-import { advanceTime, isoDay, useVirtualTime } from '../support/clock';
+import { advanceTime, isoDay } from '../support/clock';
 import type { PollHarness } from '../support/harness';
 import {
-	CREDENTIAL_TYPE,
 	emittedTenderIds,
 	MINUTE_MS,
 	SANDBOX_FIXTURES,
-	startPollWorld,
+	freshPollWorldEachTest,
 	type PollWorld,
 } from '../support/poll-world';
 import { closedPort } from '../support/reliability-server';
 
 let world: PollWorld;
 
-beforeEach(async () => {
-	useVirtualTime({ dateOnly: true });
-	world = await startPollWorld();
-});
-
-afterEach(async () => {
-	await world.stop();
-	jest.useRealTimers();
-});
+freshPollWorldEachTest((fresh) => (world = fresh));
 
 function announced(trigger: PollHarness): string[] {
 	return trigger.emits.flatMap((items) => emittedTenderIds(items));
-}
-
-function useCredential(fields: IDataObject = {}): void {
-	world.credentials.setCredentials(CREDENTIAL_TYPE, {
-		authUrl: world.sandbox.url,
-		baseUrl: world.sandbox.url,
-		...SANDBOX_FIXTURES.client,
-		...fields,
-	});
 }
 
 describe('polls of one trigger that overlap', () => {
@@ -51,8 +33,7 @@ describe('polls of one trigger that overlap', () => {
 	])(
 		'announce each new tender once when two Poll Times fall due together (%s)',
 		async (_event, parameters) => {
-			const trigger = world.trigger(parameters);
-			await trigger.activate();
+			const trigger = await world.activeTrigger(parameters);
 			// Slow enough that the second poll starts while the first walks.
 			world.sandbox.setLatency(200);
 			const opened = [
@@ -97,8 +78,7 @@ describe('tender ids that are names of Object.prototype', () => {
 		['New or Updated Tender', { event: 'newOrUpdatedTender' }],
 		['Quotes Due Soon', { event: 'quotesDueSoon', daysBeforeQuotesDue: 3 }],
 	])('are announced once each over polls and a restart (%s)', async (_event, parameters) => {
-		const trigger = world.trigger(parameters);
-		await trigger.activate();
+		const trigger = await world.activeTrigger(parameters);
 		for (const id of ODD_IDS) world.sandbox.openTenderWithId(id, { quotesDueAt: isoDay(2) });
 		for (let poll = 0; poll < 3; poll++) {
 			advanceTime(MINUTE_MS);
@@ -113,8 +93,7 @@ describe('tender ids that are names of Object.prototype', () => {
 
 	it('are part of the baseline like any other id', async () => {
 		for (const id of ODD_IDS) world.sandbox.openTenderWithId(id);
-		const trigger = world.trigger();
-		await trigger.activate();
+		const trigger = await world.activeTrigger();
 		advanceTime(MINUTE_MS);
 		await trigger.poll();
 		expect(trigger.emits).toEqual([]);
@@ -123,9 +102,8 @@ describe('tender ids that are names of Object.prototype', () => {
 
 describe('failures that do not pass on their own', () => {
 	it('fails one execution when the Base URL host is not found, not one per poll, and again after a good poll', async () => {
-		const trigger = world.trigger();
-		await trigger.activate();
-		useCredential({ baseUrl: 'http://api.supplier-matched-projects.invalid' });
+		const trigger = await world.activeTrigger();
+		world.useCredential({ baseUrl: 'http://api.supplier-matched-projects.invalid' });
 		for (let poll = 0; poll < 4; poll++) {
 			advanceTime(MINUTE_MS);
 			await trigger.poll();
@@ -138,12 +116,12 @@ describe('failures that do not pass on their own', () => {
 		});
 		expect(trigger.logs.filter(({ level }) => level === 'warn')).toHaveLength(3);
 
-		useCredential();
+		world.useCredential();
 		const opened = world.sandbox.openTender();
 		advanceTime(MINUTE_MS);
 		await trigger.poll();
 		expect(announced(trigger)).toEqual([opened.id]);
-		useCredential({ authUrl: 'http://auth.supplier-matched-projects.invalid' });
+		world.useCredential({ authUrl: 'http://auth.supplier-matched-projects.invalid' });
 		world.sandbox.revokeTokens();
 		advanceTime(MINUTE_MS);
 		await trigger.poll();
@@ -156,9 +134,8 @@ describe('failures that do not pass on their own', () => {
 	it("fails one execution when the API's certificate is not valid", async () => {
 		const https = await startSandbox({ port: 0, projects: 0, https: {} });
 		try {
-			const trigger = world.trigger();
-			await trigger.activate();
-			useCredential({ baseUrl: https.url });
+			const trigger = await world.activeTrigger();
+			world.useCredential({ baseUrl: https.url });
 			for (let poll = 0; poll < 3; poll++) {
 				advanceTime(MINUTE_MS);
 				await trigger.poll();
@@ -175,9 +152,8 @@ describe('failures that do not pass on their own', () => {
 	});
 
 	it('fails one execution once the API has refused connections for half an hour', async () => {
-		const trigger = world.trigger();
-		await trigger.activate();
-		useCredential({ baseUrl: `http://127.0.0.1:${await closedPort()}` });
+		const trigger = await world.activeTrigger();
+		world.useCredential({ baseUrl: `http://127.0.0.1:${await closedPort()}` });
 		const polls = UNREACHABLE_STREAK_MS / (5 * MINUTE_MS) + 3;
 		const heardAt: number[] = [];
 		for (let poll = 0; poll < polls; poll++) {

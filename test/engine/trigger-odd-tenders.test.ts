@@ -2,13 +2,9 @@ import nock from 'nock';
 
 import type { Project } from '../../nodes/SupplierMatchedProjects/api/types';
 import { page, project, tender } from '../support/n8n-fixtures';
+import { API, AUTH, COMPANY, RESULTS, useNock } from '../support/nock-api';
 import { n8nProcess, type PollHarness } from '../support/harness';
 import { emittedTenderIds } from '../support/poll-world';
-
-const AUTH = 'https://auth.supplier.test';
-const API = 'https://api.supplier.test';
-const COMPANY = 'company-1';
-const RESULTS = `/api/supplier/v1/companies/${COMPANY}/speci-finder/results`;
 
 function trigger(filters = {}): PollHarness {
 	const proc = n8nProcess({
@@ -28,13 +24,7 @@ function oddProject(...ids: string[]): Project {
 	return project({ projectId: 'p1', tenders: tenders as unknown as Project['tenders'] });
 }
 
-beforeAll(() => nock.disableNetConnect());
-afterEach(() => nock.cleanAll());
-afterAll(() => {
-	nock.enableNetConnect();
-	// Later test files in this worker share Node's http module: leave it unpatched.
-	nock.restore();
-});
+useNock();
 
 describe('a tenders list holding entries that are not tenders', () => {
 	it.each([

@@ -5,17 +5,17 @@ import {
 	readTriggerState,
 	RETENTION_DAYS,
 } from '../../nodes/SupplierMatchedProjects/trigger/state';
-import { advanceTime, isoDay, useVirtualTime } from '../support/clock';
+import { advanceTime, isoDay } from '../support/clock';
 import type { PollHarness } from '../support/harness';
 import { closedPort } from '../support/reliability-server';
 import { createSandboxClient } from '../support/sandbox-client';
 import {
 	companyId,
-	CREDENTIAL_TYPE,
 	DAY_MS,
 	emittedTenderIds,
 	jsonOf,
 	MINUTE_MS,
+	freshPollWorldEachTest,
 	SANDBOX_FIXTURES,
 	startPollWorld,
 	type PollWorld,
@@ -47,21 +47,21 @@ async function pollLater(trigger: PollHarness, minutes = 5) {
 	return await trigger.poll();
 }
 
+/** The poll raised nothing and logged only that it was skipped, for this reason. */
+function expectSkipped(trigger: PollHarness, reason: string): void {
+	expect(trigger.errors).toEqual([]);
+	expect(trigger.logs).toEqual([
+		{ level: 'warn', message: expect.stringContaining(`skipped a poll: ${reason}`) },
+	]);
+}
+
 async function newIdsOf(trigger: PollHarness, minutes = 5): Promise<string[]> {
 	const outcome = await pollLater(trigger, minutes);
 	if (outcome.kind === 'error') throw outcome.error;
 	return outcome.kind === 'emitted' ? emittedTenderIds(outcome.items) : [];
 }
 
-beforeEach(async () => {
-	useVirtualTime({ dateOnly: true });
-	world = await startPollWorld();
-});
-
-afterEach(async () => {
-	await world.stop();
-	jest.useRealTimers();
-});
+freshPollWorldEachTest((fresh) => (world = fresh));
 
 describe('activation and new tenders', () => {
 	it('records what is open as the baseline on activation, emits nothing, and saves it', async () => {
@@ -76,8 +76,7 @@ describe('activation and new tenders', () => {
 
 	it('emits a tender opened after activation once, as a tender item with its project', async () => {
 		world.sandbox.openTender();
-		const trigger = world.trigger();
-		await trigger.activate();
+		const trigger = await world.activeTrigger();
 		const opened = world.sandbox.openTender();
 		advanceTime(5 * MINUTE_MS);
 		const outcome = await trigger.poll();
@@ -170,8 +169,7 @@ describe('failures', () => {
 	it('emits nothing and changes nothing when a fault outlasts the retries mid-walk', async () => {
 		await world.stop();
 		world = await startPollWorld({ projects: 600 });
-		const trigger = world.trigger();
-		await trigger.activate();
+		const trigger = await world.activeTrigger();
 		const before = trigger.memory();
 		const opened = world.sandbox.openTender();
 		// The first page is served, then every attempt at the second fails.
@@ -180,44 +178,26 @@ describe('failures', () => {
 		const requestsBefore = resultRequests();
 		expect(await pollLater(trigger)).toEqual({ kind: 'nothing' });
 		expect(resultRequests() - requestsBefore).toBe(6);
-		expect(trigger.errors).toEqual([]);
-		expect(trigger.logs).toEqual([
-			{
-				level: 'warn',
-				message: expect.stringContaining(
-					'skipped a poll: The API failed on its side after 5 attempts (INTERNAL_SERVER_ERROR)',
-				),
-			},
-		]);
+		expectSkipped(trigger, 'The API failed on its side after 5 attempts (INTERNAL_SERVER_ERROR)');
 		expect(trigger.memory()).toEqual(before);
 		expect(await newIdsOf(trigger)).toEqual([opened.id]);
 	});
 
 	it('reports an error the user must fix, and catches up once it is fixed', async () => {
-		const trigger = world.trigger();
-		await trigger.activate();
+		const trigger = await world.activeTrigger();
 		const before = trigger.memory();
-		world.credentials.setCredentials('supplierMatchedProjectsApi', {
-			authUrl: world.sandbox.url,
-			baseUrl: world.sandbox.url,
-			...SANDBOX_FIXTURES.otherClient,
-		});
+		world.useCredential(SANDBOX_FIXTURES.otherClient);
 		const opened = world.sandbox.openTender();
 		const outcome = await pollLater(trigger);
 		if (outcome.kind !== 'error') throw new Error(`expected an error, got ${outcome.kind}`);
 		expect(outcome.error.message).toContain('The API refused access to company "company-1"');
 		expect(trigger.memory()).toEqual(before);
-		world.credentials.setCredentials('supplierMatchedProjectsApi', {
-			authUrl: world.sandbox.url,
-			baseUrl: world.sandbox.url,
-			...SANDBOX_FIXTURES.client,
-		});
+		world.useCredential();
 		expect(await newIdsOf(trigger)).toEqual([opened.id]);
 	});
 
 	it('keeps polling through revoked tokens', async () => {
-		const trigger = world.trigger();
-		await trigger.activate();
+		const trigger = await world.activeTrigger();
 		const issued = world.sandbox.tokensIssued();
 		expect(world.sandbox.revokeTokens()).toBeGreaterThan(0);
 		const opened = world.sandbox.openTender();
@@ -229,25 +209,16 @@ describe('failures', () => {
 describe('token failures', () => {
 	const WRONG_SECRET = 'wrong-secret-the-trigger-must-never-show';
 
-	function useCredential(fields: IDataObject = {}): void {
-		world.credentials.setCredentials(CREDENTIAL_TYPE, {
-			authUrl: world.sandbox.url,
-			baseUrl: world.sandbox.url,
-			...SANDBOX_FIXTURES.client,
-			...fields,
-		});
-	}
-
 	it.each([
 		[
 			'rejects the client secret (401 invalid_client)',
-			() => useCredential({ clientSecret: WRONG_SECRET }),
+			() => world.useCredential({ clientSecret: WRONG_SECRET }),
 			() => 'The token issuer rejected the client ID or client secret (invalid_client)',
 			"Check the credential's Client ID and Client Secret",
 		],
 		[
 			'refuses the scope (400 invalid_scope)',
-			() => useCredential({ scope: 'speci-finder/write' }),
+			() => world.useCredential({ scope: 'speci-finder/write' }),
 			() =>
 				'The token issuer refused the scope "speci-finder/write" for this client (invalid_scope)',
 			'Ask the operator to grant speci-finder/read to client "sandbox-client"',
@@ -265,8 +236,7 @@ describe('token failures', () => {
 	])(
 		'reports an issuer that %s as a failed poll, and catches up once it is fixed',
 		async (_case, arrange, message, fix) => {
-			const trigger = world.trigger();
-			await trigger.activate();
+			const trigger = await world.activeTrigger();
 			const before = trigger.memory();
 			arrange();
 			const opened = world.sandbox.openTender();
@@ -279,51 +249,39 @@ describe('token failures', () => {
 			expect(trigger.errors).toEqual([outcome.error]);
 			expect(trigger.logs).toEqual([]);
 			expect(trigger.memory()).toEqual(before);
-			useCredential();
+			world.useCredential();
 			expect(await newIdsOf(trigger)).toEqual([opened.id]);
 		},
 	);
 
 	it('only logs a poll the issuer failed on every try (HTTP 500), and catches up', async () => {
-		const trigger = world.trigger();
-		await trigger.activate();
+		const trigger = await world.activeTrigger();
 		const before = trigger.memory();
 		world.sandbox.revokeTokens();
 		world.sandbox.injectFault({ kind: 'serverError', on: 'token', times: 5 });
 		const opened = world.sandbox.openTender();
 		expect(await pollLater(trigger)).toEqual({ kind: 'nothing' });
-		expect(trigger.errors).toEqual([]);
-		expect(trigger.logs).toEqual([
-			{
-				level: 'warn',
-				message: expect.stringContaining(
-					`skipped a poll: The token issuer at ${world.sandbox.url} is not available right now (HTTP 500)`,
-				),
-			},
-		]);
+		expectSkipped(
+			trigger,
+			`The token issuer at ${world.sandbox.url} is not available right now (HTTP 500)`,
+		);
 		expect(trigger.memory()).toEqual(before);
 		expect(await newIdsOf(trigger)).toEqual([opened.id]);
 	});
 
 	it('only logs a poll whose issuer could not be reached, and catches up', async () => {
-		const trigger = world.trigger();
-		await trigger.activate();
+		const trigger = await world.activeTrigger();
 		const before = trigger.memory();
 		const nowhere = `http://127.0.0.1:${await closedPort()}`;
-		useCredential({ authUrl: nowhere });
+		world.useCredential({ authUrl: nowhere });
 		const opened = world.sandbox.openTender();
 		expect(await pollLater(trigger)).toEqual({ kind: 'nothing' });
-		expect(trigger.errors).toEqual([]);
-		expect(trigger.logs).toEqual([
-			{
-				level: 'warn',
-				message: expect.stringContaining(
-					`skipped a poll: Could not reach the token issuer at ${nowhere}: the connection was refused`,
-				),
-			},
-		]);
+		expectSkipped(
+			trigger,
+			`Could not reach the token issuer at ${nowhere}: the connection was refused`,
+		);
 		expect(trigger.memory()).toEqual(before);
-		useCredential();
+		world.useCredential();
 		expect(await newIdsOf(trigger)).toEqual([opened.id]);
 	});
 });
@@ -331,8 +289,7 @@ describe('token failures', () => {
 describe('rate budget', () => {
 	it('refuses up front a walk that cannot fit in what is left of the budget', async () => {
 		world.sandbox.openTender();
-		const trigger = world.trigger();
-		await trigger.activate();
+		const trigger = await world.activeTrigger();
 		// As if the last walk had taken 100 requests: 99 are left.
 		trigger.setSavedNodeData({ ...trigger.savedNodeData(), n: 9_901, p: 100 });
 		const requestsBefore = resultRequests();
@@ -346,8 +303,7 @@ describe('rate budget', () => {
 
 	it('is not locked by a count above 10,000 that one oversized page saved: the walk rewrites it', async () => {
 		world.sandbox.openTender();
-		const trigger = world.trigger();
-		await trigger.activate();
+		const trigger = await world.activeTrigger();
 		// A state saved before page counts were kept, by a walk of one page that ignored the limit.
 		const older: IDataObject = { ...trigger.savedNodeData(), n: 12_000 };
 		delete older.p;
@@ -361,8 +317,7 @@ describe('rate budget', () => {
 
 	it('judges a walk by what the last one cost, and not at all after a change of company', async () => {
 		world.sandbox.openTender();
-		const trigger = world.trigger();
-		await trigger.activate();
+		const trigger = await world.activeTrigger();
 		// 12,000 projects in one request: 99 requests left is plenty.
 		trigger.setSavedNodeData({ ...trigger.savedNodeData(), n: 12_000, p: 1 });
 		advanceTime(MINUTE_MS);
@@ -379,8 +334,7 @@ describe('rate budget', () => {
 		world = await startPollWorld({ projects: 600 });
 		const projectCount = world.sandbox.listOpen(companyId).length;
 		const requests = Math.ceil(projectCount / 100);
-		const trigger = world.trigger();
-		await trigger.activate();
+		const trigger = await world.activeTrigger();
 		// Another workflow on the same credential uses the budget up to fewer than a walk needs.
 		let used = requests;
 		while (100 - used >= requests) {
@@ -408,8 +362,7 @@ describe('rate budget', () => {
 		await world.stop();
 		world = await startPollWorld({}, { maxTotalWaitMs: 0 });
 		for (let index = 0; index < 50; index++) world.sandbox.openTender();
-		const trigger = world.trigger();
-		await trigger.activate();
+		const trigger = await world.activeTrigger();
 		// The walk grows to two pages; the previous one had one, which the budget can still carry.
 		for (let index = 0; index < 100; index++) world.sandbox.openTender();
 		advanceTime(MINUTE_MS);
@@ -429,8 +382,7 @@ describe('rate budget', () => {
 		expect(await newIdsOf(trigger, 5)).toHaveLength(100);
 	});
 	it("skips with a log, not an error, the polls that the API's 429s leave no room for, and catches up later", async () => {
-		const trigger = world.trigger();
-		await trigger.activate();
+		const trigger = await world.activeTrigger();
 		// Another client on the same credential (a script, another n8n) spends the API's whole limit.
 		const other = createSandboxClient(world.sandbox.url);
 		const token = await other.token();
@@ -462,8 +414,7 @@ describe('rate budget', () => {
 
 describe('restarts (only what n8n saved survives)', () => {
 	it('does not emit again after a restart what it emitted before', async () => {
-		const trigger = world.trigger();
-		await trigger.activate();
+		const trigger = await world.activeTrigger();
 		const opened = world.sandbox.openTender();
 		expect(await newIdsOf(trigger)).toEqual([opened.id]);
 		advanceTime(MINUTE_MS);
@@ -472,8 +423,7 @@ describe('restarts (only what n8n saved survives)', () => {
 	});
 
 	it('emits on the restart poll a tender that opened while n8n was down', async () => {
-		const trigger = world.trigger();
-		await trigger.activate();
+		const trigger = await world.activeTrigger();
 		expect(await newIdsOf(trigger)).toEqual([]);
 		advanceTime(3 * 60 * MINUTE_MS);
 		const opened = world.sandbox.openTender();
@@ -485,8 +435,7 @@ describe('restarts (only what n8n saved survives)', () => {
 
 	it('does not emit again a tender that left and came back after a restart lost its last sightings', async () => {
 		const kept = world.sandbox.openTender({ quotesDueAt: isoDay(55) });
-		const trigger = world.trigger();
-		await trigger.activate();
+		const trigger = await world.activeTrigger();
 		// Fifty days of polls that emit nothing: n8n never saves them.
 		for (let day = 1; day <= 50; day++) expect(await newIdsOf(trigger, 24 * 60)).toEqual([]);
 		expect(trigger.saves).toBe(1);
@@ -504,8 +453,7 @@ describe('restarts (only what n8n saved survives)', () => {
 
 	it('forgets a tender unlisted for the retention period, then emits it as new if it returns', async () => {
 		const gone = world.sandbox.openTender({ quotesDueAt: isoDay(10) });
-		const trigger = world.trigger();
-		await trigger.activate();
+		const trigger = await world.activeTrigger();
 		world.sandbox.updateTender(gone.id, { quotesDueAt: isoDay(400) });
 		expect(await newIdsOf(trigger, 24 * 60)).toEqual([]);
 		advanceTime((RETENTION_DAYS + 1) * DAY_MS);
@@ -516,8 +464,7 @@ describe('restarts (only what n8n saved survives)', () => {
 	});
 
 	it('marks a tender the filters leave out as seen only once it passes them and is emitted', async () => {
-		const trigger = world.trigger({ filters: { tenderTypes: ['Tender'] } });
-		await trigger.activate();
+		const trigger = await world.activeTrigger({ filters: { tenderTypes: ['Tender'] } });
 		const procurement = world.sandbox.openTender({ type: 'Procurement' });
 		expect(await newIdsOf(trigger)).toEqual([]);
 		advanceTime(MINUTE_MS);
@@ -556,8 +503,7 @@ describe('restarts (only what n8n saved survives)', () => {
 describe('updates (New or Updated Tender)', () => {
 	it('emits a changed due date once, saying from what to what', async () => {
 		const tender = world.sandbox.openTender({ quotesDueAt: isoDay(20) });
-		const trigger = world.trigger({ event: 'newOrUpdatedTender' });
-		await trigger.activate();
+		const trigger = await world.activeTrigger({ event: 'newOrUpdatedTender' });
 		const from = tender.quotesDueAt;
 		const to = isoDay(27);
 		world.sandbox.updateTender(tender.id, { quotesDueAt: to });
@@ -576,8 +522,7 @@ describe('updates (New or Updated Tender)', () => {
 
 	it('gives simplified rows the change columns', async () => {
 		const tender = world.sandbox.openTender({ builder: 'Tōtara Projects' });
-		const trigger = world.trigger({ event: 'newOrUpdatedTender', simplify: true });
-		await trigger.activate();
+		const trigger = await world.activeTrigger({ event: 'newOrUpdatedTender', simplify: true });
 		world.sandbox.updateTender(tender.id, { builder: 'Bluegum Builders' });
 		const fresh = world.sandbox.openTender();
 		const outcome = await pollLater(trigger);
@@ -602,8 +547,7 @@ describe('updates (New or Updated Tender)', () => {
 
 	it('gives a project that gains a tender under a second builder one item with only that tender', async () => {
 		const first = world.sandbox.openTender({ builder: 'Tōtara Projects' });
-		const trigger = world.trigger({ event: 'newOrUpdatedTender', output: 'projects' });
-		await trigger.activate();
+		const trigger = await world.activeTrigger({ event: 'newOrUpdatedTender', output: 'projects' });
 		const second = world.sandbox.addTenderUnderBuilder(first.projectId, 'Bluegum Builders');
 		const outcome = await pollLater(trigger);
 		if (outcome.kind !== 'emitted') throw new Error(`expected an emit, got ${outcome.kind}`);
@@ -621,8 +565,7 @@ describe('budget, category, location and builder filters', () => {
 	const unaccented = (text: string) => text.normalize('NFD').replace(/[\u0300-\u036f]/g, '');
 
 	it('emits a tender when it first passes the builder filter, once', async () => {
-		const trigger = world.trigger({ filters: { builders: 'construction' } });
-		await trigger.activate();
+		const trigger = await world.activeTrigger({ filters: { builders: 'construction' } });
 		const tender = world.sandbox.openTender({ builder: 'Bluegum Builders' });
 		expect(await newIdsOf(trigger)).toEqual([]);
 		world.sandbox.updateTender(tender.id, { builder: 'Wairua Construction' });
@@ -639,8 +582,7 @@ describe('budget, category, location and builder filters', () => {
 		const suburb = unaccented(accented.address.split(', ')[1]).toUpperCase();
 		const elsewhere = listed.find((p) => !unaccented(p.address).toUpperCase().includes(suburb));
 		if (elsewhere === undefined) throw new Error('expected a project elsewhere');
-		const trigger = world.trigger({ filters: { locations: ` ${suburb} ` } });
-		await trigger.activate();
+		const trigger = await world.activeTrigger({ filters: { locations: ` ${suburb} ` } });
 		const here = world.sandbox.openTender({ projectId: accented.projectId });
 		world.sandbox.openTender({ projectId: elsewhere.projectId });
 		const outcome = await pollLater(trigger);
@@ -652,8 +594,7 @@ describe('budget, category, location and builder filters', () => {
 	it('takes a new baseline when a new filter changes, instead of emitting what it now lets in', async () => {
 		world.sandbox.openTender({ builder: 'Bluegum Builders' });
 		world.sandbox.openTender({ builder: 'Wairua Construction' });
-		const trigger = world.trigger({ filters: { builders: 'construction' } });
-		await trigger.activate();
+		const trigger = await world.activeTrigger({ filters: { builders: 'construction' } });
 		trigger.setParameters({ companyId, filters: { builders: 'builders' } });
 		advanceTime(MINUTE_MS);
 		expect(await trigger.activate('update')).toEqual({ kind: 'nothing' });
@@ -674,8 +615,7 @@ describe('parameters', () => {
 	it('takes a new baseline when the company changes, instead of emitting all its tenders', async () => {
 		world.sandbox.openTender();
 		world.sandbox.openTender({ companyId: SANDBOX_FIXTURES.secondCompanyId });
-		const trigger = world.trigger();
-		await trigger.activate();
+		const trigger = await world.activeTrigger();
 		trigger.setParameters({ companyId: SANDBOX_FIXTURES.secondCompanyId });
 		advanceTime(MINUTE_MS);
 		expect(await trigger.activate('update')).toEqual({ kind: 'nothing' });
@@ -691,8 +631,7 @@ describe('parameters', () => {
 	it('keeps the saved state within 64 bytes per tracked tender', async () => {
 		await world.stop();
 		world = await startPollWorld({ projects: 600 });
-		const trigger = world.trigger();
-		await trigger.activate();
+		const trigger = await world.activeTrigger();
 		const tracked = trackedIds(trigger.savedNodeData()).length;
 		expect(tracked).toBeGreaterThan(200);
 		expect(tracked).toBeLessThan(MAX_TRACKED_TENDERS);

@@ -24,10 +24,9 @@ import {
 	type ScriptedServer,
 } from '../support/reliability-server';
 import { captureLogs, type LogEntry } from '../support/reliability-logs';
+import type { Sandbox } from '../support/poll-world';
 
 let proc: N8nProcess;
-
-type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
 
 interface World {
 	sandbox: Sandbox;
@@ -44,6 +43,7 @@ interface Case {
 	name: string;
 	/** The credential: the sandbox's fixture client unless the case scripts the server. */
 	credentials?: (world: World) => Partial<CredentialFields>;
+	/** `{ companyId }` when left out. */
 	parameters?: INodeParameters;
 	/** When given, the scripted server answers (token and results) instead of the sandbox. */
 	script?: { results?: Responder; token?: Responder };
@@ -71,30 +71,23 @@ function sandboxCompanyCount(world: World): number {
 
 const cases: Case[] = [
 	// ---- parameters ----
-	{
-		name: 'limit 0',
-		parameters: { companyId, returnAll: false, limit: 0 },
-		outcome: {
-			error: /Limit must be a whole number from 1 to 10,000 \(got 0\)/,
-			fix: /Return All/,
-		},
-	},
-	{
-		name: 'limit -1',
-		parameters: { companyId, returnAll: false, limit: -1 },
-		outcome: {
-			error: /Limit must be a whole number from 1 to 10,000 \(got -1\)/,
-			fix: /Return All/,
-		},
-	},
-	{
-		name: 'limit 1.5',
-		parameters: { companyId, returnAll: false, limit: 1.5 },
-		outcome: {
-			error: /Limit must be a whole number from 1 to 10,000 \(got 1.5\)/,
-			fix: /Return All/,
-		},
-	},
+	...(
+		[
+			['limit 0', 0],
+			['limit -1', -1],
+			['limit 1.5', 1.5],
+			['a huge limit', 1_000_000_000],
+		] as const
+	).map(
+		([name, limit]): Case => ({
+			name,
+			parameters: { companyId, returnAll: false, limit },
+			outcome: {
+				error: new RegExp(`Limit must be a whole number from 1 to 10,000 \\(got ${limit}\\)`),
+				fix: /Return All/,
+			},
+		}),
+	),
 	{
 		name: 'the largest limit returns everything, in pages the API accepts',
 		parameters: { companyId, returnAll: false, limit: 10_000 },
@@ -107,14 +100,6 @@ const cases: Case[] = [
 					.map((entry) => Number(entry.query.limit));
 				expect(limits.every((limit) => limit >= 1 && limit <= 100)).toBe(true);
 			},
-		},
-	},
-	{
-		name: 'a huge limit',
-		parameters: { companyId, returnAll: false, limit: 1_000_000_000 },
-		outcome: {
-			error: /Limit must be a whole number from 1 to 10,000 \(got 1000000000\)/,
-			fix: /Return All/,
 		},
 	},
 	{
@@ -259,7 +244,6 @@ const cases: Case[] = [
 	{
 		name: 'a base URL that already ends in /api/supplier/v1',
 		credentials: ({ sandbox }) => ({ baseUrl: `${sandbox.url}/api/supplier/v1` }),
-		parameters: { companyId },
 		outcome: {
 			error: /No Supplier Matched-Projects API answered at .*HTTP 404/,
 			fix: /without \/api\/supplier\/v1/,
@@ -268,7 +252,6 @@ const cases: Case[] = [
 	{
 		name: 'base and auth URLs with trailing slashes',
 		credentials: ({ sandbox }) => ({ baseUrl: `${sandbox.url}//`, authUrl: `${sandbox.url}/` }),
-		parameters: { companyId },
 		outcome: {
 			tolerated: (items, world) => expect(items).toHaveLength(sandboxCompanyCount(world)),
 		},
@@ -276,7 +259,6 @@ const cases: Case[] = [
 	{
 		name: 'an auth URL that is the full token endpoint',
 		credentials: ({ sandbox }) => ({ authUrl: `${sandbox.url}/oauth2/token` }),
-		parameters: { companyId },
 		outcome: {
 			tolerated: (items, world) => expect(items).toHaveLength(sandboxCompanyCount(world)),
 		},
@@ -284,7 +266,6 @@ const cases: Case[] = [
 	{
 		name: 'an auth URL with another path',
 		credentials: ({ sandbox }) => ({ authUrl: `${sandbox.url}/identity` }),
-		parameters: { companyId },
 		outcome: {
 			error: /No token endpoint answered at .*\/identity\/oauth2\/token \(HTTP 404\)/,
 			fix: /Auth URL.*without \/oauth2\/token/,
@@ -293,7 +274,6 @@ const cases: Case[] = [
 	{
 		name: 'a base URL without a scheme',
 		credentials: ({ sandbox }) => ({ baseUrl: sandbox.url.replace('http://', '') }),
-		parameters: { companyId },
 		outcome: {
 			error: /Base URL .* is not an http:\/\/ or https:\/\/ address/,
 			fix: /enter the full address/,
@@ -302,7 +282,6 @@ const cases: Case[] = [
 	{
 		name: 'an auth URL without a scheme',
 		credentials: ({ sandbox }) => ({ authUrl: sandbox.url.replace('http://', '') }),
-		parameters: { companyId },
 		outcome: {
 			error: /Auth URL .* is not an http:\/\/ or https:\/\/ address/,
 			fix: /enter the full address/,
@@ -311,7 +290,6 @@ const cases: Case[] = [
 	{
 		name: 'a base URL with a non-http scheme',
 		credentials: () => ({ baseUrl: 'ftp://127.0.0.1/api' }),
-		parameters: { companyId },
 		outcome: {
 			error: /Base URL "ftp:\/\/127\.0\.0\.1\/api" is not an http/,
 			fix: /enter the full address/,
@@ -320,7 +298,6 @@ const cases: Case[] = [
 	{
 		name: 'an auth URL with a file: scheme',
 		credentials: () => ({ authUrl: 'file:///etc/passwd' }),
-		parameters: { companyId },
 		outcome: {
 			error: /Auth URL "file:\/\/\/etc\/passwd" is not an http/,
 			fix: /enter the full address/,
@@ -329,19 +306,16 @@ const cases: Case[] = [
 	{
 		name: 'a base URL with a query string',
 		credentials: ({ sandbox }) => ({ baseUrl: `${sandbox.url}/?tenant=1` }),
-		parameters: { companyId },
 		outcome: { error: /Base URL .* has a query or fragment/, fix: /enter only the address/ },
 	},
 	{
 		name: 'an empty base URL',
 		credentials: () => ({ baseUrl: '  ' }),
-		parameters: { companyId },
 		outcome: { error: /Base URL is empty/, fix: /enter the address issued with your client ID/ },
 	},
 	{
 		name: 'a base URL where nothing listens',
 		credentials: ({ refusedPort }) => ({ baseUrl: `http://127.0.0.1:${refusedPort}` }),
-		parameters: { companyId },
 		outcome: {
 			error: /Could not reach the API at .*connection was refused/,
 			fix: /Check the credential's Base URL/,
@@ -352,7 +326,6 @@ const cases: Case[] = [
 	{
 		name: 'a wrong client secret',
 		credentials: () => ({ clientSecret: 'not-the-secret' }),
-		parameters: { companyId },
 		outcome: {
 			error: /rejected the client ID or client secret \(invalid_client\)/,
 			fix: /Check the credential's Client ID and Client Secret/,
@@ -361,7 +334,6 @@ const cases: Case[] = [
 	{
 		name: 'an unknown client id',
 		credentials: () => ({ clientId: 'nobody-knows-me' }),
-		parameters: { companyId },
 		outcome: {
 			error: /rejected the client ID or client secret \(invalid_client\)/,
 			fix: /Check the credential's Client ID and Client Secret/,
@@ -370,7 +342,6 @@ const cases: Case[] = [
 	{
 		name: 'a scope the application is refused',
 		credentials: ({ sandbox }) => ({ ...sandbox.fixtures.noScopeClient }),
-		parameters: { companyId },
 		outcome: {
 			error: /refused the scope "speci-finder\/read" for this client \(invalid_scope\)/,
 			fix: /Ask the operator to grant speci-finder\/read/,
@@ -379,7 +350,6 @@ const cases: Case[] = [
 	{
 		name: 'no scope asked for, and the token lacks it',
 		credentials: ({ sandbox }) => ({ ...sandbox.fixtures.noScopeClient, scope: '' }),
-		parameters: { companyId },
 		outcome: {
 			error: /refused access to company "company-1" \(Unauthorised\)/,
 			fix: /lacks the scope speci-finder\/read/,
@@ -391,7 +361,6 @@ const cases: Case[] = [
 			clientId: ` ${sandbox.fixtures.client.clientId} `,
 			clientSecret: `${sandbox.fixtures.client.clientSecret}\n`,
 		}),
-		parameters: { companyId },
 		outcome: {
 			tolerated: (items, world) => expect(items).toHaveLength(sandboxCompanyCount(world)),
 		},
@@ -399,7 +368,6 @@ const cases: Case[] = [
 	{
 		name: 'an empty client secret',
 		credentials: () => ({ clientSecret: '' }),
-		parameters: { companyId },
 		outcome: {
 			error: /Client Secret is empty/,
 			fix: /enter the client secret the operator issued/,
@@ -408,7 +376,6 @@ const cases: Case[] = [
 	{
 		name: 'a token endpoint that answers 404',
 		script: { token: () => ({ status: 404, text: 'Not Found' }) },
-		parameters: { companyId },
 		outcome: {
 			error: /No token endpoint answered at .*oauth2\/token \(HTTP 404\)/,
 			fix: /Check the credential's Auth URL/,
@@ -422,7 +389,6 @@ const cases: Case[] = [
 				text: '<!doctype html><html><body><h1>Sign in</h1></body></html>',
 			}),
 		},
-		parameters: { companyId },
 		outcome: {
 			error: /answered with something other than JSON, not an OAuth token/,
 			fix: /Check the credential's Auth URL/,
@@ -431,7 +397,6 @@ const cases: Case[] = [
 	{
 		name: 'a token endpoint that answers with nothing',
 		script: { token: () => ({ headers: { 'content-type': 'application/json' }, text: '' }) },
-		parameters: { companyId },
 		outcome: {
 			error: /answered with something other than JSON, not an OAuth token/,
 			fix: /Check the credential's Auth URL/,
@@ -440,7 +405,6 @@ const cases: Case[] = [
 	{
 		name: 'a token response without access_token',
 		script: { token: () => ({ json: { token_type: 'Bearer', expires_in: 3600 } }) },
-		parameters: { companyId },
 		outcome: {
 			error: /answered with JSON without an access_token/,
 			fix: /Check the credential's Auth URL/,
@@ -452,7 +416,6 @@ const cases: Case[] = [
 			token: () => ({ json: { access_token: SCRIPTED_TOKEN, token_type: 'Bearer' } }),
 			results: () => pageOf([project({ projectId: 'p-1' })]),
 		},
-		parameters: { companyId },
 		outcome: {
 			tolerated: (items) => expect(items.map((item) => item.json.projectId)).toEqual(['p-1']),
 		},
@@ -460,7 +423,6 @@ const cases: Case[] = [
 	{
 		name: 'a token endpoint failing with 503 every time',
 		script: { token: () => ({ status: 503, json: { error: 'temporarily_unavailable' } }) },
-		parameters: { companyId },
 		outcome: {
 			error:
 				/token issuer refused the token request \(temporarily_unavailable\)|not available right now/,
@@ -470,7 +432,6 @@ const cases: Case[] = [
 	{
 		name: 'a token endpoint where nothing listens',
 		credentials: ({ refusedPort }) => ({ authUrl: `http://127.0.0.1:${refusedPort}` }),
-		parameters: { companyId },
 		outcome: {
 			error: /Could not reach the token issuer at .*connection was refused/,
 			fix: /Check the credential's Auth URL/,
@@ -481,7 +442,6 @@ const cases: Case[] = [
 	{
 		name: 'a results answer that is not JSON',
 		script: { results: () => ({ headers: { 'content-type': 'text/plain' }, text: 'hello' }) },
-		parameters: { companyId },
 		outcome: {
 			error: /answered, but not with a page of matched projects/,
 			fix: /It sent text that is not JSON\. Check the credential's Base URL/,
@@ -496,7 +456,6 @@ const cases: Case[] = [
 				text: '<html><body><h1>502 Bad Gateway</h1></body></html>',
 			}),
 		},
-		parameters: { companyId },
 		outcome: {
 			error: /The API failed on its side after 3 attempts \(HTTP 502\)/,
 			fix: /temporary failure .* Run the workflow again later/,
@@ -510,7 +469,6 @@ const cases: Case[] = [
 					? { status: 502, headers: { 'content-type': 'text/html' }, text: '<html>502</html>' }
 					: pageOf([project({ projectId: 'after-502' })]),
 		},
-		parameters: { companyId },
 		outcome: {
 			tolerated: (items) => expect(items.map((item) => item.json.projectId)).toEqual(['after-502']),
 		},
@@ -518,7 +476,6 @@ const cases: Case[] = [
 	{
 		name: 'an empty 200 answer',
 		script: { results: () => ({ headers: { 'content-type': 'application/json' }, text: '' }) },
-		parameters: { companyId },
 		outcome: {
 			error: /answered, but not with a page of matched projects/,
 			fix: /The answer was empty\. Check the credential's Base URL/,
@@ -532,7 +489,6 @@ const cases: Case[] = [
 				text: '{"data":[{"projectId":"p1","tend',
 			}),
 		},
-		parameters: { companyId },
 		outcome: {
 			error: /answered, but not with a page of matched projects/,
 			fix: /JSON that is cut off or malformed.*Run the workflow again later/,
@@ -541,7 +497,6 @@ const cases: Case[] = [
 	{
 		name: 'a connection dropped mid-body, every time',
 		script: { results: () => ({ ...pageOf([project()]), drop: true }) },
-		parameters: { companyId },
 		outcome: {
 			error: /Could not reach the API at .*closed unexpectedly/,
 			fix: /run the workflow again later/,
@@ -555,7 +510,6 @@ const cases: Case[] = [
 					? { ...pageOf([project({ projectId: 'cut' })]), drop: true }
 					: pageOf([project({ projectId: 'after-drop' })]),
 		},
-		parameters: { companyId },
 		outcome: {
 			tolerated: (items) =>
 				expect(items.map((item) => item.json.projectId)).toEqual(['after-drop']),
@@ -577,7 +531,6 @@ const cases: Case[] = [
 				},
 			};
 		})(),
-		parameters: { companyId },
 		outcome: {
 			tolerated: (items, { sandbox }) => {
 				expect(items.map((item) => item.json)).toEqual(sandbox.listOpen(companyId));
@@ -593,7 +546,6 @@ const cases: Case[] = [
 				json: { data: { projectId: 'p1' }, _metadata: { nextCursor: null, hasNextPage: false } },
 			}),
 		},
-		parameters: { companyId },
 		outcome: {
 			error: /answered, but not with a page of matched projects/,
 			fix: /a data field that is not a list \(it has the fields data, _metadata\): that is not this API's results endpoint/,
@@ -602,7 +554,6 @@ const cases: Case[] = [
 	{
 		name: '"_metadata" missing',
 		script: { results: () => ({ json: { data: [project()] } }) },
-		parameters: { companyId },
 		outcome: {
 			error: /answered, but not with a page of matched projects/,
 			fix: /a data list but no _metadata, so the node cannot tell whether more pages follow/,
@@ -611,7 +562,6 @@ const cases: Case[] = [
 	{
 		name: 'a JSON array instead of the envelope',
 		script: { results: () => ({ json: [project()] }) },
-		parameters: { companyId },
 		outcome: {
 			error: /answered, but not with a page of matched projects/,
 			fix: /a JSON list, not a results page/,
@@ -624,7 +574,6 @@ const cases: Case[] = [
 				json: { data: [project()], _metadata: { nextCursor: null, hasNextPage: true } },
 			}),
 		},
-		parameters: { companyId },
 		outcome: {
 			error: /page 1 is followed by another but sent no cursor/,
 			fix: /Run the workflow again later/,
@@ -633,7 +582,6 @@ const cases: Case[] = [
 	{
 		name: 'the same cursor twice',
 		script: { results: () => pageOf([project()], 'cursor-that-repeats') },
-		parameters: { companyId },
 		outcome: {
 			error: /cursor on page 2 that it had already sent/,
 			fix: /Run the workflow again later/,
@@ -645,7 +593,6 @@ const cases: Case[] = [
 			results: (_request, index) =>
 				pageOf([project({ projectId: `endless-${index}` })], `cursor-${index}`),
 		},
-		parameters: { companyId },
 		outcome: { error: /used its 100 requests per 5 minutes/, fix: /Run the workflow later/ },
 		requests: (requests) => {
 			expect(
@@ -704,7 +651,6 @@ const cases: Case[] = [
 					},
 				]),
 		},
-		parameters: { companyId },
 		outcome: {
 			tolerated: (items) => {
 				expect(items[0].json.sustainabilityRating).toBe('A');
@@ -765,7 +711,6 @@ const cases: Case[] = [
 	{
 		name: 'a slow server past the timeout',
 		script: { results: () => ({ ...pageOf([project()]), delayMs: 5_000 }) },
-		parameters: { companyId },
 		outcome: {
 			error: /did not answer within 1 s \(3 attempts\)/,
 			fix: /run the workflow again later/,
@@ -779,7 +724,6 @@ const cases: Case[] = [
 				json: { code: 'INVALID_LIMIT', message: 'limit must be 1 to 100' },
 			}),
 		},
-		parameters: { companyId },
 		outcome: {
 			error: /rejected the request for company "company-1" as invalid \(HTTP 400, INVALID_LIMIT\)/,
 			fix: /Check the Company ID/,
@@ -793,7 +737,6 @@ const cases: Case[] = [
 				json: { code: 'CLIENT_ID_HEADER_MISMATCH', message: 'mismatch' },
 			}),
 		},
-		parameters: { companyId },
 		outcome: {
 			error: /is not the client the access token was issued to \(CLIENT_ID_HEADER_MISMATCH\)/,
 			fix: /issued together/,
@@ -808,7 +751,6 @@ const cases: Case[] = [
 				json: { code: 'RATE_LIMITED' },
 			}),
 		},
-		parameters: { companyId },
 		outcome: {
 			// Retry-After (5 minutes at most) plus the spread of up to one slot (3 s) that keeps processes apart.
 			error: /used its 100 requests per 5 minutes, counted by the API .* allowed in 30[0-3] s$/,
@@ -899,7 +841,9 @@ test.each(cases.map((testCase) => [testCase.name, testCase] as const))(
 		}
 		const seen: Seen = {};
 		try {
-			seen.run = await proc.withCredential(credentials).getMany(testCase.parameters ?? {});
+			seen.run = await proc
+				.withCredential(credentials)
+				.getMany(testCase.parameters ?? { companyId });
 		} catch (error) {
 			seen.thrown = error as Error;
 		}

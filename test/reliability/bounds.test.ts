@@ -9,19 +9,16 @@
 import type { INodeParameters } from 'n8n-workflow';
 
 import { startSandbox } from '../../sandbox';
-import { useVirtualTime } from '../support/clock';
 import {
 	n8nProcess,
 	type CredentialFields,
 	type N8nProcess,
 	type NodeRun,
 } from '../support/harness';
-import { startPollWorld, type PollWorld } from '../support/poll-world';
+import { freshPollWorldEachTest, type PollWorld, type Sandbox } from '../support/poll-world';
 import { parseToolAnswer } from '../support/tool-answer';
 
 let proc: N8nProcess;
-
-type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
 
 const companyId = 'company-1';
 const MEGABYTE = 'x'.repeat(1_048_576);
@@ -160,15 +157,7 @@ describe('the node: a value past its bound is refused before any request', () =>
 describe('the trigger: a value past its bound stops the activation before any request', () => {
 	let world: PollWorld;
 
-	beforeEach(async () => {
-		useVirtualTime({ dateOnly: true });
-		world = await startPollWorld();
-	});
-
-	afterEach(async () => {
-		await world.stop();
-		jest.useRealTimers();
-	});
+	freshPollWorldEachTest((fresh) => (world = fresh));
 
 	it.each<[string, INodeParameters, string]>([
 		[

@@ -7,8 +7,7 @@ import { startSandbox } from '../../sandbox';
 import { n8nProcess, type NodeRun } from '../support/harness';
 import { captureLogs } from '../support/reliability-logs';
 import { reportFigures } from '../support/reliability-report';
-
-type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
+import type { Sandbox } from '../support/poll-world';
 
 const EXECUTIONS = 20;
 const companyId = 'company-1';

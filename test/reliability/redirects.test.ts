@@ -15,10 +15,9 @@ import {
 	type ScriptedRequest,
 	type ScriptedServer,
 } from '../support/reliability-server';
+import type { Sandbox } from '../support/poll-world';
 
 let proc: N8nProcess;
-
-type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
 
 const { companyId } = SANDBOX_FIXTURES;
 const { clientId, clientSecret } = SANDBOX_FIXTURES.client;

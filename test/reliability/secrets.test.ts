@@ -30,10 +30,9 @@ import {
 	type ScriptedRequest,
 	type ScriptedServer,
 } from '../support/reliability-server';
+import type { Sandbox } from '../support/poll-world';
 
 let proc: N8nProcess;
-
-type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
 
 const companyId = 'company-1';
 // Spaces and URL-special characters, so form- and URL-encoded forms of it are searched too.

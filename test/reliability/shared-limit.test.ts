@@ -12,8 +12,7 @@ import { n8nProcess, type NodeRun } from '../support/harness';
 import { busiestWindow } from '../support/rate-window';
 import { reportFigures } from '../support/reliability-report';
 import { after, runInVirtualTime, useVirtualTime } from '../support/clock';
-
-type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
+import type { Sandbox } from '../support/poll-world';
 
 const companyId = 'company-1';
 const WINDOW_MS = 5 * 60_000;

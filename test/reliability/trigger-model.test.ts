@@ -477,8 +477,7 @@ test(
 									: world.sandbox.openTenderWithId(id, options);
 							opened.push(tender.id);
 						}
-						const trigger = world.trigger({ filters: { tenderTypes: ['Tender'] } });
-						await trigger.activate();
+						const trigger = await world.activeTrigger({ filters: { tenderTypes: ['Tender'] } });
 						const baseline = new Set(passingNow(world));
 						const model: Model = {
 							baseline,

@@ -7,12 +7,8 @@ import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workf
 
 import type { RetryPolicy } from '../../nodes/SupplierMatchedProjects/transport/retry';
 import { SANDBOX_FIXTURES, startSandbox, type SandboxOptions } from '../../sandbox';
-import {
-	n8nProcess,
-	type N8nProcess,
-	type PollHarness,
-	type TestCredentialsHelper,
-} from './harness';
+import { useVirtualTime } from './clock';
+import { n8nProcess, type CredentialFields, type N8nProcess, type PollHarness } from './harness';
 
 export type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
 
@@ -25,10 +21,16 @@ export interface PollWorld {
 	/** The n8n process the trigger runs in, with the credential pointed at the sandbox. */
 	process: N8nProcess;
 	sandbox: Sandbox;
-	credentials: TestCredentialsHelper;
+	/** Points the credential at the sandbox again, with these fields changed. */
+	useCredential(fields?: Partial<CredentialFields>): void;
 	trigger(parameters?: INodeParameters, timezone?: string): PollHarness;
+	/** The trigger, activated: its baseline recorded. */
+	activeTrigger(parameters?: INodeParameters, timezone?: string): Promise<PollHarness>;
 	stop(): Promise<void>;
 }
+
+/** Worlds not yet stopped, so a test that starts another in place of its own leaves none running. */
+const running = new Set<PollWorld>();
 
 /**
  * Starts a sandbox (no generated projects unless asked: tests open the tenders they reason about)
@@ -39,20 +41,48 @@ export async function startPollWorld(
 	retryPolicy: Partial<RetryPolicy> = {},
 ): Promise<PollWorld> {
 	const sandbox = await startSandbox({ port: 0, projects: 0, ...options });
+	const credential = { authUrl: sandbox.url, baseUrl: sandbox.url, ...SANDBOX_FIXTURES.client };
 	const proc = n8nProcess({
 		retryPolicy: { baseDelayMs: 1, maxDelayMs: 5, ...retryPolicy },
-		credential: { authUrl: sandbox.url, baseUrl: sandbox.url, ...SANDBOX_FIXTURES.client },
+		credential,
 	});
-	return {
+	const world: PollWorld = {
 		process: proc,
 		sandbox,
-		credentials: proc.credentials,
+		useCredential: (fields = {}) =>
+			proc.credentials.setCredentials(CREDENTIAL_TYPE, { ...credential, ...fields }),
 		trigger: (parameters = {}, timezone = 'UTC') =>
 			proc.poll({ companyId, ...parameters }, timezone),
+		activeTrigger: async (parameters, timezone) => {
+			const trigger = world.trigger(parameters, timezone);
+			await trigger.activate();
+			return trigger;
+		},
 		stop: async () => {
+			running.delete(world);
 			await sandbox.stop();
 		},
 	};
+	running.add(world);
+	return world;
+}
+
+/**
+ * Gives each test of the file (or describe block) a fresh world on a clock it moves, handed to
+ * `set` before the test, and stops it after.
+ */
+export function freshPollWorldEachTest(
+	set: (world: PollWorld) => void,
+	options: SandboxOptions = {},
+): void {
+	beforeEach(async () => {
+		useVirtualTime({ dateOnly: true });
+		set(await startPollWorld(options));
+	});
+	afterEach(async () => {
+		await Promise.all([...running].map(async (world) => await world.stop()));
+		jest.useRealTimers();
+	});
 }
 
 export function jsonOf(items: INodeExecutionData[] | null | undefined): IDataObject[] {

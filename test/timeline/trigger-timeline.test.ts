@@ -9,13 +9,13 @@
  * workflow's time zone, on both sides of UTC), nothing else.
  */
 import type { Project, Tender } from '../../nodes/SupplierMatchedProjects/api/types';
-import { advanceTime, isoDay, useVirtualTime } from '../support/clock';
+import { advanceTime, isoDay } from '../support/clock';
 import type { PollHarness, PollOutcome } from '../support/harness';
 import {
 	companyId,
 	DAY_MS,
 	MINUTE_MS,
-	startPollWorld,
+	freshPollWorldEachTest,
 	type PollWorld,
 } from '../support/poll-world';
 import {
@@ -80,15 +80,7 @@ function sequence(seed: number) {
 
 let world: PollWorld;
 
-beforeEach(async () => {
-	useVirtualTime({ dateOnly: true });
-	world = await startPollWorld({ projects: 300, seed: 11 });
-});
-
-afterEach(async () => {
-	await world.stop();
-	jest.useRealTimers();
-});
+freshPollWorldEachTest((fresh) => (world = fresh), { projects: 300, seed: 11 });
 
 it('announces each new tender exactly once and each update once, through eighty eventful days', async () => {
 	const { sandbox } = world;
