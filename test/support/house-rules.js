@@ -10,16 +10,17 @@ const fs = require('node:fs');
 const path = require('node:path');
 const ts = require('typescript');
 
-const { ROOT } = require('./import-graph');
+const { ROOT, filesUnder } = require('./import-graph');
 
 /** @param {string} dir from the root @returns {string[]} its .js and .ts files, from the root */
-function codeUnder(dir) {
-	return fs
-		.readdirSync(path.join(ROOT, dir), { recursive: true, encoding: 'utf8' })
-		.map((name) => `${dir}/${name.split(path.sep).join('/')}`)
-		.filter((file) => /\.(js|ts)$/.test(file) && !file.endsWith('.d.ts'))
-		.filter((file) => !file.includes('/node_modules/') && !file.includes('/runtimes/'));
-}
+const codeUnder = (dir) =>
+	filesUnder(
+		dir,
+		(file) =>
+			/\.(js|ts)$/.test(file) &&
+			!file.endsWith('.d.ts') &&
+			!/\/(node_modules|runtimes)\//.test(file),
+	);
 
 /** @param {ts.Node} node @returns {string} how a reader finds the function */
 function nameOf(node) {

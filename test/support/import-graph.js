@@ -21,7 +21,7 @@ const WHOLE_PACKAGE = Object.freeze(['scripts/n8n/package.js', 'test/support/n8n
 
 /** The test map's own modules, which name product files to read their imports, not to run them. */
 const MAP_MODULES = Object.freeze(
-	['import-graph.js', 'test-map.js', 'test-map-check.js'].map((name) => `test/support/${name}`),
+	['import-graph.js', 'test-map.js'].map((name) => `test/support/${name}`),
 );
 
 /** @param {string} file @returns {string} the path from the repository's root, with `/` */
@@ -216,4 +216,4 @@ class ImportGraph {
 	}
 }
 
-module.exports = { ImportGraph, NODE_DIR, ROOT, WHOLE_PACKAGE, sourceFiles, testFiles };
+module.exports = { ImportGraph, NODE_DIR, ROOT, WHOLE_PACKAGE, filesUnder, sourceFiles, testFiles };
