@@ -73,10 +73,7 @@ class Auth {
 		}
 	}
 
-	/**
-	 * @param {string} clientId
-	 * @param {string} clientSecret
-	 */
+	/** @param {string} clientId @param {string} clientSecret */
 	authenticateClient(clientId, clientSecret) {
 		const client = this.clientById.get(clientId);
 		// Compare digests in constant time, and still do the work for an unknown client id.
@@ -85,10 +82,7 @@ class Auth {
 		return client && matches ? client : undefined;
 	}
 
-	/**
-	 * @param {SandboxClient} client
-	 * @param {string[]} scopes
-	 */
+	/** @param {SandboxClient} client @param {string[]} scopes */
 	issue(client, scopes) {
 		if (this.tokens.size >= PRUNE_AT) {
 			const now = this.clock.now();

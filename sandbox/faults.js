@@ -116,10 +116,7 @@ function queuedFault(request) {
 	};
 }
 
-/**
- * @param {FaultRates | null} rates null (or {}) turns random faults off
- * @param {number} rngSeed
- */
+/** @param {FaultRates | null} rates null (or {}) turns random faults off @param {number} rngSeed */
 function randomFaults(rates, rngSeed) {
 	if (rates === null || Object.keys(rates).length === 0) return undefined;
 	const { latencySpikeMs = 2000, retryAfterSeconds = 1, on = 'results', ...byKind } = rates;

@@ -11,11 +11,7 @@
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
-/**
- * @param {number} status
- * @param {unknown} value
- * @param {Record<string, string>} [headers]
- */
+/** @param {number} status @param {unknown} value @param {Record<string, string>} [headers] */
 function json(status, value, headers = {}) {
 	const body = JSON.stringify(value);
 	return { status, headers: { 'content-type': JSON_TYPE, ...headers }, body };

@@ -25,10 +25,7 @@ function shown(value) {
 /** @param {string} reason */
 const unauthorised = (reason) => new Refusal(401, 'Unauthorised', `Unauthorised: ${reason}`);
 
-/**
- * @param {ServerContext} context
- * @param {IncomingMessage} request
- */
+/** @param {ServerContext} context @param {IncomingMessage} request */
 function verifiedToken(context, request) {
 	const authorization = header(request.headers.authorization);
 	const bearer =
@@ -117,11 +114,7 @@ function pageLimit(query) {
 	return limit;
 }
 
-/**
- * @param {ServerContext} context
- * @param {URLSearchParams} query
- * @param {string} companyId
- */
+/** @param {ServerContext} context @param {URLSearchParams} query @param {string} companyId */
 function pageCursor(context, query, companyId) {
 	const cursors = query.getAll('cursor');
 	const cursor = cursors[0];
