@@ -116,12 +116,8 @@ function expectedRows(graph) {
  * @returns {{ why?: string, whyNot?: string }} why the test belongs in the file's row, or why not
  */
 function placeTest(graph, test, file, hubs, reached) {
-	if (graph.imports(test).includes(file)) {
-		return { why: 'it imports the file itself' };
-	}
-	if (!reached.has(file)) {
-		return {};
-	}
+	if (graph.imports(test).includes(file)) return { why: 'it imports the file itself' };
+	if (!reached.has(file)) return {};
 	const through = HUBS.filter((hub) => hubs.includes(hub.name) && reached.has(hub.file));
 	if (through.length > 0) {
 		const names = through.map((hub) => hub.name).join(' and ');
@@ -137,9 +133,7 @@ function placeTest(graph, test, file, hubs, reached) {
 
 /** @param {Row} row @returns {string} the first cell; a hub's with the name other rows call it */
 function fileCell(row) {
-	if (row.files.length === 0) {
-		return NO_PRODUCT_FILE;
-	}
+	if (row.files.length === 0) return NO_PRODUCT_FILE;
 	const hub = HUBS.find((one) => row.files.includes(one.file));
 	const files = row.files.map((file) => `\`${shortName(file)}\``).join(', ');
 	return hub ? `${files} (${hub.name})` : files;
@@ -162,9 +156,7 @@ function testsCell(tests) {
 
 /** @param {Row} row @returns {string} the table it stands in: the node classes, a folder, or none */
 function groupOf(row) {
-	if (row.files.length === 0) {
-		return 'none';
-	}
+	if (row.files.length === 0) return 'none';
 	const hub = HUBS.some((one) => row.files.includes(one.file));
 	return hub ? 'classes' : shortName(row.files[0]).split('/')[0];
 }
@@ -215,9 +207,7 @@ function withFreshTable(readme) {
 function readTable(readme) {
 	const start = readme.indexOf(START);
 	const end = readme.indexOf(END);
-	if (start < 0 || end < start) {
-		return undefined;
-	}
+	if (start < 0 || end < start) return undefined;
 	const cells = readme
 		.slice(start + START.length, end)
 		.split('\n')
@@ -327,9 +317,7 @@ function rowTestProblems(row, expected) {
 			? one.files.length === 0
 			: row.files.some((file) => one.files.includes(file)),
 	);
-	if (!wanted) {
-		return [];
-	}
+	if (!wanted) return [];
 	const where = `Row ${row.first}`;
 	const problems = [];
 	if (row.hubs !== wanted.hubs.join(', ')) {
