@@ -18,9 +18,7 @@ const { createRandom } = require('./random');
  * @typedef {'serverError' | 'fetchFailed' | 'rateLimited' | 'latencySpike' | 'drop' | 'malformedJson' | 'html' | 'emptyBody'} FaultKind
  */
 
-/**
- * @typedef {'results' | 'token'} FaultTarget
- */
+/** @typedef {'results' | 'token'} FaultTarget */
 
 /**
  * @typedef {object} Fault

@@ -179,10 +179,7 @@ function createSandboxData(options = {}) {
 	return { seed, companies, clock, store };
 }
 
-/**
- * startSandbox's server options, checked, with their defaults.
- * @param {SandboxOptions} options
- */
+/** startSandbox's server options, checked, with their defaults. @param {SandboxOptions} options */
 function serverSettings(options) {
 	const host = options.host ?? '127.0.0.1';
 	if (!LOOPBACK_HOSTS.includes(host)) {

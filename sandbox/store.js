@@ -31,13 +31,9 @@ const tenderFields = require('./tender-fields');
  * @property {string | null} [quotesDueAt] YYYY-MM-DD
  */
 
-/**
- * @typedef {TenderFields & { status?: TenderStatus }} TenderPatch
- */
+/** @typedef {TenderFields & { status?: TenderStatus }} TenderPatch */
 
-/**
- * @typedef {TenderFields & { projectId?: string, companyId?: string }} OpenTenderOptions
- */
+/** @typedef {TenderFields & { projectId?: string, companyId?: string }} OpenTenderOptions */
 
 /**
  * @typedef {object} StoreOptions

@@ -184,15 +184,21 @@ function renderTable(rows) {
  * @returns {string} it with the tables between the markers made anew from the code
  */
 function withFreshTable(readme) {
-	const start = readme.indexOf(START);
-	const end = readme.indexOf(END);
-	if (start < 0 || end < start) {
+	const [start, end] = mapBounds(readme) ?? [];
+	if (start === undefined) {
 		throw new Error(`README.md needs the markers ${START} and ${END} around the test map`);
 	}
 	const table = renderTable(expectedRows(new ImportGraph()));
 	// Prettier would pad every row to the widest; unpadded, each row reads on its own.
 	const ignored = `<!-- prettier-ignore-start -->\n\n${table}\n\n<!-- prettier-ignore-end -->`;
-	return `${readme.slice(0, start + START.length)}\n${ignored}\n${readme.slice(end)}`;
+	return `${readme.slice(0, start)}\n${ignored}\n${readme.slice(end)}`;
+}
+
+/** @param {string} readme @returns {[number, number] | undefined} where the map's text starts and ends */
+function mapBounds(readme) {
+	const start = readme.indexOf(START);
+	const end = readme.indexOf(END);
+	return start < 0 || end < start ? undefined : [start + START.length, end];
 }
 
 /**
@@ -205,11 +211,10 @@ function withFreshTable(readme) {
  * @returns {{ header: string[], rows: ReadmeRow[] } | undefined} the table between the markers
  */
 function readTable(readme) {
-	const start = readme.indexOf(START);
-	const end = readme.indexOf(END);
-	if (start < 0 || end < start) return undefined;
+	const bounds = mapBounds(readme);
+	if (!bounds) return undefined;
 	const cells = readme
-		.slice(start + START.length, end)
+		.slice(...bounds)
 		.split('\n')
 		.filter((line) => line.trim().startsWith('|'))
 		.map((line) =>
