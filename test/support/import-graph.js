@@ -2,8 +2,9 @@
 'use strict';
 
 /**
- * Which product files each test file runs, by following imports with TypeScript's own parser and
- * resolver; the README's test map is checked against it (test-map.js).
+ * The tooling's code read with TypeScript's own parser and resolver: which product files each test
+ * file runs, by following imports (the README's test map, test-map.js, is checked against it), and
+ * the house rules (house-rules.test.ts).
  */
 
 const fs = require('node:fs');
@@ -46,6 +47,12 @@ const sourceFiles = () =>
 
 /** @returns {string[]} every jest test file under test/ */
 const testFiles = () => filesUnder('test', (file) => file.endsWith('.test.ts'));
+
+/** @param {string} file from the root */
+const readText = (file) => fs.readFileSync(path.join(ROOT, file), 'utf8');
+
+/** @param {string} file from the root */
+const parse = (file) => ts.createSourceFile(file, readText(file), ts.ScriptTarget.Latest, true);
 
 const compilerOptions = {
 	allowJs: true,
@@ -117,9 +124,7 @@ class ImportGraph {
 	read(file) {
 		let entry = this.files.get(file);
 		if (!entry) {
-			const text = fs.readFileSync(path.join(ROOT, file), 'utf8');
-			const sourceFile = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
-			const { specifiers, strings } = namesIn(sourceFile);
+			const { specifiers, strings } = namesIn(parse(file));
 			const imports = specifiers.map((specifier) => resolveImport(specifier, file));
 			const mentions = MAP_MODULES.includes(file)
 				? []
@@ -189,4 +194,73 @@ class ImportGraph {
 	}
 }
 
-module.exports = { ImportGraph, NODE_DIR, ROOT, WHOLE_PACKAGE, filesUnder, sourceFiles, testFiles };
+/** @param {string} dir from the root @returns {string[]} its .js and .ts files, from the root */
+const codeUnder = (dir) =>
+	filesUnder(
+		dir,
+		(file) =>
+			/\.(js|ts)$/.test(file) &&
+			!file.endsWith('.d.ts') &&
+			!/\/(node_modules|runtimes)\//.test(file),
+	);
+
+/** @param {ts.Node} node @returns {string} how a reader finds the function */
+function nameOf(node) {
+	const named = /** @type {{ name?: ts.Node }} */ (node).name ?? node.parent;
+	const name = /** @type {{ name?: ts.Node }} */ (named).name ?? named;
+	return ts.isIdentifier(name) || ts.isPrivateIdentifier(name) ? name.text : '(anonymous)';
+}
+
+/**
+ * Functions longer than `limit` lines, a factory's inner functions counted in its length, so a
+ * long closure counts as one long function.
+ * @param {string[]} dirs from the root
+ * @param {number} limit
+ * @returns {string[]} `file:line name (N lines)`, longest first
+ */
+function longFunctions(dirs, limit) {
+	/** @type {Array<[number, string]>} */
+	const found = [];
+	for (const file of dirs.flatMap(codeUnder)) {
+		const source = parse(file);
+		const visit = (/** @type {ts.Node} */ node) => {
+			if (ts.isFunctionLike(node) && 'body' in node && node.body !== undefined) {
+				const first = source.getLineAndCharacterOfPosition(node.getStart()).line;
+				const lines = source.getLineAndCharacterOfPosition(node.end).line - first + 1;
+				if (lines > limit)
+					found.push([lines, `${file}:${first + 1} ${nameOf(node)} (${lines} lines)`]);
+			}
+			ts.forEachChild(node, visit);
+		};
+		visit(source);
+	}
+	return found.sort((a, b) => b[0] - a[0]).map(([, where]) => where);
+}
+
+/**
+ * Every module of test/ that a script names (required, imported or built), without extension; the
+ * suites a script runs (*.test.ts) are not modules.
+ * @returns {string[]} sorted, each once
+ */
+function testModulesNamedInScripts() {
+	const named = new Set();
+	for (const file of codeUnder('scripts')) {
+		for (const [, module] of readText(file).matchAll(
+			/['"(](?:\.\.\/)*(test\/[\w./-]+?)(?:\.[jt]s)?['")]/g,
+		)) {
+			if (!module.endsWith('.test')) named.add(module);
+		}
+	}
+	return [...named].sort();
+}
+
+module.exports = {
+	ImportGraph,
+	NODE_DIR,
+	ROOT,
+	WHOLE_PACKAGE,
+	longFunctions,
+	sourceFiles,
+	testFiles,
+	testModulesNamedInScripts,
+};
