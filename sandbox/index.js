@@ -98,7 +98,6 @@ const option = (value, name, min, max) => wholeNumber(value, `startSandbox: ${na
  * @param {readonly T[]} defaults
  * @param {T[] | undefined} extra
  * @param {(item: T) => string} key
- * @returns {T[]}
  */
 function mergeById(defaults, extra, key) {
 	/** @type {Map<string, T>} */

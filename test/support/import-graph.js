@@ -198,10 +198,7 @@ class ImportGraph {
 const codeUnder = (dir) =>
 	filesUnder(
 		dir,
-		(file) =>
-			/\.(js|ts)$/.test(file) &&
-			!file.endsWith('.d.ts') &&
-			!/\/(node_modules|runtimes)\//.test(file),
+		(file) => /(?<!\.d)\.(js|ts)$/.test(file) && !/\/(node_modules|runtimes)\//.test(file),
 	);
 
 /** @param {ts.Node} node @returns {string} how a reader finds the function */

@@ -75,7 +75,6 @@ function layerOf(test) {
  * The rows the code calls for, one per product file (the generated types sharing one), hubs
  * first, and a last one for the tests that run no product file.
  * @param {ImportGraph} graph
- * @returns {Row[]}
  */
 function expectedRows(graph) {
 	const tests = testFiles();
