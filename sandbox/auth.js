@@ -25,9 +25,7 @@ const { NO_STORE, OAuthRefusal, readTokenRequest, requestedScopes } = require('.
 const PRUNE_AT = 10_000;
 
 /** @param {string} value */
-function digest(value) {
-	return createHash('sha256').update(value).digest();
-}
+const digest = (value) => createHash('sha256').update(value).digest();
 
 /** OAuth 2.0 client-credentials issuer and bearer-token table. */
 class Auth {

@@ -51,9 +51,7 @@ function createClock(start) {
 }
 
 /** @param {number} day whole days since the epoch @returns {string} YYYY-MM-DD */
-function dayToIso(day) {
-	return new Date(day * DAY_MS).toISOString().slice(0, 10);
-}
+const dayToIso = (day) => new Date(day * DAY_MS).toISOString().slice(0, 10);
 
 /**
  * @param {string} iso YYYY-MM-DD

@@ -44,8 +44,6 @@ class Refusal extends Error {
 }
 
 /** @param {string | string[] | undefined} value */
-function header(value) {
-	return Array.isArray(value) ? value.join(', ') : value;
-}
+const header = (value) => (Array.isArray(value) ? value.join(', ') : value);
 
 module.exports = { JSON_TYPE, Refusal, errorReply, header, json };

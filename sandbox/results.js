@@ -18,9 +18,7 @@ const MAX_LIMIT = 100;
  * Shows a bad value in an error message without letting a huge one flood it.
  * @param {string} value
  */
-function shown(value) {
-	return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
-}
+const shown = (value) => JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
 
 /** @param {string} reason */
 const unauthorised = (reason) => new Refusal(401, 'Unauthorised', `Unauthorised: ${reason}`);
