@@ -251,10 +251,7 @@ const tenderIdFor = (sequence) => `tdr-${String(sequence).padStart(7, '0')}`;
  */
 
 /**
- * Fields of a new project, tenders excluded.
- * @param {Random} random
- * @param {number} sequence
- * @param {PartyCounts} [partyCounts]
+ * @param {Random} random @param {number} sequence @param {PartyCounts} [partyCounts]
  * @returns {StoredProject}
  */
 function generateProject(random, sequence, partyCounts = {}) {

@@ -305,10 +305,7 @@ function sandboxApi(parts, certificate) {
 	};
 }
 
-/**
- * @param {{ cert: string, key: string }} certificate
- * @param {TlsVersion | undefined} version the one version to speak; undefined: 1.2 or 1.3
- */
+/** @param {{ cert: string, key: string }} certificate @param {TlsVersion | undefined} version */
 const tlsOptions = ({ cert, key }, version) => ({
 	cert,
 	key,

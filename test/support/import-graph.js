@@ -165,7 +165,7 @@ class ImportGraph {
 		return new Set(this.parents(file).keys());
 	}
 
-	/** @param {string} from @param {string} to @returns {string[] | undefined} the shortest import chain */
+	/** @param {string} from @param {string} to @returns {string[] | undefined} the shortest chain */
 	route(from, to) {
 		const parents = this.parents(from);
 		if (!parents.has(to)) return undefined;

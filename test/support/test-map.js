@@ -193,7 +193,7 @@ function withFreshTable(readme) {
 	return `${readme.slice(0, start)}\n${ignored}\n${readme.slice(end)}`;
 }
 
-/** @param {string} readme @returns {[number, number] | undefined} where the map's text starts and ends */
+/** @param {string} readme @returns {[number, number] | undefined} the map's start and end */
 function mapBounds(readme) {
 	const start = readme.indexOf(START);
 	const end = readme.indexOf(END);
@@ -252,10 +252,7 @@ function testsNamedBy(name) {
 	return testFiles().filter((test) => pattern.test(test));
 }
 
-/**
- * @param {string} readme the whole text of README.md
- * @returns {string[]} every way the map differs from the code, each saying what to change
- */
+/** @param {string} readme @returns {string[]} each difference from the code, and its fix */
 function mapProblems(readme) {
 	const table = readTable(readme);
 	if (!table) {
@@ -310,11 +307,7 @@ function rowFileProblems(rows) {
 	return problems;
 }
 
-/**
- * @param {ReadmeRow} row as the README has it
- * @param {Row[]} expected every row the code calls for
- * @returns {string[]} tests named in the wrong row or column, or missing from it
- */
+/** @param {ReadmeRow} row @param {Row[]} expected @returns {string[]} its tests' problems */
 function rowTestProblems(row, expected) {
 	const wanted = expected.find((one) =>
 		row.files.length === 0
