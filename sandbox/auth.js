@@ -25,9 +25,7 @@ const { NO_STORE, OAuthRefusal, readTokenRequest, requestedScopes } = require('.
 const PRUNE_AT = 10_000;
 
 /** @param {string} value */
-function digest(value) {
-	return createHash('sha256').update(value).digest();
-}
+const digest = (value) => createHash('sha256').update(value).digest();
 
 /** OAuth 2.0 client-credentials issuer and bearer-token table. */
 class Auth {
@@ -73,10 +71,7 @@ class Auth {
 		}
 	}
 
-	/**
-	 * @param {string} clientId
-	 * @param {string} clientSecret
-	 */
+	/** @param {string} clientId @param {string} clientSecret */
 	authenticateClient(clientId, clientSecret) {
 		const client = this.clientById.get(clientId);
 		// Compare digests in constant time, and still do the work for an unknown client id.
@@ -85,10 +80,7 @@ class Auth {
 		return client && matches ? client : undefined;
 	}
 
-	/**
-	 * @param {SandboxClient} client
-	 * @param {string[]} scopes
-	 */
+	/** @param {SandboxClient} client @param {string[]} scopes */
 	issue(client, scopes) {
 		if (this.tokens.size >= PRUNE_AT) {
 			const now = this.clock.now();

@@ -14,10 +14,7 @@ const DAY_MS = 86_400_000;
  * @property {() => number} today Whole days since the epoch (UTC) of now().
  */
 
-/**
- * @param {Date | string | number} value
- * @param {string} what used in the error message
- */
+/** @param {Date | string | number} value @param {string} what used in the error message */
 function toEpochMs(value, what) {
 	const ms =
 		value instanceof Date ? value.getTime() : typeof value === 'number' ? value : Date.parse(value);
@@ -53,13 +50,8 @@ function createClock(start) {
 	};
 }
 
-/**
- * @param {number} day whole days since the epoch
- * @returns {string} YYYY-MM-DD
- */
-function dayToIso(day) {
-	return new Date(day * DAY_MS).toISOString().slice(0, 10);
-}
+/** @param {number} day whole days since the epoch @returns {string} YYYY-MM-DD */
+const dayToIso = (day) => new Date(day * DAY_MS).toISOString().slice(0, 10);
 
 /**
  * @param {string} iso YYYY-MM-DD

@@ -21,10 +21,7 @@ const { errorReply, json } = require('./reply');
  * @property {number} [status] success status when not 200
  */
 
-/**
- * @param {unknown} value
- * @param {string} field
- */
+/** @param {unknown} value @param {string} field */
 function optionalString(value, field) {
 	if (value === undefined) return undefined;
 	if (typeof value !== 'string')
@@ -245,10 +242,7 @@ function routeIndex() {
 	}));
 }
 
-/**
- * @param {ControlRoute} route
- * @param {string[]} segments
- */
+/** @param {ControlRoute} route @param {string[]} segments */
 function match(route, segments) {
 	const pattern = route.path === '' ? [] : route.path.split('/');
 	if (pattern.length !== segments.length) return undefined;

@@ -242,26 +242,7 @@ function tenderWords(name, type) {
 }
 
 /** @param {number} sequence */
-function projectIdFor(sequence) {
-	return `prj-${String(sequence).padStart(6, '0')}`;
-}
-
-/** @param {number} sequence */
-function tenderIdFor(sequence) {
-	return `tdr-${String(sequence).padStart(7, '0')}`;
-}
-
-/** @param {string} projectId */
-function projectUrl(projectId) {
-	return `https://app.supplier-matched-projects.invalid/projects/${projectId}`;
-}
-
-/** @param {Random} random */
-function budget(random) {
-	const roll = random.next();
-	if (roll < 0.15) return null;
-	return { ...random.pick(BUDGET_BANDS) };
-}
+const tenderIdFor = (sequence) => `tdr-${String(sequence).padStart(7, '0')}`;
 
 /**
  * @typedef {object} PartyCounts fixed numbers of parties on every project (default: random)
@@ -270,22 +251,19 @@ function budget(random) {
  */
 
 /**
- * Fields of a new project, tenders excluded.
- * @param {Random} random
- * @param {number} sequence
- * @param {PartyCounts} [partyCounts]
+ * @param {Random} random @param {number} sequence @param {PartyCounts} [partyCounts]
  * @returns {StoredProject}
  */
 function generateProject(random, sequence, partyCounts = {}) {
 	const building = random.pick(BUILDINGS);
 	const place = random.pick(PLACES);
-	const projectId = projectIdFor(sequence);
+	const projectId = `prj-${String(sequence).padStart(6, '0')}`;
 	return {
 		projectId,
 		projectName: `${place.suburb} ${building.name}`,
 		address: `${random.int(1, 480)} ${random.pick(STREETS)}, ${place.suburb}, ${place.region} ${place.postcode}, ${place.country}`,
 		category: building.category,
-		budget: budget(random),
+		budget: random.next() < 0.15 ? null : { ...random.pick(BUDGET_BANDS) },
 		status: random.chance(0.1) ? 'Closed' : 'Active',
 		consultants:
 			partyCounts.consultants !== undefined
@@ -297,7 +275,7 @@ function generateProject(random, sequence, partyCounts = {}) {
 			SUBCONTRACTORS,
 			partyCounts.subcontractors ?? random.int(0, 5),
 		),
-		url: projectUrl(projectId),
+		url: `https://app.supplier-matched-projects.invalid/projects/${projectId}`,
 		tenders: [],
 	};
 }

@@ -18,9 +18,7 @@ const { createRandom } = require('./random');
  * @typedef {'serverError' | 'fetchFailed' | 'rateLimited' | 'latencySpike' | 'drop' | 'malformedJson' | 'html' | 'emptyBody'} FaultKind
  */
 
-/**
- * @typedef {'results' | 'token'} FaultTarget
- */
+/** @typedef {'results' | 'token'} FaultTarget */
 
 /**
  * @typedef {object} Fault
@@ -116,10 +114,7 @@ function queuedFault(request) {
 	};
 }
 
-/**
- * @param {FaultRates | null} rates null (or {}) turns random faults off
- * @param {number} rngSeed
- */
+/** @param {FaultRates | null} rates null (or {}) turns random faults off @param {number} rngSeed */
 function randomFaults(rates, rngSeed) {
 	if (rates === null || Object.keys(rates).length === 0) return undefined;
 	const { latencySpikeMs = 2000, retryAfterSeconds = 1, on = 'results', ...byKind } = rates;

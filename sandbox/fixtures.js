@@ -3,9 +3,7 @@
 
 const SCOPE = 'speci-finder/read';
 
-/**
- * @typedef {{ readonly clientId: string, readonly clientSecret: string }} FixtureCredentials
- */
+/** @typedef {{ readonly clientId: string, readonly clientSecret: string }} FixtureCredentials */
 
 /**
  * @typedef {object} SandboxFixtures

@@ -19,16 +19,9 @@ const { createSandboxCertificate, tlsVersionOf } = require('./tls');
 
 /** @typedef {import('./fixtures').SandboxClient} SandboxClient */
 /** @typedef {import('./fixtures').SandboxCompany} SandboxCompany */
-/** @typedef {import('./rate-limit').RateLimit} RateLimit */
 /** @typedef {import('./server').RequestLogEntry} RequestLogEntry */
-/** @typedef {import('./store').HistoryEvent} HistoryEvent */
 /** @typedef {import('./store').OpenTenderOptions} OpenTenderOptions */
-/** @typedef {import('./store').TenderPatch} TenderPatch */
-/** @typedef {import('./faults').FaultRequest} FaultRequest */
-/** @typedef {import('./faults').FaultRates} FaultRates */
-/** @typedef {import('./faults').FaultKind} FaultKind */
 /** @typedef {import('./types').Project} Project */
-/** @typedef {import('./types').Party} Party */
 /** @typedef {import('./types').SandboxTender} SandboxTender */
 /** @typedef {import('./tls').TlsVersion} TlsVersion */
 
@@ -41,7 +34,7 @@ const { createSandboxCertificate, tlsVersionOf } = require('./tls');
  * @property {import('./data').PartyCounts} [partyCounts] exactly this many consultants and
  *   tendering subcontractors on every project, generated or opened later (default: 0 to 3 and 0 to 5)
  * @property {number} [tokenTtlSeconds] default 3600, as the spec says
- * @property {RateLimit | false} [rateLimit] default 100 requests per 300 s per client id; false turns it off
+ * @property {import('./rate-limit').RateLimit | false} [rateLimit] default 100 requests per 300 s per client id; false turns it off
  * @property {number} [cacheSeconds] how long a repeated company+cursor+limit is answered from cache (default 5; 0 = off)
  * @property {number} [windowDays] the near-term window of open tenders, in days (default 60)
  * @property {Date | string | number} [now] the sandbox clock's starting point (default: real time)
@@ -67,23 +60,23 @@ const { createSandboxCertificate, tlsVersionOf } = require('./tls');
  * @property {(id: string, options?: OpenTenderOptions) => SandboxTender} openTenderWithId openTender
  *   with the given tender id (any non-empty string not in use, `__proto__` included)
  * @property {(tenderId: string, status?: 'Closed' | 'Awarded') => SandboxTender} closeTender
- * @property {(tenderId: string, patch: TenderPatch) => SandboxTender} updateTender
+ * @property {(tenderId: string, patch: import('./store').TenderPatch) => SandboxTender} updateTender
  * @property {(tenderId: string, dueInDays: number) => SandboxTender} redateTender quotesDueAt moved to
  *   dueInDays after the sandbox's today
- * @property {(projectId: string, builder: Party | string, fields?: Omit<OpenTenderOptions, 'projectId' | 'builder'>) => SandboxTender} addTenderUnderBuilder
+ * @property {(projectId: string, builder: import('./types').Party | string, fields?: Omit<OpenTenderOptions, 'projectId' | 'builder'>) => SandboxTender} addTenderUnderBuilder
  * @property {(projectId: string, status: 'Active' | 'Closed') => void} setProjectStatus
  * @property {(tenderId: string) => SandboxTender} getTender
  * @property {(companyId: string) => Project[]} listOpen exactly what a complete walk returns now, in order
- * @property {() => HistoryEvent[]} history
+ * @property {() => import('./store').HistoryEvent[]} history
  * @property {() => { projects: number, tenders: number }} counts
  * @property {(filter?: { clientId?: string }) => number} revokeTokens how many live tokens were revoked
  * @property {(filter?: { clientId?: string }) => number} tokensIssued
  * @property {() => RequestLogEntry[]} requests API requests, the newest 100,000 (control routes are not logged)
  * @property {() => void} resetRequests
- * @property {(fault: FaultRequest) => void} injectFault
- * @property {(rates: FaultRates | null, rngSeed?: number) => void} setFaultRates
+ * @property {(fault: import('./faults').FaultRequest) => void} injectFault
+ * @property {(rates: import('./faults').FaultRates | null, rngSeed?: number) => void} setFaultRates
  * @property {() => void} clearFaults
- * @property {() => Record<FaultKind, number>} faultsInjected
+ * @property {() => Record<import('./faults').FaultKind, number>} faultsInjected
  * @property {(ms: number) => void} setLatency added to every API request
  * @property {(version: import('./tls').TlsVersion | undefined) => void} setTlsVersion the TLS version new
  *   connections to an HTTPS sandbox must speak (undefined: 1.2 or 1.3); throws over HTTP
@@ -97,12 +90,7 @@ const { createSandboxCertificate, tlsVersionOf } = require('./tls');
 const LOOPBACK_HOSTS = ['127.0.0.1', '::1', 'localhost'];
 const MAX_LOGGED_REQUESTS = 100_000;
 
-/**
- * @param {unknown} value
- * @param {string} name
- * @param {number} min
- * @param {number} max
- */
+/** @param {unknown} value @param {string} name @param {number} min @param {number} max */
 const option = (value, name, min, max) => wholeNumber(value, `startSandbox: ${name}`, min, max);
 
 /**
@@ -110,7 +98,6 @@ const option = (value, name, min, max) => wholeNumber(value, `startSandbox: ${na
  * @param {readonly T[]} defaults
  * @param {T[] | undefined} extra
  * @param {(item: T) => string} key
- * @returns {T[]}
  */
 function mergeById(defaults, extra, key) {
 	/** @type {Map<string, T>} */
@@ -134,10 +121,7 @@ function checkCompanies(companies) {
 	}
 }
 
-/**
- * @param {SandboxClient[]} clients
- * @param {SandboxCompany[]} companies
- */
+/** @param {SandboxClient[]} clients @param {SandboxCompany[]} companies */
 function checkClients(clients, companies) {
 	const companyIds = new Set(companies.map((company) => company.companyId));
 	for (const client of clients) {
@@ -194,10 +178,7 @@ function createSandboxData(options = {}) {
 	return { seed, companies, clock, store };
 }
 
-/**
- * startSandbox's server options, checked, with their defaults.
- * @param {SandboxOptions} options
- */
+/** startSandbox's server options, checked, with their defaults. @param {SandboxOptions} options */
 function serverSettings(options) {
 	const host = options.host ?? '127.0.0.1';
 	if (!LOOPBACK_HOSTS.includes(host)) {
@@ -303,12 +284,7 @@ function sandboxApi(parts, certificate) {
 		clearFaults: () => faults.clear(),
 		faultsInjected: () => faults.injected(),
 		setLatency: (ms) => {
-			if (typeof ms !== 'number' || !Number.isInteger(ms) || ms < 0 || ms > 600_000) {
-				throw new Error(
-					`setLatency(ms) needs a whole number of milliseconds from 0 to 600000 (got ${JSON.stringify(ms)})`,
-				);
-			}
-			settings.latencyMs = ms;
+			settings.latencyMs = wholeNumber(ms, 'setLatency(ms)', 0, 600_000);
 		},
 		clearCache: () => cache.clear(),
 		// A cached first page would hide the change until it expires.
@@ -329,10 +305,7 @@ function sandboxApi(parts, certificate) {
 	};
 }
 
-/**
- * @param {{ cert: string, key: string }} certificate
- * @param {TlsVersion | undefined} version the one version to speak; undefined: 1.2 or 1.3
- */
+/** @param {{ cert: string, key: string }} certificate @param {TlsVersion | undefined} version */
 const tlsOptions = ({ cert, key }, version) => ({
 	cert,
 	key,
@@ -340,11 +313,7 @@ const tlsOptions = ({ cert, key }, version) => ({
 	maxVersion: version ?? 'TLSv1.3',
 });
 
-/**
- * @param {http.Server} server
- * @param {number} port
- * @param {string} host
- */
+/** @param {http.Server} server @param {number} port @param {string} host */
 async function listen(server, port, host) {
 	await new Promise((resolve, reject) => {
 		server.once('error', reject);

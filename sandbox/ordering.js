@@ -56,11 +56,7 @@ function searchAfter(entries, key, inclusive) {
 	return low;
 }
 
-/**
- * @param {StoredTender} tender
- * @param {number} today
- * @param {number} windowDays
- */
+/** @param {StoredTender} tender @param {number} today @param {number} windowDays */
 function isOpen(tender, today, windowDays) {
 	return (
 		tender.status === 'Open' &&
@@ -186,11 +182,7 @@ class Orderings {
 		return rebuilt;
 	}
 
-	/**
-	 * @param {CompanyIndex} index
-	 * @param {Company} company
-	 * @param {number} today
-	 */
+	/** @param {CompanyIndex} index @param {Company} company @param {number} today */
 	patch(index, company, today) {
 		for (const projectId of new Set(this.changedProjects.slice(index.seen))) {
 			const previous = index.byProject.get(projectId);

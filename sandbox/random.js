@@ -12,10 +12,7 @@
  * @property {<T>(items: readonly T[], count: number) => T[]} sample Distinct items, in random order.
  */
 
-/**
- * @param {number} seed
- * @returns {Random}
- */
+/** @param {number} seed @returns {Random} */
 function createRandom(seed) {
 	let state = seed >>> 0;
 	const next = () => {

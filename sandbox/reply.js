@@ -11,11 +11,7 @@
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
-/**
- * @param {number} status
- * @param {unknown} value
- * @param {Record<string, string>} [headers]
- */
+/** @param {number} status @param {unknown} value @param {Record<string, string>} [headers] */
 function json(status, value, headers = {}) {
 	const body = JSON.stringify(value);
 	return { status, headers: { 'content-type': JSON_TYPE, ...headers }, body };
@@ -48,8 +44,6 @@ class Refusal extends Error {
 }
 
 /** @param {string | string[] | undefined} value */
-function header(value) {
-	return Array.isArray(value) ? value.join(', ') : value;
-}
+const header = (value) => (Array.isArray(value) ? value.join(', ') : value);
 
 module.exports = { JSON_TYPE, Refusal, errorReply, header, json };

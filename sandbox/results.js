@@ -18,17 +18,12 @@ const MAX_LIMIT = 100;
  * Shows a bad value in an error message without letting a huge one flood it.
  * @param {string} value
  */
-function shown(value) {
-	return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
-}
+const shown = (value) => JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
 
 /** @param {string} reason */
 const unauthorised = (reason) => new Refusal(401, 'Unauthorised', `Unauthorised: ${reason}`);
 
-/**
- * @param {ServerContext} context
- * @param {IncomingMessage} request
- */
+/** @param {ServerContext} context @param {IncomingMessage} request */
 function verifiedToken(context, request) {
 	const authorization = header(request.headers.authorization);
 	const bearer =
@@ -117,11 +112,7 @@ function pageLimit(query) {
 	return limit;
 }
 
-/**
- * @param {ServerContext} context
- * @param {URLSearchParams} query
- * @param {string} companyId
- */
+/** @param {ServerContext} context @param {URLSearchParams} query @param {string} companyId */
 function pageCursor(context, query, companyId) {
 	const cursors = query.getAll('cursor');
 	const cursor = cursors[0];

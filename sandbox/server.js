@@ -177,17 +177,10 @@ function controlReply(context, method, url, body) {
 	return context.control({ method, segments, query: url.searchParams, body: parsed });
 }
 
-/**
- * @param {Reply} reply
- * @param {string | null} [clientId]
- */
+/** @param {Reply} reply @param {string | null} [clientId] */
 const answer = (reply, clientId = null) => ({ reply, clientId, servedFromCache: false });
 
-/**
- * @param {ServerContext} context
- * @param {http.IncomingMessage} request
- * @param {string} method
- */
+/** @param {ServerContext} context @param {http.IncomingMessage} request @param {string} method */
 async function tokenReply(context, request, method) {
 	if (method !== 'POST') {
 		request.resume();
@@ -280,10 +273,7 @@ async function handle(context, request, response) {
 	return status;
 }
 
-/**
- * @param {ServerContext} context
- * @returns {http.RequestListener}
- */
+/** @param {ServerContext} context @returns {http.RequestListener} */
 function createRequestListener(context) {
 	return (request, response) => {
 		handle(context, request, response).catch((/** @type {unknown} */ error) => {

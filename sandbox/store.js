@@ -31,13 +31,9 @@ const tenderFields = require('./tender-fields');
  * @property {string | null} [quotesDueAt] YYYY-MM-DD
  */
 
-/**
- * @typedef {TenderFields & { status?: TenderStatus }} TenderPatch
- */
+/** @typedef {TenderFields & { status?: TenderStatus }} TenderPatch */
 
-/**
- * @typedef {TenderFields & { projectId?: string, companyId?: string }} OpenTenderOptions
- */
+/** @typedef {TenderFields & { projectId?: string, companyId?: string }} OpenTenderOptions */
 
 /**
  * @typedef {object} StoreOptions
@@ -153,10 +149,7 @@ class Store {
 		return this.openTender(options, id);
 	}
 
-	/**
-	 * @param {string} tenderId
-	 * @param {TenderPatch} patch
-	 */
+	/** @param {string} tenderId @param {TenderPatch} patch */
 	updateTender(tenderId, patch) {
 		const tender = this.tenderOf(tenderId);
 		const { next, before, after, changes } = tenderFields.patchedTender(tender, patch);
@@ -166,10 +159,7 @@ class Store {
 		return after;
 	}
 
-	/**
-	 * @param {string} tenderId
-	 * @param {TenderStatus} [status]
-	 */
+	/** @param {string} tenderId @param {TenderStatus} [status] */
 	closeTender(tenderId, status = 'Closed') {
 		const tender = this.tenderOf(tenderId);
 		if (status === 'Open')
@@ -209,10 +199,7 @@ class Store {
 		return this.openTender({ ...fields, projectId, builder: tenderFields.parseBuilder(builder) });
 	}
 
-	/**
-	 * @param {string} projectId
-	 * @param {import('./types').ProjectStatus} status
-	 */
+	/** @param {string} projectId @param {import('./types').ProjectStatus} status */
 	setProjectStatus(projectId, status) {
 		const project = this.projectOf(projectId);
 		project.status = tenderFields.parseEnumField(status, tenderFields.PROJECT_STATUSES, 'status');

@@ -23,10 +23,7 @@ const OPEN_FIELDS = [
 ];
 const PATCHABLE = ['name', 'type', 'builder', 'quotesDueAt', 'status', 'tenderOpenAt'];
 
-/**
- * @param {unknown} value
- * @param {string} field
- */
+/** @param {unknown} value @param {string} field */
 function parseDateField(value, field) {
 	if (value === null) return null;
 	const day = typeof value === 'string' ? isoToDay(value) : undefined;
@@ -170,10 +167,7 @@ function patchedTender(tender, patch) {
 	return { next, before, after, changes };
 }
 
-/**
- * @param {SandboxTender} before
- * @param {SandboxTender} after
- */
+/** @param {SandboxTender} before @param {SandboxTender} after */
 function eventType(before, after) {
 	if (before.status === 'Open' && after.status !== 'Open') return 'closed';
 	if (before.status !== 'Open' && after.status === 'Open') return 'opened';

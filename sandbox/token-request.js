@@ -27,10 +27,7 @@ class OAuthRefusal extends Error {
 	}
 }
 
-/**
- * @param {string} description
- * @param {string | undefined} clientId
- */
+/** @param {string} description @param {string | undefined} clientId */
 const invalidRequest = (description, clientId) =>
 	new OAuthRefusal(400, 'invalid_request', description, clientId);
 
@@ -76,10 +73,7 @@ function basicCredentials(authorization) {
 	}
 }
 
-/**
- * @param {URLSearchParams} form
- * @param {string | undefined} claimedClientId
- */
+/** @param {URLSearchParams} form @param {string | undefined} claimedClientId */
 function checkGrantType(form, claimedClientId) {
 	const grantType = form.get('grant_type');
 	if (grantType === null || grantType === '') {

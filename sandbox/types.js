@@ -33,9 +33,7 @@
  * @property {readonly string[]} words the name's and type's words, shared between tenders
  */
 
-/**
- * @typedef {Omit<Project, 'tenders'> & { tenders: StoredTender[] }} StoredProject
- */
+/** @typedef {Omit<Project, 'tenders'> & { tenders: StoredTender[] }} StoredProject */
 
 /**
  * A tender as the control functions return it: the API's Tender without the company-specific

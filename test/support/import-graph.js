@@ -2,8 +2,9 @@
 'use strict';
 
 /**
- * Which product files each test file runs, by following imports with TypeScript's own parser and
- * resolver; the README's test map is checked against it (test-map.js).
+ * The tooling's code read with TypeScript's own parser and resolver: which product files each test
+ * file runs, by following imports (the README's test map, test-map.js, is checked against it), and
+ * the house rules (house-rules.test.ts).
  */
 
 const fs = require('node:fs');
@@ -20,9 +21,7 @@ const NODE_DIR = 'nodes/SupplierMatchedProjects';
 const WHOLE_PACKAGE = Object.freeze(['scripts/n8n/package.js', 'test/support/n8n-lines.js']);
 
 /** The test map's own modules, which name product files to read their imports, not to run them. */
-const MAP_MODULES = Object.freeze(
-	['import-graph.js', 'test-map.js', 'test-map-check.js'].map((name) => `test/support/${name}`),
-);
+const MAP_MODULES = Object.freeze(['test/support/import-graph.js', 'test/support/test-map.js']);
 
 /** @param {string} file @returns {string} the path from the repository's root, with `/` */
 const relative = (file) => path.relative(ROOT, file).split(path.sep).join('/');
@@ -34,9 +33,7 @@ const relative = (file) => path.relative(ROOT, file).split(path.sep).join('/');
  */
 function filesUnder(dir, keep) {
 	const full = path.join(ROOT, dir);
-	if (!fs.existsSync(full)) {
-		return [];
-	}
+	if (!fs.existsSync(full)) return [];
 	return fs
 		.readdirSync(full, { recursive: true, encoding: 'utf8' })
 		.map((name) => `${dir}/${name.split(path.sep).join('/')}`)
@@ -45,15 +42,17 @@ function filesUnder(dir, keep) {
 }
 
 /** @returns {string[]} the product's TypeScript files */
-function sourceFiles() {
-	const isTs = (/** @type {string} */ file) => file.endsWith('.ts');
-	return [...filesUnder('credentials', isTs), ...filesUnder(NODE_DIR, isTs)];
-}
+const sourceFiles = () =>
+	['credentials', NODE_DIR].flatMap((dir) => filesUnder(dir, (file) => file.endsWith('.ts')));
 
 /** @returns {string[]} every jest test file under test/ */
-function testFiles() {
-	return filesUnder('test', (file) => file.endsWith('.test.ts'));
-}
+const testFiles = () => filesUnder('test', (file) => file.endsWith('.test.ts'));
+
+/** @param {string} file from the root */
+const readText = (file) => fs.readFileSync(path.join(ROOT, file), 'utf8');
+
+/** @param {string} file from the root */
+const parse = (file) => ts.createSourceFile(file, readText(file), ts.ScriptTarget.Latest, true);
 
 const compilerOptions = {
 	allowJs: true,
@@ -67,9 +66,7 @@ const compilerOptions = {
  * @returns {string | undefined} the repository file it names, from the root
  */
 function resolveImport(specifier, from) {
-	if (!specifier.startsWith('.')) {
-		return undefined;
-	}
+	if (!specifier.startsWith('.')) return undefined;
 	const found = ts.resolveModuleName(specifier, path.join(ROOT, from), compilerOptions, ts.sys)
 		.resolvedModule?.resolvedFileName;
 	return found && !found.includes('/node_modules/') ? relative(found) : undefined;
@@ -110,9 +107,7 @@ function namesIn(sourceFile) {
 /** @param {ts.CallExpression} call @returns {boolean} whether it loads the module it names */
 function isModuleCall(call) {
 	const callee = call.expression;
-	if (callee.kind === ts.SyntaxKind.ImportKeyword) {
-		return true;
-	}
+	if (callee.kind === ts.SyntaxKind.ImportKeyword) return true;
 	const text = callee.getText();
 	return ['require', 'jest.mock', 'jest.requireActual'].includes(text);
 }
@@ -129,9 +124,7 @@ class ImportGraph {
 	read(file) {
 		let entry = this.files.get(file);
 		if (!entry) {
-			const text = fs.readFileSync(path.join(ROOT, file), 'utf8');
-			const sourceFile = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
-			const { specifiers, strings } = namesIn(sourceFile);
+			const { specifiers, strings } = namesIn(parse(file));
 			const imports = specifiers.map((specifier) => resolveImport(specifier, file));
 			const mentions = MAP_MODULES.includes(file)
 				? []
@@ -152,45 +145,32 @@ class ImportGraph {
 		return this.read(file).imports;
 	}
 
-	/** @param {string} file @returns {Set<string>} it and every file it imports, at any depth */
-	closure(file) {
-		const seen = new Set([file]);
-		const queue = [file];
-		while (queue.length > 0) {
-			for (const next of this.imports(/** @type {string} */ (queue.pop()))) {
-				if (!seen.has(next) && /\.(ts|js)$/.test(next)) {
-					seen.add(next);
-					queue.push(next);
-				}
-			}
-		}
-		return seen;
-	}
-
 	/**
 	 * @param {string} from
-	 * @param {string} to
-	 * @returns {string[] | undefined} the shortest chain of imports from one to the other
+	 * @returns {Map<string, string>} it and every file it imports at any depth, each to the file
+	 * that first imports it, breadth first (so the chains are shortest)
 	 */
-	route(from, to) {
+	parents(from) {
 		const parents = new Map([[from, '']]);
-		const queue = [from];
-		while (queue.length > 0 && !parents.has(to)) {
-			const file = /** @type {string} */ (queue.shift());
+		for (const file of parents.keys()) {
 			for (const next of this.imports(file)) {
-				if (!parents.has(next) && /\.(ts|js)$/.test(next)) {
-					parents.set(next, file);
-					queue.push(next);
-				}
+				if (!parents.has(next) && /\.(ts|js)$/.test(next)) parents.set(next, file);
 			}
 		}
-		if (!parents.has(to)) {
-			return undefined;
-		}
+		return parents;
+	}
+
+	/** @param {string} file @returns {Set<string>} it and every file it imports, at any depth */
+	closure(file) {
+		return new Set(this.parents(file).keys());
+	}
+
+	/** @param {string} from @param {string} to @returns {string[] | undefined} the shortest chain */
+	route(from, to) {
+		const parents = this.parents(from);
+		if (!parents.has(to)) return undefined;
 		const chain = [to];
-		while (chain[0] !== from) {
-			chain.unshift(/** @type {string} */ (parents.get(chain[0])));
-		}
+		while (chain[0] !== from) chain.unshift(/** @type {string} */ (parents.get(chain[0])));
 		return chain;
 	}
 
@@ -201,9 +181,7 @@ class ImportGraph {
 	 */
 	reach(test) {
 		const closure = this.closure(test);
-		if (WHOLE_PACKAGE.some((file) => closure.has(file))) {
-			return new Set(this.sources);
-		}
+		if (WHOLE_PACKAGE.some((file) => closure.has(file))) return new Set(this.sources);
 		const reached = new Set([...closure].filter((file) => this.sources.includes(file)));
 		for (const file of closure) {
 			for (const source of this.read(file).mentions) {
@@ -216,4 +194,70 @@ class ImportGraph {
 	}
 }
 
-module.exports = { ImportGraph, NODE_DIR, ROOT, WHOLE_PACKAGE, sourceFiles, testFiles };
+/** @param {string} dir from the root @returns {string[]} its .js and .ts files, from the root */
+const codeUnder = (dir) =>
+	filesUnder(
+		dir,
+		(file) => /(?<!\.d)\.(js|ts)$/.test(file) && !/\/(node_modules|runtimes)\//.test(file),
+	);
+
+/** @param {ts.Node} node @returns {string} how a reader finds the function */
+function nameOf(node) {
+	const named = /** @type {{ name?: ts.Node }} */ (node).name ?? node.parent;
+	const name = /** @type {{ name?: ts.Node }} */ (named).name ?? named;
+	return ts.isIdentifier(name) || ts.isPrivateIdentifier(name) ? name.text : '(anonymous)';
+}
+
+/**
+ * Functions longer than `limit` lines, a factory's inner functions counted in its length, so a
+ * long closure counts as one long function.
+ * @param {string[]} dirs from the root
+ * @param {number} limit
+ * @returns {string[]} `file:line name (N lines)`, longest first
+ */
+function longFunctions(dirs, limit) {
+	/** @type {Array<[number, string]>} */
+	const found = [];
+	for (const file of dirs.flatMap(codeUnder)) {
+		const source = parse(file);
+		const visit = (/** @type {ts.Node} */ node) => {
+			if (ts.isFunctionLike(node) && 'body' in node && node.body !== undefined) {
+				const first = source.getLineAndCharacterOfPosition(node.getStart()).line;
+				const lines = source.getLineAndCharacterOfPosition(node.end).line - first + 1;
+				if (lines > limit)
+					found.push([lines, `${file}:${first + 1} ${nameOf(node)} (${lines} lines)`]);
+			}
+			ts.forEachChild(node, visit);
+		};
+		visit(source);
+	}
+	return found.sort((a, b) => b[0] - a[0]).map(([, where]) => where);
+}
+
+/**
+ * Every module of test/ that a script names (required, imported or built), without extension; the
+ * suites a script runs (*.test.ts) are not modules.
+ * @returns {string[]} sorted, each once
+ */
+function testModulesNamedInScripts() {
+	const named = new Set();
+	for (const file of codeUnder('scripts')) {
+		for (const [, module] of readText(file).matchAll(
+			/['"(](?:\.\.\/)*(test\/[\w./-]+?)(?:\.[jt]s)?['")]/g,
+		)) {
+			if (!module.endsWith('.test')) named.add(module);
+		}
+	}
+	return [...named].sort();
+}
+
+module.exports = {
+	ImportGraph,
+	NODE_DIR,
+	ROOT,
+	WHOLE_PACKAGE,
+	longFunctions,
+	sourceFiles,
+	testFiles,
+	testModulesNamedInScripts,
+};

@@ -1,5 +1,4 @@
-import { mapProblems } from '../support/test-map-check';
-import { REFRESH, readReadme } from '../support/test-map';
+import { REFRESH, mapProblems, readReadme } from '../support/test-map';
 
 /**
  * The README's map from each product file to the tests that run it, against the imports: a new
