@@ -47,6 +47,9 @@ const list = () => [
 const ids = (projects: ReturnType<typeof list>) =>
 	projects.map((p) => `${p.projectId}:${p.tenders.map((t) => t.id).join(',')}`);
 
+/** The projects and tenders of `list()` these filters keep, as `ids` names them. */
+const keptOfList = (filters: ProjectFilters) => ids(filterProjects(list(), filters, today));
+
 describe('filterProjects', () => {
 	it('returns the very same projects when no filter is set', () => {
 		const input = list();
@@ -54,27 +57,23 @@ describe('filterProjects', () => {
 	});
 
 	it('keeps tenders of the chosen types and drops projects left without tenders', () => {
-		expect(ids(filterProjects(list(), { tenderTypes: ['Procurement'] }, today))).toEqual([
+		expect(keptOfList({ tenderTypes: ['Procurement'] })).toEqual([
 			'active:a-proc-late',
 			'closed:c-proc-today',
 		]);
 	});
 
 	it('keeps projects of the chosen statuses', () => {
-		expect(ids(filterProjects(list(), { projectStatuses: ['Closed'] }, today))).toEqual([
-			'closed:c-proc-today',
-		]);
+		expect(keptOfList({ projectStatuses: ['Closed'] })).toEqual(['closed:c-proc-today']);
 	});
 
 	it('keeps tenders due from today to N days ahead, inclusive, and never undated ones', () => {
-		expect(ids(filterProjects(list(), { quotesDueWithinDays: 4 }, today))).toEqual([
+		expect(keptOfList({ quotesDueWithinDays: 4 })).toEqual([
 			'active:a-tender-soon',
 			'closed:c-proc-today',
 		]);
-		expect(ids(filterProjects(list(), { quotesDueWithinDays: 0 }, today))).toEqual([
-			'closed:c-proc-today',
-		]);
-		expect(ids(filterProjects(list(), { quotesDueWithinDays: 60 }, today))).toEqual([
+		expect(keptOfList({ quotesDueWithinDays: 0 })).toEqual(['closed:c-proc-today']);
+		expect(keptOfList({ quotesDueWithinDays: 60 })).toEqual([
 			'active:a-tender-soon,a-proc-late',
 			'closed:c-proc-today',
 		]);
@@ -86,20 +85,18 @@ describe('filterProjects', () => {
 	});
 
 	it('matches keywords without regard to case or surrounding spaces', () => {
-		expect(ids(filterProjects(list(), { matchedKeywords: [' plumbing ', 'HVAC'] }, today))).toEqual(
-			['active:a-tender-soon,a-undated'],
-		);
+		expect(keptOfList({ matchedKeywords: [' plumbing ', 'HVAC'] })).toEqual([
+			'active:a-tender-soon,a-undated',
+		]);
 	});
 
 	it('combines filters: every one must pass', () => {
 		expect(
-			ids(
-				filterProjects(
-					list(),
-					{ tenderTypes: ['Tender'], quotesDueWithinDays: 10, matchedKeywords: ['plumbing'] },
-					today,
-				),
-			),
+			keptOfList({
+				tenderTypes: ['Tender'],
+				quotesDueWithinDays: 10,
+				matchedKeywords: ['plumbing'],
+			}),
 		).toEqual(['active:a-tender-soon']);
 	});
 
@@ -110,6 +107,18 @@ describe('filterProjects', () => {
 		expect(input).toEqual(copy);
 	});
 });
+
+/** The message for a Quotes Due Within value that is no whole number of days. */
+const badDays = (got: string) =>
+	`Quotes Due Within (Days) filter: enter a whole number of days from 0 to 3650 (ten years) (got ${got})`;
+
+/** The message for a budget bound that is no plain number of dollars. */
+const badDollars = (field: string, got: string) =>
+	`${field} filter: enter a number of dollars from 0 to 1,000,000,000,000 (a trillion), without "$" or commas (got ${got})`;
+
+/** The message for a comma-separated list with an empty entry. */
+const emptyEntry = (field: string, value: string, what: string) =>
+	`${field} filter: "${value}" has an empty entry; remove the extra comma or enter ${what} between the commas`;
 
 describe('parseFilters', () => {
 	it('reads the collection as the node gets it', () => {
@@ -141,18 +150,9 @@ describe('parseFilters', () => {
 			'Tender Type filter: "Auction" is not one of Tender, Procurement',
 		],
 		[{ projectStatuses: 'Open' }, 'Project Status filter: "Open" is not one of Active, Closed'],
-		[
-			{ quotesDueWithinDays: -1 },
-			'Quotes Due Within (Days) filter: enter a whole number of days from 0 to 3650 (ten years) (got -1)',
-		],
-		[
-			{ quotesDueWithinDays: 2.5 },
-			'Quotes Due Within (Days) filter: enter a whole number of days from 0 to 3650 (ten years) (got 2.5)',
-		],
-		[
-			{ quotesDueWithinDays: '7' },
-			'Quotes Due Within (Days) filter: enter a whole number of days from 0 to 3650 (ten years) (got "7")',
-		],
+		[{ quotesDueWithinDays: -1 }, badDays('-1')],
+		[{ quotesDueWithinDays: 2.5 }, badDays('2.5')],
+		[{ quotesDueWithinDays: '7' }, badDays('"7"')],
 		[
 			{ matchedKeywords: ['a'] },
 			'Matched Keywords filter: enter keywords separated by commas (got ["a"])',
@@ -378,18 +378,9 @@ describe('parseFilters, new filters', () => {
 	});
 
 	it.each([
-		[
-			{ budgetAtLeast: -1 },
-			'Budget At Least filter: enter a number of dollars from 0 to 1,000,000,000,000 (a trillion), without "$" or commas (got -1)',
-		],
-		[
-			{ budgetAtMost: '1,000' },
-			'Budget At Most filter: enter a number of dollars from 0 to 1,000,000,000,000 (a trillion), without "$" or commas (got "1,000")',
-		],
-		[
-			{ budgetAtMost: Number.NaN },
-			'Budget At Most filter: enter a number of dollars from 0 to 1,000,000,000,000 (a trillion), without "$" or commas (got NaN)',
-		],
+		[{ budgetAtLeast: -1 }, badDollars('Budget At Least', '-1')],
+		[{ budgetAtMost: '1,000' }, badDollars('Budget At Most', '"1,000"')],
+		[{ budgetAtMost: Number.NaN }, badDollars('Budget At Most', 'NaN')],
 		[
 			{ budgetAtLeast: 2_000_000, budgetAtMost: 1_000_000 },
 			'Budget filters: Budget At Least (2000000) is more than Budget At Most (1000000); lower Budget At Least or raise Budget At Most',
@@ -400,16 +391,10 @@ describe('parseFilters, new filters', () => {
 		],
 		[
 			{ categories: 'Residential,,Civic' },
-			'Category filter: "Residential,,Civic" has an empty entry; remove the extra comma or enter categories between the commas',
+			emptyEntry('Category', 'Residential,,Civic', 'categories'),
 		],
-		[
-			{ locations: 'NSW, ' },
-			'Location filter: "NSW, " has an empty entry; remove the extra comma or enter words or postcodes between the commas',
-		],
-		[
-			{ builders: ',Acme' },
-			'Builder filter: ",Acme" has an empty entry; remove the extra comma or enter words of builder names between the commas',
-		],
+		[{ locations: 'NSW, ' }, emptyEntry('Location', 'NSW, ', 'words or postcodes')],
+		[{ builders: ',Acme' }, emptyEntry('Builder', ',Acme', 'words of builder names')],
 		[
 			{ builders: ['Acme'] },
 			'Builder filter: enter words of builder names separated by commas (got ["Acme"])',
@@ -434,7 +419,7 @@ describe('project IDs', () => {
 	it('treats a blank list as no filter and refuses an empty entry', () => {
 		expect(parseFilters({ projectIds: ' ' })).toEqual({});
 		expect(() => parseFilters({ projectIds: 'p1,,p2' })).toThrow(
-			'Project IDs filter: "p1,,p2" has an empty entry; remove the extra comma or enter project IDs between the commas',
+			emptyEntry('Project IDs', 'p1,,p2', 'project IDs'),
 		);
 	});
 });
