@@ -128,9 +128,20 @@ describe('RateBudget', () => {
 
 	const counted: RateAnswer = { kind: 'counted' };
 
-	it('lets `limit` sends through, then waits for the oldest answer to leave the window', async () => {
+	/** A budget on a fake clock, with these options. */
+	function budgetOn(options: { limit: number; windowMs: number; random?: () => number }) {
 		const clock = fakeClock();
-		const budget = new RateBudget({ limit: 3, windowMs: 1000, ...clock });
+		return { clock, budget: new RateBudget({ ...options, ...clock }) };
+	}
+
+	const refusal = (waitMs: number, spentBy: 'process' | 'api') => ({
+		acquired: false,
+		waitMs,
+		spentBy,
+	});
+
+	it('lets `limit` sends through, then waits for the oldest answer to leave the window', async () => {
+		const { clock, budget } = budgetOn({ limit: 3, windowMs: 1000 });
 		const far = clock.now() + 60_000;
 		for (let i = 0; i < 3; i++) {
 			expect(await sendOn(budget, 'a', counted, far)).toEqual({ acquired: true });
@@ -143,31 +154,21 @@ describe('RateBudget', () => {
 	});
 
 	it('gives up at once, without waiting, when no slot frees up before the deadline', async () => {
-		const clock = fakeClock();
-		const budget = new RateBudget({ limit: 2, windowMs: 1000, ...clock });
+		const { clock, budget } = budgetOn({ limit: 2, windowMs: 1000 });
 		await sendOn(budget, 'a', counted, clock.now());
 		await sendOn(budget, 'a', counted, clock.now());
-		expect(await budget.acquire('a', clock.now() + 999)).toEqual({
-			acquired: false,
-			waitMs: 1000,
-			spentBy: 'process',
-		});
+		expect(await budget.acquire('a', clock.now() + 999)).toEqual(refusal(1000, 'process'));
 		expect(clock.sleeps).toEqual([]);
 		expect(budget.room('a').free).toBe(0);
 	});
 
 	it('keeps a separate window per credential, and counts a request in flight until its answer', async () => {
-		const clock = fakeClock();
-		const budget = new RateBudget({ limit: 1, windowMs: 1000, ...clock });
+		const { clock, budget } = budgetOn({ limit: 1, windowMs: 1000 });
 		expect(await budget.acquire('a', clock.now())).toEqual({ acquired: true });
 		expect(await budget.acquire('b', clock.now())).toEqual({ acquired: true });
 		clock.advance(400);
 		// Still in flight: it leaves the window no sooner than a window after an answer now.
-		expect(await budget.acquire('a', clock.now())).toEqual({
-			acquired: false,
-			waitMs: 1000,
-			spentBy: 'process',
-		});
+		expect(await budget.acquire('a', clock.now())).toEqual(refusal(1000, 'process'));
 		budget.answered('a', counted);
 		clock.advance(999);
 		expect(budget.room('a').free).toBe(0);
@@ -176,15 +177,10 @@ describe('RateBudget', () => {
 	});
 
 	it('after a 429 with Retry-After, holds back every caller on the key until then, counted by the API', async () => {
-		const clock = fakeClock();
-		const budget = new RateBudget({ limit: 100, windowMs: 300_000, random: () => 0, ...clock });
+		const { clock, budget } = budgetOn({ limit: 100, windowMs: 300_000, random: () => 0 });
 		await sendOn(budget, 'a', { kind: 'refused', retryAfterMs: 5000 }, clock.now());
 		expect(budget.room('a').free).toBe(0);
-		expect(await budget.acquire('a', clock.now() + 4999)).toEqual({
-			acquired: false,
-			waitMs: 5000,
-			spentBy: 'api',
-		});
+		expect(await budget.acquire('a', clock.now() + 4999)).toEqual(refusal(5000, 'api'));
 		expect(clock.sleeps).toEqual([]);
 		expect(await budget.acquire('b', clock.now())).toEqual({ acquired: true });
 		expect(await budget.acquire('a', clock.now() + 5000)).toEqual({ acquired: true });
@@ -192,9 +188,8 @@ describe('RateBudget', () => {
 	});
 
 	it('after a 429, keeps to the share of the window it holds: a new send only as one of its own leaves', async () => {
-		const clock = fakeClock();
 		// Halving a limit of 2 leaves 1: the request it holds in the window.
-		const budget = new RateBudget({ limit: 2, windowMs: 60_000, random: () => 0, ...clock });
+		const { clock, budget } = budgetOn({ limit: 2, windowMs: 60_000, random: () => 0 });
 		await sendOn(budget, 'a', counted, clock.now());
 		clock.advance(10_000);
 		await sendOn(budget, 'a', { kind: 'refused', retryAfterMs: 2000 }, clock.now());
@@ -203,8 +198,7 @@ describe('RateBudget', () => {
 	});
 
 	it('says how long until a send fits, and who counted the window full', async () => {
-		const clock = fakeClock();
-		const budget = new RateBudget({ limit: 1, windowMs: 60_000, random: () => 0, ...clock });
+		const { clock, budget } = budgetOn({ limit: 1, windowMs: 60_000, random: () => 0 });
 		expect(budget.spentFor('a')).toBeUndefined();
 		await sendOn(budget, 'a', counted, clock.now());
 		clock.advance(1000);
@@ -220,8 +214,7 @@ describe('RateBudget', () => {
 	});
 
 	it('counts neither a 429 nor a request that never reached the API', async () => {
-		const clock = fakeClock();
-		const budget = new RateBudget({ limit: 5, windowMs: 60_000, ...clock });
+		const { clock, budget } = budgetOn({ limit: 5, windowMs: 60_000 });
 		await sendOn(budget, 'a', counted, clock.now());
 		await sendOn(budget, 'a', { kind: 'notSent' }, clock.now());
 		expect(budget.room('a').free).toBe(4);
@@ -231,8 +224,7 @@ describe('RateBudget', () => {
 	});
 
 	it('never lets concurrent callers through beyond the limit', async () => {
-		const clock = fakeClock();
-		const budget = new RateBudget({ limit: 5, windowMs: 1000, ...clock });
+		const { clock, budget } = budgetOn({ limit: 5, windowMs: 1000 });
 		const outcomes = await Promise.all(
 			Array.from({ length: 8 }, async () => await budget.acquire('a', clock.now() + 10)),
 		);
@@ -563,6 +555,14 @@ async function roomOf(context: SupplierContext) {
 	return (await walkOf(context)).room();
 }
 
+/** What the page fetch settles to: the page, or what it threw. */
+async function outcomeOf(context: SupplierContext): Promise<unknown> {
+	return await fetchPageOf(context).then(
+		(result) => result,
+		(reason: unknown) => reason,
+	);
+}
+
 async function inTurnOf<T>(context: SupplierContext, walk: () => Promise<T>): Promise<T> {
 	return await (await walkOf(context)).inTurn(walk);
 }
@@ -618,10 +618,7 @@ describe('a failed token exchange reaching the node', () => {
 
 	async function failureOf(kind: TokenFailureKind) {
 		const { context, sent } = fakeContext(settings, () => wrappedByN8n(kind));
-		const error: unknown = await fetchPageOf(context).then(
-			() => undefined,
-			(reason: unknown) => reason,
-		);
+		const error = await outcomeOf(context);
 		if (!(error instanceof NodeApiError)) throw new Error(`expected a NodeApiError: ${error}`);
 		return { error, attempts: sent.length };
 	}
@@ -655,10 +652,7 @@ describe('a failed token exchange reaching the node', () => {
 			headers: {},
 			body: { code: 'Unauthorised', message: 'Unauthorised.' },
 		}));
-		const error: unknown = await fetchPageOf(context).then(
-			() => undefined,
-			(reason: unknown) => reason,
-		);
+		const error = await outcomeOf(context);
 		expect(error).toBeInstanceOf(NodeApiError);
 		expect((error as NodeApiError).httpCode).toBe('401');
 		expect((error as NodeApiError).failure).toBeUndefined();
@@ -674,13 +668,6 @@ describe('a 429 with Retry-After: the count every n8n process on the credential 
 		headers: { 'retry-after': retryAfter },
 		body: { code: 'RATE_LIMITED', message: 'Too many requests.' },
 	});
-
-	async function outcomeOf(context: IExecuteFunctions): Promise<unknown> {
-		return await fetchPageOf(context).then(
-			(result) => result,
-			(reason: unknown) => reason,
-		);
-	}
 
 	it('waits as long as the API says, without using up attempts, and counts only what the API counted', async () => {
 		const answers = [limited('1'), limited('1'), limited('1')];
