@@ -351,32 +351,17 @@ describe('diffPoll: quotesDueSoon', () => {
 	});
 
 	it('starts a new baseline when switched from or to the new-tender events', () => {
-		const newTender = diffPoll({
-			previous: undefined,
-			scope: SCOPE,
-			today: day('2025-03-10'),
-			loadedFromStorage: false,
-			listed: [tender('a', '2025-03-11')],
-			projectCount: 1,
-			event: 'newTender',
-			dueSoon: { today: day('2025-03-10'), days: 3 },
-			emitOpenOnFirstRun: false,
-		});
+		const newTender = poll('2025-03-10', [tender('a', '2025-03-11')], { event: 'newTender' });
 		const switched = poll('2025-03-10', [tender('a', '2025-03-11'), tender('b', '2025-03-11')], {
 			previous: newTender.next,
 		});
 		expect(switched.firstRun).toBe(true);
 		expect(switched.reminders).toEqual([]);
-		const back = diffPoll({
+		const listed = [tender('a', '2025-03-11'), tender('b', '2025-03-11'), tender('c', null)];
+		const back = poll('2025-03-10', listed, {
 			previous: reloaded(switched.next),
-			scope: SCOPE,
-			today: day('2025-03-10'),
 			loadedFromStorage: true,
-			listed: [tender('a', '2025-03-11'), tender('b', '2025-03-11'), tender('c', null)],
-			projectCount: 1,
 			event: 'newTender',
-			dueSoon: { today: day('2025-03-10'), days: 3 },
-			emitOpenOnFirstRun: false,
 		});
 		expect(back.firstRun).toBe(true);
 		expect(back.newTenderIds).toEqual([]);
@@ -488,9 +473,7 @@ describe('state of quotesDueSoon', () => {
 		const moved = poll(
 			'2025-03-11',
 			ids.map((id) => tender(id, '2025-03-14')),
-			{
-				previous: first.next,
-			},
+			{ previous: first.next },
 		);
 		expect(moved.reminders).toHaveLength(ids.length);
 		const bytes = Buffer.byteLength(JSON.stringify(writeTriggerState(moved.next)), 'utf8');
