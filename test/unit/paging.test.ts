@@ -19,6 +19,10 @@ const noSkips: OnSkipped = (entry) => {
 	throw new Error(`left out a clean entry: ${entry}`);
 };
 
+function idsOf(items: Array<{ projectId: string }>): string[] {
+	return items.map((p) => p.projectId);
+}
+
 /** A fake API over a list of projects: cursors are opaque strings with characters that need care. */
 function fakeApi(total: number) {
 	const all = projects(total);
@@ -120,15 +124,20 @@ describe('walkPages', () => {
 });
 
 describe('walkToLimit', () => {
-	const ids = (items: Array<{ projectId: string }>) => items.map((p) => p.projectId);
-	const everyProject = (projects: ReturnType<typeof fakeApi>['all']) => projects;
+	type Projects = ReturnType<typeof fakeApi>['all'];
+	const everyProject = (projects: Projects) => projects;
+
+	/** Walks the fake API to `limit` items, telling every skip as a bug. */
+	const walkOn = async (
+		api: ReturnType<typeof fakeApi>,
+		limit: number,
+		keep: (projects: Projects) => Projects,
+		fullPages = false,
+	) => await walkToLimit(api.fetchPage, limit, keep, { fullPages, onSkipped: noSkips });
 
 	it('asks only for what is still missing when each project gives an item', async () => {
 		const api = fakeApi(250);
-		const gathered = await walkToLimit(api.fetchPage, 130, everyProject, {
-			fullPages: false,
-			onSkipped: noSkips,
-		});
+		const gathered = await walkOn(api, 130, everyProject);
 		expect(api.requests.map((r) => r.limit)).toEqual([100, 30]);
 		expect(gathered.items).toHaveLength(130);
 		expect(gathered).toMatchObject({ moreRead: false, morePages: true });
@@ -136,23 +145,17 @@ describe('walkToLimit', () => {
 
 	it('asks for full pages when projects may be dropped, and cuts what it read to the limit', async () => {
 		const api = fakeApi(250);
-		const odd = (projects: ReturnType<typeof fakeApi>['all']) =>
+		const odd = (projects: Projects) =>
 			projects.filter((p) => Number(p.projectId.slice(1)) % 2 === 1);
-		const gathered = await walkToLimit(api.fetchPage, 60, odd, {
-			fullPages: true,
-			onSkipped: noSkips,
-		});
+		const gathered = await walkOn(api, 60, odd, true);
 		expect(api.requests.map((r) => r.limit)).toEqual([100, 100]);
-		expect(ids(gathered.items)).toEqual(ids(odd(api.all).slice(0, 60)));
+		expect(idsOf(gathered.items)).toEqual(idsOf(odd(api.all).slice(0, 60)));
 		expect(gathered).toMatchObject({ moreRead: true, morePages: true });
 	});
 
 	it('says when the last page read was the last', async () => {
 		const api = fakeApi(40);
-		const gathered = await walkToLimit(api.fetchPage, 50, everyProject, {
-			fullPages: false,
-			onSkipped: noSkips,
-		});
+		const gathered = await walkOn(api, 50, everyProject);
 		expect(api.requests.map((r) => r.limit)).toEqual([50]);
 		expect(gathered).toMatchObject({ moreRead: false, morePages: false });
 		expect(gathered.items).toHaveLength(40);
@@ -160,12 +163,9 @@ describe('walkToLimit', () => {
 
 	it('takes every page with a limit of Infinity', async () => {
 		const api = fakeApi(250);
-		const gathered = await walkToLimit(api.fetchPage, Infinity, everyProject, {
-			fullPages: false,
-			onSkipped: noSkips,
-		});
+		const gathered = await walkOn(api, Infinity, everyProject);
 		expect(api.requests.map((r) => r.limit)).toEqual([100, 100, 100]);
-		expect(ids(gathered.items)).toEqual(ids(api.all));
+		expect(idsOf(gathered.items)).toEqual(idsOf(api.all));
 		expect(gathered).toMatchObject({ moreRead: false, morePages: false });
 	});
 });
@@ -357,10 +357,6 @@ describe('walkPages reading ahead (everyPage)', () => {
 		]);
 	});
 });
-
-function idsOf(items: Array<{ projectId: string }>): string[] {
-	return items.map((p) => p.projectId);
-}
 
 describe('broken entries on a walk', () => {
 	it('are left out where they stand, each told with its page, and the walk goes on', async () => {
