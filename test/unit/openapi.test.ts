@@ -55,6 +55,12 @@ describe('openapi/openapi.yaml', () => {
 	const validator = createOpenApiValidator(document);
 	const errorsOf = (schemaName: string, value: unknown) =>
 		validator.schemaErrors(validator.componentSchema(schemaName), value);
+	/** The error codes declared as examples of one response of one path. */
+	const codes = (pathTemplate: string, status: string) =>
+		validator
+			.declaredResponses()
+			.filter((declared) => declared.pathTemplate === pathTemplate && declared.status === status)
+			.map((declared) => declared.variant);
 
 	it('is a valid OpenAPI 3.1 description', async () => {
 		const result = await validateOpenApiDocument(document);
@@ -178,10 +184,7 @@ describe('openapi/openapi.yaml', () => {
 
 	describe('schemas', () => {
 		it('accept a complete results page', () => {
-			const page = {
-				data: [project()],
-				_metadata: { nextCursor: 'b3BhcXVl', hasNextPage: true },
-			};
+			const page = { data: [project()], _metadata: { nextCursor: 'b3BhcXVl', hasNextPage: true } };
 
 			expect(errorsOf('ResultsPage', page)).toEqual([]);
 		});
@@ -302,31 +305,25 @@ describe('openapi/openapi.yaml', () => {
 	});
 
 	it('declares the error codes of each results response as examples', () => {
-		const codes = (status: string) =>
-			validator
-				.declaredResponses()
-				.filter((declared) => declared.pathTemplate === RESULTS_PATH && declared.status === status)
-				.map((declared) => declared.variant);
-
-		expect(codes('400')).toEqual(['CLIENT_ID_HEADER_MISSING', 'INVALID_LIMIT', 'INVALID_CURSOR']);
-		expect(codes('401')).toEqual(['CLIENT_ID_HEADER_MISMATCH', 'Unauthorised']);
-		expect(codes('429')).toEqual(['RATE_LIMITED']);
+		expect(codes(RESULTS_PATH, '400')).toEqual([
+			'CLIENT_ID_HEADER_MISSING',
+			'INVALID_LIMIT',
+			'INVALID_CURSOR',
+		]);
+		expect(codes(RESULTS_PATH, '401')).toEqual(['CLIENT_ID_HEADER_MISMATCH', 'Unauthorised']);
+		expect(codes(RESULTS_PATH, '429')).toEqual(['RATE_LIMITED']);
 		for (const status of ['500', '502', '503']) {
-			expect(codes(status)).toEqual(['FETCH_FAILED', 'INTERNAL_SERVER_ERROR']);
+			expect(codes(RESULTS_PATH, status)).toEqual(['FETCH_FAILED', 'INTERNAL_SERVER_ERROR']);
 		}
 	});
 
 	it('declares the OAuth error codes of each token response as examples', () => {
-		const codes = (status: string) =>
-			validator
-				.declaredResponses()
-				.filter(
-					(declared) => declared.pathTemplate === '/oauth2/token' && declared.status === status,
-				)
-				.map((declared) => declared.variant);
-
-		expect(codes('400')).toEqual(['invalid_request', 'unsupported_grant_type', 'invalid_scope']);
-		expect(codes('401')).toEqual(['invalid_client']);
+		expect(codes('/oauth2/token', '400')).toEqual([
+			'invalid_request',
+			'unsupported_grant_type',
+			'invalid_scope',
+		]);
+		expect(codes('/oauth2/token', '401')).toEqual(['invalid_client']);
 	});
 
 	it('declares Retry-After on 429 as whole seconds', () => {
@@ -388,10 +385,7 @@ describe('openapi/openapi.yaml', () => {
 				'a Retry-After that is not whole seconds',
 				429,
 				{ ...json, 'retry-after': 'soon' },
-				{
-					code: 'RATE_LIMITED',
-					message: 'slow down',
-				},
+				{ code: 'RATE_LIMITED', message: 'slow down' },
 			],
 		])('rejects %s', (_case, status, headers, body) => {
 			const check = results(status, headers, body);
