@@ -20,6 +20,14 @@ const node = workflowNode(
 
 const due = { quotesDueAt: { from: '2030-02-01', to: '2030-02-08' } };
 
+type Shape = Parameters<typeof announcedItems>[2];
+/** How the items are shaped: which output, for which event, simplified or not. */
+const shape = (output: Shape['output'], event: Shape['event'], simplify = false): Shape => ({
+	output,
+	simplify,
+	event,
+});
+
 describe('listedTenders', () => {
 	it('lists each tender once, in walk order, with the values an update compares', () => {
 		const shared = tender({ id: 'shared', builder: { name: 'First Builder', website: null } });
@@ -87,11 +95,11 @@ describe('announcedItems', () => {
 	]);
 
 	it('gives one tender item per announced tender, where it is first listed, with event and changes', () => {
-		const items = announcedItems([first, second], announcements, {
-			output: 'tenders',
-			simplify: false,
-			event: 'newOrUpdatedTender',
-		});
+		const items = announcedItems(
+			[first, second],
+			announcements,
+			shape('tenders', 'newOrUpdatedTender'),
+		);
 		expect(
 			items.map((item) => [item.id, item.event, (item.project as { projectId: string }).projectId]),
 		).toEqual([
@@ -105,11 +113,11 @@ describe('announcedItems', () => {
 	});
 
 	it('gives one project item per project, carrying only its announced tenders', () => {
-		const items = announcedItems([first, second], announcements, {
-			output: 'projects',
-			simplify: false,
-			event: 'newOrUpdatedTender',
-		});
+		const items = announcedItems(
+			[first, second],
+			announcements,
+			shape('projects', 'newOrUpdatedTender'),
+		);
 		expect(items.map((item) => [item.projectId, item.event])).toEqual([
 			['p1', 'newTender'],
 			['p2', 'updatedTender'],
@@ -124,11 +132,11 @@ describe('announcedItems', () => {
 	});
 
 	it('counts new and updated tenders on simplified project rows when updates are watched', () => {
-		const [row] = announcedItems([first], announcements, {
-			output: 'projects',
-			simplify: true,
-			event: 'newOrUpdatedTender',
-		});
+		const [row] = announcedItems(
+			[first],
+			announcements,
+			shape('projects', 'newOrUpdatedTender', true),
+		);
 		expect(row).toMatchObject({
 			event: 'newTender',
 			projectId: 'p1',
@@ -139,11 +147,11 @@ describe('announcedItems', () => {
 	});
 
 	it('leaves the change columns off simplified rows when only new tenders are watched', () => {
-		const [row] = announcedItems([first], new Map([['new-1', { event: 'newTender' }]]), {
-			output: 'tenders',
-			simplify: true,
-			event: 'newTender',
-		});
+		const [row] = announcedItems(
+			[first],
+			new Map([['new-1', { event: 'newTender' }]]),
+			shape('tenders', 'newTender', true),
+		);
 		expect(row).toMatchObject({ event: 'newTender', tenderId: 'new-1', projectId: 'p1' });
 		expect(row).not.toHaveProperty('changedFields');
 		expect(Object.values(row).every((value) => value === null || typeof value !== 'object')).toBe(
@@ -167,11 +175,7 @@ describe('announcedItems: quotesDueSoon', () => {
 	]);
 
 	it('gives tender items the days left, and the previous date only when the date moved', () => {
-		const items = announcedItems([reminded], reminders, {
-			output: 'tenders',
-			simplify: false,
-			event: 'quotesDueSoon',
-		});
+		const items = announcedItems([reminded], reminders, shape('tenders', 'quotesDueSoon'));
 		expect(items.map((item) => [item.id, item.event, item.daysLeft, item.quotesDueAt])).toEqual([
 			['soon', 'quotesDueSoon', 1, '2030-02-03'],
 			['moved', 'quotesDueSoon', 3, '2030-02-05'],
@@ -182,16 +186,12 @@ describe('announcedItems: quotesDueSoon', () => {
 	});
 
 	it('gives simplified rows the tender columns of the other events plus daysLeft and previousQuotesDueAt on every row', () => {
-		const rows = announcedItems([reminded], reminders, {
-			output: 'tenders',
-			simplify: true,
-			event: 'quotesDueSoon',
-		});
-		const newTenderRow = announcedItems([reminded], new Map([['soon', { event: 'newTender' }]]), {
-			output: 'tenders',
-			simplify: true,
-			event: 'newTender',
-		})[0];
+		const rows = announcedItems([reminded], reminders, shape('tenders', 'quotesDueSoon', true));
+		const newTenderRow = announcedItems(
+			[reminded],
+			new Map([['soon', { event: 'newTender' }]]),
+			shape('tenders', 'newTender', true),
+		)[0];
 		expect(rows.map((row) => [row.tenderId, row.daysLeft, row.previousQuotesDueAt])).toEqual([
 			['soon', 1, null],
 			['moved', 3, '2030-01-20'],
@@ -205,21 +205,13 @@ describe('announcedItems: quotesDueSoon', () => {
 	});
 
 	it('gives project items the quotesDueSoon event and only the reminded tenders, each with its days left, the simplified row the fewest', () => {
-		const [item] = announcedItems([reminded], reminders, {
-			output: 'projects',
-			simplify: false,
-			event: 'quotesDueSoon',
-		});
+		const [item] = announcedItems([reminded], reminders, shape('projects', 'quotesDueSoon'));
 		expect(item.event).toBe('quotesDueSoon');
 		expect(item.tenders).toEqual([
 			expect.objectContaining({ id: 'soon', event: 'quotesDueSoon', daysLeft: 1 }),
 			expect.objectContaining({ id: 'moved', daysLeft: 3, previousQuotesDueAt: '2030-01-20' }),
 		]);
-		const [row] = announcedItems([reminded], reminders, {
-			output: 'projects',
-			simplify: true,
-			event: 'quotesDueSoon',
-		});
+		const [row] = announcedItems([reminded], reminders, shape('projects', 'quotesDueSoon', true));
 		expect(row).toMatchObject({ event: 'quotesDueSoon', tenderCount: 2, daysLeft: 1 });
 	});
 });
