@@ -45,6 +45,16 @@ function poll(overrides: Partial<PollDiffInput> & Pick<PollDiffInput, 'listed'>)
 	});
 }
 
+/** The poll after `before`, on `today`, listing these. */
+function pollAfter(
+	before: PollDiff,
+	today: number,
+	tenders: ListedTender[],
+	overrides: Partial<PollDiffInput> = {},
+): PollDiff {
+	return poll({ previous: before.next, today, listed: tenders, ...overrides });
+}
+
 describe('diffPoll: first run and new tenders', () => {
 	it('takes what is open on the first run as the baseline and announces nothing', () => {
 		const result = poll({ listed: listed('a', 'b'), projectCount: 2 });
@@ -62,30 +72,19 @@ describe('diffPoll: first run and new tenders', () => {
 
 	it('announces only the tenders it has not seen, in walk order', () => {
 		const first = poll({ listed: listed('a', 'b') });
-		const second = poll({
-			previous: first.next,
-			today: DAY0 + 1,
-			listed: listed('c', 'a', 'd', 'b'),
-		});
+		const second = pollAfter(first, DAY0 + 1, listed('c', 'a', 'd', 'b'));
 		expect(second.firstRun).toBe(false);
 		expect(second.newTenderIds).toEqual(['c', 'd']);
-		const third = poll({
-			previous: second.next,
-			today: DAY0 + 2,
-			listed: listed('a', 'b', 'c', 'd'),
-		});
+		const third = pollAfter(second, DAY0 + 2, listed('a', 'b', 'c', 'd'));
 		expect(third.newTenderIds).toEqual([]);
 	});
 
 	it('announces a tender listed twice in one walk (several builders) once', () => {
 		const first = poll({ listed: listed('a') });
-		const second = poll({
-			previous: first.next,
-			listed: [
-				{ id: 'b', snapshot: snapshot({ builder: 'Tōtara Projects' }) },
-				{ id: 'b', snapshot: snapshot({ builder: 'Kōwhai Construction Ltd' }) },
-			],
-		});
+		const second = pollAfter(first, DAY0, [
+			{ id: 'b', snapshot: snapshot({ builder: 'Tōtara Projects' }) },
+			{ id: 'b', snapshot: snapshot({ builder: 'Kōwhai Construction Ltd' }) },
+		]);
 		expect(second.newTenderIds).toEqual(['b']);
 		expect(second.next.tenders.size).toBe(2);
 	});
@@ -93,16 +92,17 @@ describe('diffPoll: first run and new tenders', () => {
 	it('keeps the first listing of a repeated tender, also for its values', () => {
 		const event = 'newOrUpdatedTender' as const;
 		const first = poll({ event, listed: listed('a') });
-		const second = poll({
-			event,
-			previous: first.next,
-			listed: [
+		const second = pollAfter(
+			first,
+			DAY0,
+			[
 				{ id: 'b', snapshot: snapshot({ builder: 'Tōtara Projects' }) },
 				{ id: 'a', snapshot: snapshot() },
 				{ id: 'b', snapshot: snapshot({ builder: 'Kōwhai Construction Ltd' }) },
 				{ id: 'a', snapshot: snapshot({ status: 'Closed' }) },
 			],
-		});
+			{ event },
+		);
 		expect(second.newTenderIds).toEqual(['b']);
 		expect(second.updates).toEqual([]);
 		expect([...second.next.tenders.keys()]).toEqual(['b', 'a']);
@@ -113,7 +113,7 @@ describe('diffPoll: first run and new tenders', () => {
 	it('does not change the state it was given', () => {
 		const first = poll({ listed: listed('a') });
 		const before = JSON.stringify(writeTriggerState(first.next));
-		poll({ previous: first.next, today: DAY0 + 200, listed: listed('b') });
+		pollAfter(first, DAY0 + 200, listed('b'));
 		expect(JSON.stringify(writeTriggerState(first.next))).toBe(before);
 	});
 });
@@ -127,7 +127,7 @@ describe('diffPoll: updates (newOrUpdatedTender)', () => {
 			{ id: 'a', snapshot: snapshot({ quotesDueAt: '2025-06-27', builder: 'Tōtara Projects' }) },
 			{ id: 'b', snapshot: snapshot() },
 		];
-		const second = poll({ event, previous: first.next, today: DAY0 + 1, listed: changed });
+		const second = pollAfter(first, DAY0 + 1, changed, { event });
 		expect(second.newTenderIds).toEqual([]);
 		expect(second.updates).toEqual([
 			{
@@ -138,7 +138,7 @@ describe('diffPoll: updates (newOrUpdatedTender)', () => {
 				},
 			},
 		]);
-		const third = poll({ event, previous: second.next, today: DAY0 + 2, listed: changed });
+		const third = pollAfter(second, DAY0 + 2, changed, { event });
 		expect(third.updates).toEqual([]);
 	});
 
@@ -148,11 +148,7 @@ describe('diffPoll: updates (newOrUpdatedTender)', () => {
 		['type', { type: 'Procurement' }],
 	] as const)('treats a change of %s as an update', (field, change) => {
 		const first = poll({ event, listed: listed('a') });
-		const second = poll({
-			event,
-			previous: first.next,
-			listed: [{ id: 'a', snapshot: snapshot(change) }],
-		});
+		const second = pollAfter(first, DAY0, [{ id: 'a', snapshot: snapshot(change) }], { event });
 		expect(second.updates).toEqual([
 			{ id: 'a', changes: { [field]: { from: snapshot()[field], to: Object.values(change)[0] } } },
 		]);
@@ -160,23 +156,23 @@ describe('diffPoll: updates (newOrUpdatedTender)', () => {
 
 	it('reports no updates and keeps no values for the newTender event', () => {
 		const first = poll({ listed: listed('a') });
-		const second = poll({
-			previous: first.next,
-			listed: [{ id: 'a', snapshot: snapshot({ quotesDueAt: '2025-07-01' }) }],
-		});
+		const second = pollAfter(first, DAY0, [
+			{ id: 'a', snapshot: snapshot({ quotesDueAt: '2025-07-01' }) },
+		]);
 		expect(second.updates).toEqual([]);
 		expect(second.next.tenders.get('a')).toEqual({ lastListedDay: DAY0 });
 	});
 
 	it('starts keeping values when switched to newOrUpdatedTender without inventing updates', () => {
 		const first = poll({ listed: listed('a') });
-		const switched = poll({ event, previous: first.next, listed: listed('a') });
+		const switched = pollAfter(first, DAY0, listed('a'), { event });
 		expect(switched.updates).toEqual([]);
-		const changed = poll({
-			event,
-			previous: switched.next,
-			listed: [{ id: 'a', snapshot: snapshot({ status: 'Awarded' }) }],
-		});
+		const changed = pollAfter(
+			switched,
+			DAY0,
+			[{ id: 'a', snapshot: snapshot({ status: 'Awarded' }) }],
+			{ event },
+		);
 		expect(changed.updates).toEqual([
 			{ id: 'a', changes: { status: { from: 'Open', to: 'Awarded' } } },
 		]);
@@ -184,7 +180,7 @@ describe('diffPoll: updates (newOrUpdatedTender)', () => {
 
 	it('drops kept values of unlisted tenders when switched back to newTender', () => {
 		const first = poll({ event, listed: listed('a', 'b') });
-		const back = poll({ previous: first.next, listed: listed('a') });
+		const back = pollAfter(first, DAY0, listed('a'));
 		expect(back.next.tenders.get('b')).toEqual({ lastListedDay: DAY0 });
 	});
 });
@@ -192,8 +188,8 @@ describe('diffPoll: updates (newOrUpdatedTender)', () => {
 describe('diffPoll: leaving and coming back', () => {
 	it('does not announce a tender again when it leaves the window and comes back', () => {
 		const first = poll({ listed: listed('a', 'b') });
-		const gone = poll({ previous: first.next, today: DAY0 + 5, listed: listed('a') });
-		const back = poll({ previous: gone.next, today: DAY0 + 40, listed: listed('a', 'b') });
+		const gone = pollAfter(first, DAY0 + 5, listed('a'));
+		const back = pollAfter(gone, DAY0 + 40, listed('a', 'b'));
 		expect(gone.newTenderIds).toEqual([]);
 		expect(back.newTenderIds).toEqual([]);
 	});
@@ -201,13 +197,13 @@ describe('diffPoll: leaving and coming back', () => {
 	it('reports the changed due date of a tender that comes back, once', () => {
 		const event = 'newOrUpdatedTender' as const;
 		const first = poll({ event, listed: listed('a') });
-		const gone = poll({ event, previous: first.next, today: DAY0 + 5, listed: [] });
-		const back = poll({
-			event,
-			previous: gone.next,
-			today: DAY0 + 30,
-			listed: [{ id: 'a', snapshot: snapshot({ quotesDueAt: '2025-08-15' }) }],
-		});
+		const gone = pollAfter(first, DAY0 + 5, [], { event });
+		const back = pollAfter(
+			gone,
+			DAY0 + 30,
+			[{ id: 'a', snapshot: snapshot({ quotesDueAt: '2025-08-15' }) }],
+			{ event },
+		);
 		expect(back.newTenderIds).toEqual([]);
 		expect(back.updates).toEqual([
 			{ id: 'a', changes: { quotesDueAt: { from: '2025-06-20', to: '2025-08-15' } } },
@@ -218,39 +214,27 @@ describe('diffPoll: leaving and coming back', () => {
 describe('diffPoll: retention and cap', () => {
 	it(`forgets a tender unlisted for more than ${RETENTION_DAYS} days, not before`, () => {
 		const first = poll({ listed: listed('a', 'b') });
-		const kept = poll({ previous: first.next, today: DAY0 + RETENTION_DAYS, listed: listed('a') });
+		const kept = pollAfter(first, DAY0 + RETENTION_DAYS, listed('a'));
 		expect(kept.next.tenders.has('b')).toBe(true);
-		const expired = poll({
-			previous: kept.next,
-			today: DAY0 + RETENTION_DAYS + 1,
-			listed: listed('a'),
-		});
+		const expired = pollAfter(kept, DAY0 + RETENTION_DAYS + 1, listed('a'));
 		expect(expired.next.tenders.has('b')).toBe(false);
 		expect(expired.next.tenders.get('a')).toEqual({ lastListedDay: DAY0 + RETENTION_DAYS + 1 });
 	});
 
 	it('announces a tender that comes back after it was forgotten', () => {
 		const first = poll({ listed: listed('a') });
-		const later = poll({ previous: first.next, today: DAY0 + RETENTION_DAYS + 1, listed: [] });
-		const back = poll({
-			previous: later.next,
-			today: DAY0 + RETENTION_DAYS + 2,
-			listed: listed('a'),
-		});
+		const later = pollAfter(first, DAY0 + RETENTION_DAYS + 1, []);
+		const back = pollAfter(later, DAY0 + RETENTION_DAYS + 2, listed('a'));
 		expect(back.newTenderIds).toEqual(['a']);
 	});
 
 	it(`bounds the unlisted tenders, not all of them: with ${MAX_TRACKED_TENDERS} listed, the gone ones stay remembered`, () => {
 		const ids = Array.from({ length: MAX_TRACKED_TENDERS }, (_, index) => `t-${index}`);
 		const first = poll({ listed: listed(...ids, 'gone-1', 'gone-2') });
-		const gone = poll({ previous: first.next, today: DAY0 + 1, listed: listed(...ids) });
+		const gone = pollAfter(first, DAY0 + 1, listed(...ids));
 		expect(gone.next.tenders.size).toBe(MAX_TRACKED_TENDERS + 2);
 		expect(gone.next.tenders.get('gone-1')).toEqual({ lastListedDay: DAY0 });
-		const back = poll({
-			previous: gone.next,
-			today: DAY0 + 2,
-			listed: listed(...ids, 'gone-2', 'gone-1'),
-		});
+		const back = pollAfter(gone, DAY0 + 2, listed(...ids, 'gone-2', 'gone-1'));
 		expect(back.newTenderIds).toEqual([]);
 	});
 
@@ -290,7 +274,7 @@ describe('diffPoll: retention and cap', () => {
 	it('never drops a listed tender, even when more are listed than the cap', () => {
 		const ids = Array.from({ length: MAX_TRACKED_TENDERS + 5 }, (_, index) => `t-${index}`);
 		const first = poll({ listed: listed(...ids) });
-		const second = poll({ previous: first.next, today: DAY0 + 1, listed: listed(...ids) });
+		const second = pollAfter(first, DAY0 + 1, listed(...ids));
 		expect(second.next.tenders.size).toBe(ids.length);
 		expect(second.newTenderIds).toEqual([]);
 	});
@@ -299,20 +283,13 @@ describe('diffPoll: retention and cap', () => {
 describe('diffPoll: scope', () => {
 	it('takes a new baseline when company or filters change, without forgetting what it announced', () => {
 		const first = poll({ listed: listed('a') });
-		const changed = poll({
-			previous: first.next,
-			scope: 'scope-b',
-			today: DAY0 + 1,
-			listed: listed('a', 'x', 'y'),
-		});
+		const changed = pollAfter(first, DAY0 + 1, listed('a', 'x', 'y'), { scope: 'scope-b' });
 		expect(changed.firstRun).toBe(true);
 		expect(changed.newTenderIds).toEqual([]);
 		expect(changed.next.scope).toBe('scope-b');
-		const withOption = poll({
-			previous: first.next,
+		const withOption = pollAfter(first, DAY0, listed('a', 'x'), {
 			scope: 'scope-b',
 			emitOpenOnFirstRun: true,
-			listed: listed('a', 'x'),
 		});
 		expect(withOption.newTenderIds).toEqual(['x']);
 	});
@@ -338,27 +315,19 @@ describe('diffPoll: restarts (only saved state survives)', () => {
 		});
 		expect(afterRestart.next.loadedDay).toBe(DAY0 + 60);
 		// Day 100: a would have expired by the stale "day 0"; it must still be remembered.
-		const later = poll({ previous: afterRestart.next, today: DAY0 + 100, listed: listed('b') });
+		const later = pollAfter(afterRestart, DAY0 + 100, listed('b'));
 		expect(later.next.tenders.has('a')).toBe(true);
-		const back = poll({ previous: later.next, today: DAY0 + 101, listed: listed('a', 'b') });
+		const back = pollAfter(later, DAY0 + 101, listed('a', 'b'));
 		expect(back.newTenderIds).toEqual([]);
 		// Retention still applies, counted from the restart.
-		const expired = poll({
-			previous: later.next,
-			today: DAY0 + 60 + RETENTION_DAYS + 1,
-			listed: listed('b'),
-		});
+		const expired = pollAfter(later, DAY0 + 60 + RETENTION_DAYS + 1, listed('b'));
 		expect(expired.next.tenders.has('a')).toBe(false);
 	});
 
 	it('announces a tender first seen by an unsaved poll after the restart, once', () => {
 		const activation = poll({ listed: listed('a') });
 		const saved = reloaded(activation.next);
-		const announced = poll({
-			previous: activation.next,
-			today: DAY0 + 1,
-			listed: listed('a', 'n'),
-		});
+		const announced = pollAfter(activation, DAY0 + 1, listed('a', 'n'));
 		expect(announced.newTenderIds).toEqual(['n']);
 		// The announcing poll emits, so n8n saves its state: a restart reloads that.
 		const afterRestart = poll({
