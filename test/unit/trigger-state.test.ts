@@ -168,6 +168,17 @@ describe('trigger state: writing and reading back', () => {
 });
 
 describe('trigger state: reading what is stored', () => {
+	/** A stored state of this layout, with these fields. */
+	const v3 = (fields: Record<string, unknown>) => ({
+		v: 3,
+		s: 'abc123',
+		d: TODAY,
+		n: 1,
+		...fields,
+	});
+	/** With these tender entries, and the builder and name lists they point into. */
+	const named = (t: Record<string, unknown>) => v3({ t, b: ['One'], m: ['Roofing'] });
+
 	it('says "empty" for the static data of a node that never polled', () => {
 		expect(readTriggerState({})).toEqual({ kind: 'empty' });
 	});
@@ -182,54 +193,18 @@ describe('trigger state: reading what is stored', () => {
 		[{ v: 3, s: 'abc123', t: {} }, 'its day is missing'],
 		[{ v: 3, d: TODAY, t: {} }, 'its scope is missing'],
 		[{ v: 3, s: 5, d: TODAY, t: {} }, 'its scope is missing'],
-		[{ v: 3, s: 'abc123', d: TODAY, n: 1, t: [] }, 'its tender list is missing'],
+		[v3({ t: [] }), 'its tender list is missing'],
 		[{ v: 3, s: 'abc123', d: TODAY, h: 'x', t: {} }, 'its load day is not a number'],
 		[{ v: 3, s: 'abc123', d: TODAY, n: 1.5, t: {} }, 'its project count is not a number'],
 		[{ v: 3, s: 'abc123', d: TODAY, t: {} }, 'its project count is not a number'],
-		[{ v: 3, s: 'abc123', d: TODAY, n: 1, t: {}, b: [1] }, 'its builder list is malformed'],
+		[v3({ t: {}, b: [1] }), 'its builder list is malformed'],
+		[v3({ t: {}, m: 'Roofing' }), 'its tender name list is malformed'],
+		[named({ a: [0, null, 0, 0, 0, 3] }), 'its entry for tender a is malformed'],
+		[v3({ t: { a: 'old' } }), 'its entry for tender a is malformed'],
+		[named({ a: [0, 1e12, 0, 0, 0, 0] }), 'its entry for tender a is malformed'],
+		[named({ a: [0, 3, 0, 0, 1, 0] }), 'its entry for tender a is malformed'],
 		[
-			{ v: 3, s: 'abc123', d: TODAY, n: 1, t: {}, m: 'Roofing' },
-			'its tender name list is malformed',
-		],
-		[
-			{
-				v: 3,
-				s: 'abc123',
-				d: TODAY,
-				n: 1,
-				t: { a: [0, null, 0, 0, 0, 3] },
-				b: ['One'],
-				m: ['Roofing'],
-			},
-			'its entry for tender a is malformed',
-		],
-		[{ v: 3, s: 'abc123', d: TODAY, n: 1, t: { a: 'old' } }, 'its entry for tender a is malformed'],
-		[
-			{
-				v: 3,
-				s: 'abc123',
-				d: TODAY,
-				n: 1,
-				t: { a: [0, 1e12, 0, 0, 0, 0] },
-				b: ['One'],
-				m: ['Roofing'],
-			},
-			'its entry for tender a is malformed',
-		],
-		[
-			{
-				v: 3,
-				s: 'abc123',
-				d: TODAY,
-				n: 1,
-				t: { a: [0, 3, 0, 0, 1, 0] },
-				b: ['One'],
-				m: ['Roofing'],
-			},
-			'its entry for tender a is malformed',
-		],
-		[
-			{ v: 3, s: 'abc123', d: TODAY, n: 1, t: { a: [0, 3, 0, 0, 'Roofing', 0] }, b: ['One'] },
+			v3({ t: { a: [0, 3, 0, 0, 'Roofing', 0] }, b: ['One'] }),
 			'its entry for tender a is malformed',
 		],
 	])('says why %j cannot be read', (stored, reason) => {
