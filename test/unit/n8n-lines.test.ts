@@ -121,24 +121,18 @@ describe('transport/n8n-features on each line', () => {
 		});
 	}
 
+	const restricted = { allowedHttpRequestDomains: 'domains', allowedDomains: 'other.example' };
+	/** The list as the lines that add the node's own host apply it. */
+	const withApi = 'api.supplier.example, other.example';
 	const expected = {
 		// n8n 1.123: a positional helper that adds the node's own host to a list.
-		'n8n-workflow-1.120': {
-			shape: 'positional',
-			listWithoutApi: 'api.supplier.example, other.example',
-		},
+		'n8n-workflow-1.120': { shape: 'positional', listWithoutApi: withApi },
 		// n8n 2.0 to 2.19: no helper; n8n applies no list to a node's own request.
 		'n8n-workflow-2.0': { shape: 'absent', listWithoutApi: undefined },
 		// n8n 2.20: a positional helper that returns the list as written.
 		'n8n-workflow-2.20': { shape: 'positional', listWithoutApi: 'other.example' },
-		'n8n-workflow': {
-			shape: 'ownedSurface',
-			listWithoutApi: 'api.supplier.example, other.example',
-		},
-		'n8n-workflow-2.41': {
-			shape: 'ownedSurface',
-			listWithoutApi: 'api.supplier.example, other.example',
-		},
+		'n8n-workflow': { shape: 'ownedSurface', listWithoutApi: withApi },
+		'n8n-workflow-2.41': { shape: 'ownedSurface', listWithoutApi: withApi },
 	} as const;
 
 	describe.each(N8N_WORKFLOW_LINES)('n8n $n8n (its $module)', ({ module: moduleName }) => {
@@ -159,8 +153,6 @@ describe('transport/n8n-features on each line', () => {
 		});
 
 		test('a "Specific Domains" list applies as the line applies it', () => {
-			const restricted = { allowedHttpRequestDomains: 'domains', allowedDomains: 'other.example' };
-
 			expect(allowedDomains(features(), restricted)).toBe(want.listWithoutApi);
 		});
 
@@ -196,17 +188,7 @@ describe('transport/n8n-features on each line', () => {
 		expect(detected.ALLOWED_DOMAINS_SHAPE).toBe('options');
 		expect(allowedDomains(detected, { allowedHttpRequestDomains: 'none' })).toBeUndefined();
 		expect(calls).toEqual([]);
-		expect(
-			allowedDomains(detected, {
-				allowedHttpRequestDomains: 'domains',
-				allowedDomains: 'other.example',
-			}),
-		).toBe('other.example');
-		expect(calls).toEqual([
-			{
-				node,
-				credentialData: { allowedHttpRequestDomains: 'domains', allowedDomains: 'other.example' },
-			},
-		]);
+		expect(allowedDomains(detected, restricted)).toBe('other.example');
+		expect(calls).toEqual([{ node, credentialData: restricted }]);
 	});
 });
