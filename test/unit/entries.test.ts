@@ -8,6 +8,9 @@ import { notAPageAdvice } from '../../nodes/SupplierMatchedProjects/transport/ap
 
 import { project, tender } from '../support/n8n-fixtures';
 
+/** Project P-17 with these tenders. */
+const p17 = (tenders: unknown) => ({ ...project({ projectId: 'P-17' }), tenders });
+
 describe('what a broken project entry is', () => {
 	it.each([
 		['null', null, 'is null, not a project'],
@@ -22,21 +25,9 @@ describe('what a broken project entry is', () => {
 			'has a projectId that is a number, not text',
 		],
 		['null projectId', { ...project(), projectId: null }, 'has a projectId that is null, not text'],
-		[
-			'tenders as an object',
-			{ ...project({ projectId: 'P-17' }), tenders: {} },
-			`project "P-17"'s tenders is an object, not a list`,
-		],
-		[
-			'tenders as a number',
-			{ ...project({ projectId: 'P-17' }), tenders: 3 },
-			`project "P-17"'s tenders is a number, not a list`,
-		],
-		[
-			'tenders as a string',
-			{ ...project({ projectId: 'P-17' }), tenders: 't-1' },
-			`project "P-17"'s tenders is a string, not a list`,
-		],
+		['tenders as an object', p17({}), `project "P-17"'s tenders is an object, not a list`],
+		['tenders as a number', p17(3), `project "P-17"'s tenders is a number, not a list`],
+		['tenders as a string', p17('t-1'), `project "P-17"'s tenders is a string, not a list`],
 	])('%s', (_name, entry, fault) => {
 		expect(projectFault(entry)).toBe(fault);
 	});
@@ -80,7 +71,7 @@ describe('readPage', () => {
 	it('keeps the clean entries in order and says where each broken one stood', () => {
 		const a = project({ projectId: 'a' });
 		const b = project({ projectId: 'b' });
-		const read = readPage([a, null, 'p', b, { ...project({ projectId: 'P-17' }), tenders: 4 }], 2);
+		const read = readPage([a, null, 'p', b, p17(4)], 2);
 		expect(read.projects).toEqual([a, b]);
 		expect(read.skipped).toEqual([
 			'entry 2 of page 2 (data[1]) is null, not a project',
