@@ -63,6 +63,16 @@ function announced(diff: PollDiff) {
 	}));
 }
 
+/** A reminder as `announced` lists it. */
+function reminder(
+	id: string,
+	quotesDueAt: string,
+	daysLeft: number,
+	previousQuotesDueAt = null as string | null,
+) {
+	return { id, quotesDueAt, daysLeft, previousQuotesDueAt };
+}
+
 describe('daysLeftInWindow', () => {
 	const window = (today: string, days = 3) => ({ today: day(today), days });
 	const open = (quotesDueAt: string | null) => ({ quotesDueAt, status: 'Open' });
@@ -133,9 +143,7 @@ describe('the window in the workflow time zone', () => {
 			previous: poll('2025-02-27', []).next,
 			calendarDate: todayIn('America/Los_Angeles', early),
 		});
-		expect(announced(diff)).toEqual([
-			{ id: 'a', quotesDueAt: '2025-03-03', daysLeft: 3, previousQuotesDueAt: null },
-		]);
+		expect(announced(diff)).toEqual([reminder('a', '2025-03-03', 3)]);
 	});
 });
 
@@ -159,9 +167,7 @@ describe('diffPoll: quotesDueSoon', () => {
 		const first = poll('2025-03-10', [tender('a', '2025-03-10'), tender('b', '2025-03-20')], {
 			emitOpenOnFirstRun: true,
 		});
-		expect(announced(first)).toEqual([
-			{ id: 'a', quotesDueAt: '2025-03-10', daysLeft: 0, previousQuotesDueAt: null },
-		]);
+		expect(announced(first)).toEqual([reminder('a', '2025-03-10', 0)]);
 		const again = poll('2025-03-10', [tender('a', '2025-03-10'), tender('b', '2025-03-20')], {
 			previous: first.next,
 			emitOpenOnFirstRun: true,
@@ -197,17 +203,13 @@ describe('diffPoll: quotesDueSoon', () => {
 			previous: before.next,
 			days: 0,
 		});
-		expect(announced(onTheDay)).toEqual([
-			{ id: 'a', quotesDueAt: '2024-02-29', daysLeft: 0, previousQuotesDueAt: null },
-		]);
+		expect(announced(onTheDay)).toEqual([reminder('a', '2024-02-29', 0)]);
 	});
 
 	it('announces a tender first listed after activation already inside the window, once', () => {
 		const first = poll('2025-03-10', []);
 		const listed = poll('2025-03-10', [tender('n', '2025-03-11')], { previous: first.next });
-		expect(announced(listed)).toEqual([
-			{ id: 'n', quotesDueAt: '2025-03-11', daysLeft: 1, previousQuotesDueAt: null },
-		]);
+		expect(announced(listed)).toEqual([reminder('n', '2025-03-11', 1)]);
 		expect(
 			poll('2025-03-11', [tender('n', '2025-03-11')], { previous: listed.next }).reminders,
 		).toEqual([]);
@@ -245,9 +247,7 @@ describe('diffPoll: quotesDueSoon', () => {
 		const stillFar = poll('2025-04-08', [tender('a', '2025-04-12')], { previous: moved.next });
 		expect(stillFar.reminders).toEqual([]);
 		const again = poll('2025-04-09', [tender('a', '2025-04-12')], { previous: stillFar.next });
-		expect(announced(again)).toEqual([
-			{ id: 'a', quotesDueAt: '2025-04-12', daysLeft: 3, previousQuotesDueAt: '2025-03-12' },
-		]);
+		expect(announced(again)).toEqual([reminder('a', '2025-04-12', 3, '2025-03-12')]);
 		expect(
 			poll('2025-04-10', [tender('a', '2025-04-12')], { previous: again.next }).reminders,
 		).toEqual([]);
@@ -256,9 +256,7 @@ describe('diffPoll: quotesDueSoon', () => {
 	it('announces a date moved earlier into the window once', () => {
 		const first = poll('2025-03-10', [tender('a', '2025-03-25')]);
 		const earlier = poll('2025-03-11', [tender('a', '2025-03-13')], { previous: first.next });
-		expect(announced(earlier)).toEqual([
-			{ id: 'a', quotesDueAt: '2025-03-13', daysLeft: 2, previousQuotesDueAt: null },
-		]);
+		expect(announced(earlier)).toEqual([reminder('a', '2025-03-13', 2)]);
 		const next = poll('2025-03-12', [tender('a', '2025-03-13')], { previous: earlier.next });
 		expect(next.reminders).toEqual([]);
 	});
@@ -316,9 +314,7 @@ describe('diffPoll: quotesDueSoon', () => {
 		state = poll('2025-03-05', [tender('a', '2025-04-30')], { previous: state }).next;
 		expect(state.tenders.get('a')?.dueDays).toEqual([day('2025-03-04')]);
 		const again = poll('2025-04-28', [tender('a', '2025-04-30')], { previous: reloaded(state) });
-		expect(announced(again)).toEqual([
-			{ id: 'a', quotesDueAt: '2025-04-30', daysLeft: 2, previousQuotesDueAt: '2025-03-04' },
-		]);
+		expect(announced(again)).toEqual([reminder('a', '2025-04-30', 2, '2025-03-04')]);
 	});
 
 	it(`forgets an unlisted tender after ${RETENTION_DAYS} days unless a date it was reminded of is still ahead`, () => {
