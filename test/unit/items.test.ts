@@ -47,6 +47,49 @@ const sample = (): Project =>
 		],
 	});
 
+/** The simplified row of `sample()`, its columns in the order a spreadsheet gets them. */
+const SAMPLE_PROJECT_ROW = {
+	projectId: 'p1',
+	projectName: 'Harbour Tower',
+	address: '1 Quay St, Sydney NSW 2000, Australia',
+	category: 'Commercial',
+	status: 'Closed',
+	budgetLow: 2_000_000,
+	budgetHigh: null,
+	url: 'https://app.example/p1',
+	tenderCount: 2,
+	tenderNames: 'Plumbing; Roofing',
+	tenderTypes: 'Tender; Procurement',
+	earliestQuotesDueAt: '2030-03-10',
+	builders: 'Acme; Bolt Construct',
+	matchedKeywords: 'plumbing; hvac; roofing',
+	consultants: 'Smith, Jones & Co; Arup',
+	tenderingSubcontractors: 'Sparky Pty',
+};
+
+/** The simplified row of the second tender of `sample()`, its columns in order. */
+const SAMPLE_SECOND_TENDER_ROW = {
+	tenderId: 't2',
+	tenderName: 'Roofing',
+	tenderType: 'Procurement',
+	tenderStatus: 'Open',
+	tenderOpenAt: null,
+	quotesDueAt: null,
+	builderName: 'Bolt Construct',
+	builderWebsite: null,
+	matchedKeywords: 'roofing; plumbing',
+	projectId: 'p1',
+	projectName: 'Harbour Tower',
+	projectAddress: '1 Quay St, Sydney NSW 2000, Australia',
+	projectCategory: 'Commercial',
+	projectStatus: 'Closed',
+	projectBudgetLow: 2_000_000,
+	projectBudgetHigh: null,
+	projectUrl: 'https://app.example/p1',
+	consultants: 'Smith, Jones & Co; Arup',
+	tenderingSubcontractors: 'Sparky Pty',
+};
+
 describe('splitTenders', () => {
 	it("gives one item per tender, the tender's fields on top and its project's under project", () => {
 		const input = sample();
@@ -76,24 +119,7 @@ describe('splitTenders', () => {
 describe('simplifyProject', () => {
 	it('gives flat columns, joins lists with "; " and sums up the tenders', () => {
 		const row = simplifyProject(sample());
-		expect(row).toEqual({
-			projectId: 'p1',
-			projectName: 'Harbour Tower',
-			address: '1 Quay St, Sydney NSW 2000, Australia',
-			category: 'Commercial',
-			status: 'Closed',
-			budgetLow: 2_000_000,
-			budgetHigh: null,
-			url: 'https://app.example/p1',
-			tenderCount: 2,
-			tenderNames: 'Plumbing; Roofing',
-			tenderTypes: 'Tender; Procurement',
-			earliestQuotesDueAt: '2030-03-10',
-			builders: 'Acme; Bolt Construct',
-			matchedKeywords: 'plumbing; hvac; roofing',
-			consultants: 'Smith, Jones & Co; Arup',
-			tenderingSubcontractors: 'Sparky Pty',
-		});
+		expect(row).toEqual(SAMPLE_PROJECT_ROW);
 		expect(isFlat(row)).toBe(true);
 	});
 
@@ -135,27 +161,7 @@ describe('simplifyProject', () => {
 describe('simplifyTenderItem', () => {
 	it('gives tender columns and its project columns prefixed "project"', () => {
 		const [, second] = splitTenders(sample());
-		expect(simplifyTenderItem(second)).toEqual({
-			tenderId: 't2',
-			tenderName: 'Roofing',
-			tenderType: 'Procurement',
-			tenderStatus: 'Open',
-			tenderOpenAt: null,
-			quotesDueAt: null,
-			builderName: 'Bolt Construct',
-			builderWebsite: null,
-			matchedKeywords: 'roofing; plumbing',
-			projectId: 'p1',
-			projectName: 'Harbour Tower',
-			projectAddress: '1 Quay St, Sydney NSW 2000, Australia',
-			projectCategory: 'Commercial',
-			projectStatus: 'Closed',
-			projectBudgetLow: 2_000_000,
-			projectBudgetHigh: null,
-			projectUrl: 'https://app.example/p1',
-			consultants: 'Smith, Jones & Co; Arup',
-			tenderingSubcontractors: 'Sparky Pty',
-		});
+		expect(simplifyTenderItem(second)).toEqual(SAMPLE_SECOND_TENDER_ROW);
 	});
 
 	it('prefixes unknown tender and project fields so they cannot clash', () => {
@@ -171,52 +177,14 @@ describe('column order', () => {
 	// A spreadsheet takes its columns in this order; toEqual above does not look at it.
 	it('gives a project row its fields, added ones first, then the tender summary, then parties', () => {
 		const row = simplifyProject({ ...sample(), rating: 4 } as Project);
-		expect(Object.keys(row)).toEqual([
-			'rating',
-			'projectId',
-			'projectName',
-			'address',
-			'category',
-			'status',
-			'budgetLow',
-			'budgetHigh',
-			'url',
-			'tenderCount',
-			'tenderNames',
-			'tenderTypes',
-			'earliestQuotesDueAt',
-			'builders',
-			'matchedKeywords',
-			'consultants',
-			'tenderingSubcontractors',
-		]);
+		expect(Object.keys(row)).toEqual(['rating', ...Object.keys(SAMPLE_PROJECT_ROW)]);
 	});
 
 	it("gives a tender row added fields first, the tender's columns, then its project's", () => {
 		const input = { ...sample(), region: 'NSW' } as Project;
 		input.tenders[0] = { ...input.tenders[0], grade: 'A' } as Project['tenders'][number];
 		const [first, second] = shapeItems([input], { output: 'tenders', simplify: true });
-		const tenderColumns = [
-			'tenderId',
-			'tenderName',
-			'tenderType',
-			'tenderStatus',
-			'tenderOpenAt',
-			'quotesDueAt',
-			'builderName',
-			'builderWebsite',
-			'matchedKeywords',
-			'projectId',
-			'projectName',
-			'projectAddress',
-			'projectCategory',
-			'projectStatus',
-			'projectBudgetLow',
-			'projectBudgetHigh',
-			'projectUrl',
-			'consultants',
-			'tenderingSubcontractors',
-		];
+		const tenderColumns = Object.keys(SAMPLE_SECOND_TENDER_ROW);
 		expect(Object.keys(first)).toEqual(['tenderGrade', 'projectRegion', ...tenderColumns]);
 		expect(Object.keys(second)).toEqual(['projectRegion', ...tenderColumns]);
 	});
