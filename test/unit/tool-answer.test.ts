@@ -131,17 +131,11 @@ describe('the summary', () => {
 	});
 
 	it('says in words that nothing matches, with or without filters', () => {
-		expect(summaryOf({ ...facts, returned: 0, moreMatch: false })).toMatch(
+		const none = { ...facts, returned: 0, moreMatch: false };
+		expect(summaryOf(none)).toMatch(
 			/^No project matches the supplier's keywords right now\. The API lists only currently open tenders/,
 		);
-		expect(
-			summaryOf({
-				...facts,
-				returned: 0,
-				moreMatch: false,
-				filtersApplied: ['address contains Perth'],
-			}),
-		).toBe(
+		expect(summaryOf({ ...none, filtersApplied: ['address contains Perth'] })).toBe(
 			'No matched project with open tenders passes the filters applied: address contains Perth. Remove or widen a filter to see more.',
 		);
 	});

@@ -567,6 +567,13 @@ async function inTurnOf<T>(context: SupplierContext, walk: () => Promise<T>): Pr
 	return await (await walkOf(context)).inTurn(walk);
 }
 
+/** The API's answer of 429 with this Retry-After. */
+const limited = (retryAfter: string): IN8nHttpFullResponse => ({
+	statusCode: 429,
+	headers: { 'retry-after': retryAfter },
+	body: { code: 'RATE_LIMITED', message: 'Too many requests.' },
+});
+
 const settings = {
 	authUrl: 'https://auth.test',
 	baseUrl: 'https://api.test',
@@ -663,11 +670,6 @@ describe('a 429 with Retry-After: the count every n8n process on the credential 
 	beforeEach(() => restart({ maxAttempts: 2, baseDelayMs: 1, maxDelayMs: 1 }));
 
 	const page = { data: [], _metadata: { nextCursor: null, hasNextPage: false } };
-	const limited = (retryAfter: string): IN8nHttpFullResponse => ({
-		statusCode: 429,
-		headers: { 'retry-after': retryAfter },
-		body: { code: 'RATE_LIMITED', message: 'Too many requests.' },
-	});
 
 	it('waits as long as the API says, without using up attempts, and counts only what the API counted', async () => {
 		const answers = [limited('1'), limited('1'), limited('1')];
@@ -730,11 +732,7 @@ describe('a walk whose turn does not come within the wait', () => {
 
 	/** One request answered 429 with this Retry-After, which the node gives up on at once. */
 	async function refused(retryAfter: string): Promise<void> {
-		const { context } = fakeContext(settings, () => ({
-			statusCode: 429,
-			headers: { 'retry-after': retryAfter },
-			body: { code: 'RATE_LIMITED' },
-		}));
+		const { context } = fakeContext(settings, () => limited(retryAfter));
 		await expect(fetchPageOf(context)).rejects.toThrow(/counted by the API/);
 	}
 
