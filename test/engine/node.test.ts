@@ -1,9 +1,9 @@
 import nock from 'nock';
-import type { INodeExecutionData, INodeParameters } from 'n8n-workflow';
+import type { INodeParameters } from 'n8n-workflow';
 
 import type { Project } from '../../nodes/SupplierMatchedProjects/api/types';
 import type { RetryPolicy } from '../../nodes/SupplierMatchedProjects/transport/retry';
-import { n8nProcess, type N8nProcess, type NodeRun } from '../support/harness';
+import { n8nProcess, type N8nProcess, type NodeRun, type RunOptions } from '../support/harness';
 import { page, project, projects, tender } from '../support/n8n-fixtures';
 import { API, AUTH, COMPANY, RESULTS, useNock } from '../support/nock-api';
 
@@ -40,15 +40,12 @@ function api(token = 'token-1') {
 		.matchHeader('x-service-client-id', CLIENT);
 }
 
-async function run(
-	parameters: INodeParameters,
-	options: { items?: INodeExecutionData[]; continueOnFail?: boolean } = {},
-) {
-	return await proc.run(
+/** Get Many for the company, with the node's own defaults (Limit 50) unless a test sets them. */
+const run = async (parameters: INodeParameters, options?: RunOptions) =>
+	await proc.run(
 		{ resource: 'matchedProject', operation: 'getAll', companyId: COMPANY, ...parameters },
 		options,
 	);
-}
 
 function json(result: NodeRun) {
 	expect(result.error).toBeUndefined();

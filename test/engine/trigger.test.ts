@@ -254,32 +254,30 @@ describe('token failures', () => {
 		},
 	);
 
-	it('only logs a poll the issuer failed on every try (HTTP 500), and catches up', async () => {
+	it.each([
+		{
+			what: 'the issuer failed on every try (HTTP 500)',
+			breakIt: async () => {
+				world.sandbox.revokeTokens();
+				world.sandbox.injectFault({ kind: 'serverError', on: 'token', times: 5 });
+				return `The token issuer at ${world.sandbox.url} is not available right now (HTTP 500)`;
+			},
+		},
+		{
+			what: 'whose issuer could not be reached',
+			breakIt: async () => {
+				const nowhere = `http://127.0.0.1:${await closedPort()}`;
+				world.useCredential({ authUrl: nowhere });
+				return `Could not reach the token issuer at ${nowhere}: the connection was refused`;
+			},
+		},
+	])('only logs a poll $what, and catches up', async ({ breakIt }) => {
 		const trigger = await world.activeTrigger();
 		const before = trigger.memory();
-		world.sandbox.revokeTokens();
-		world.sandbox.injectFault({ kind: 'serverError', on: 'token', times: 5 });
+		const skipped = await breakIt();
 		const opened = world.sandbox.openTender();
 		expect(await pollLater(trigger)).toEqual({ kind: 'nothing' });
-		expectSkipped(
-			trigger,
-			`The token issuer at ${world.sandbox.url} is not available right now (HTTP 500)`,
-		);
-		expect(trigger.memory()).toEqual(before);
-		expect(await newIdsOf(trigger)).toEqual([opened.id]);
-	});
-
-	it('only logs a poll whose issuer could not be reached, and catches up', async () => {
-		const trigger = await world.activeTrigger();
-		const before = trigger.memory();
-		const nowhere = `http://127.0.0.1:${await closedPort()}`;
-		world.useCredential({ authUrl: nowhere });
-		const opened = world.sandbox.openTender();
-		expect(await pollLater(trigger)).toEqual({ kind: 'nothing' });
-		expectSkipped(
-			trigger,
-			`Could not reach the token issuer at ${nowhere}: the connection was refused`,
-		);
+		expectSkipped(trigger, skipped);
 		expect(trigger.memory()).toEqual(before);
 		world.useCredential();
 		expect(await newIdsOf(trigger)).toEqual([opened.id]);
