@@ -6,7 +6,7 @@ import {
 	RETENTION_DAYS,
 } from '../../nodes/SupplierMatchedProjects/trigger/state';
 import { advanceTime, isoDay } from '../support/clock';
-import type { PollHarness } from '../support/harness';
+import type { PollHarness, PollOutcome } from '../support/harness';
 import { closedPort } from '../support/reliability-server';
 import { createSandboxClient } from '../support/sandbox-client';
 import {
@@ -47,6 +47,12 @@ async function pollLater(trigger: PollHarness, minutes = 5) {
 	return await trigger.poll();
 }
 
+/** The items of an outcome that must be an emit. */
+function emitted(outcome: PollOutcome) {
+	if (outcome.kind !== 'emitted') throw new Error(`expected an emit, got ${outcome.kind}`);
+	return outcome.items;
+}
+
 /** The poll raised nothing and logged only that it was skipped, for this reason. */
 function expectSkipped(trigger: PollHarness, reason: string): void {
 	expect(trigger.errors).toEqual([]);
@@ -79,10 +85,9 @@ describe('activation and new tenders', () => {
 		const trigger = await world.activeTrigger();
 		const opened = world.sandbox.openTender();
 		advanceTime(5 * MINUTE_MS);
-		const outcome = await trigger.poll();
-		if (outcome.kind !== 'emitted') throw new Error(`expected an emit, got ${outcome.kind}`);
-		const [item] = jsonOf(outcome.items);
-		expect(outcome.items).toHaveLength(1);
+		const items = emitted(await trigger.poll());
+		const [item] = jsonOf(items);
+		expect(items).toHaveLength(1);
 		expect(item).toMatchObject({
 			event: 'newTender',
 			id: opened.id,
@@ -100,9 +105,8 @@ describe('activation and new tenders', () => {
 		const first = world.sandbox.openTender();
 		const second = world.sandbox.openTender();
 		const trigger = world.trigger({ options: { emitOpenOnFirstRun: true } });
-		const outcome = await trigger.activate();
-		if (outcome.kind !== 'emitted') throw new Error(`expected an emit, got ${outcome.kind}`);
-		expect(emittedTenderIds(outcome.items).sort()).toEqual([first.id, second.id].sort());
+		const items = emitted(await trigger.activate());
+		expect(emittedTenderIds(items).sort()).toEqual([first.id, second.id].sort());
 		expect(await newIdsOf(trigger)).toEqual([]);
 		const third = world.sandbox.openTender();
 		expect(await newIdsOf(trigger)).toEqual([third.id]);
@@ -425,9 +429,8 @@ describe('restarts (only what n8n saved survives)', () => {
 		expect(await newIdsOf(trigger)).toEqual([]);
 		advanceTime(3 * 60 * MINUTE_MS);
 		const opened = world.sandbox.openTender();
-		const outcome = await trigger.restart();
-		if (outcome.kind !== 'emitted') throw new Error(`expected an emit, got ${outcome.kind}`);
-		expect(emittedTenderIds(outcome.items)).toEqual([opened.id]);
+		const items = emitted(await trigger.restart());
+		expect(emittedTenderIds(items)).toEqual([opened.id]);
 		expect(await newIdsOf(trigger)).toEqual([]);
 	});
 
@@ -505,9 +508,8 @@ describe('updates (New or Updated Tender)', () => {
 		const from = tender.quotesDueAt;
 		const to = isoDay(27);
 		world.sandbox.updateTender(tender.id, { quotesDueAt: to });
-		const outcome = await pollLater(trigger);
-		if (outcome.kind !== 'emitted') throw new Error(`expected an emit, got ${outcome.kind}`);
-		expect(jsonOf(outcome.items)).toEqual([
+		const items = emitted(await pollLater(trigger));
+		expect(jsonOf(items)).toEqual([
 			expect.objectContaining({
 				event: 'updatedTender',
 				id: tender.id,
@@ -523,9 +525,8 @@ describe('updates (New or Updated Tender)', () => {
 		const trigger = await world.activeTrigger({ event: 'newOrUpdatedTender', simplify: true });
 		world.sandbox.updateTender(tender.id, { builder: 'Bluegum Builders' });
 		const fresh = world.sandbox.openTender();
-		const outcome = await pollLater(trigger);
-		if (outcome.kind !== 'emitted') throw new Error(`expected an emit, got ${outcome.kind}`);
-		const rows = jsonOf(outcome.items);
+		const items = emitted(await pollLater(trigger));
+		const rows = jsonOf(items);
 		const updated = rows.find((row) => row.tenderId === tender.id);
 		const added = rows.find((row) => row.tenderId === fresh.id);
 		expect(updated).toMatchObject({
@@ -547,10 +548,9 @@ describe('updates (New or Updated Tender)', () => {
 		const first = world.sandbox.openTender({ builder: 'Tōtara Projects' });
 		const trigger = await world.activeTrigger({ event: 'newOrUpdatedTender', output: 'projects' });
 		const second = world.sandbox.addTenderUnderBuilder(first.projectId, 'Bluegum Builders');
-		const outcome = await pollLater(trigger);
-		if (outcome.kind !== 'emitted') throw new Error(`expected an emit, got ${outcome.kind}`);
-		const [item] = jsonOf(outcome.items);
-		expect(outcome.items).toHaveLength(1);
+		const items = emitted(await pollLater(trigger));
+		const [item] = jsonOf(items);
+		expect(items).toHaveLength(1);
 		expect(item).toMatchObject({ event: 'newTender', projectId: first.projectId });
 		expect(item.tenders).toEqual([
 			expect.objectContaining({ event: 'newTender', id: second.id, builder: second.builder }),
@@ -583,10 +583,9 @@ describe('budget, category, location and builder filters', () => {
 		const trigger = await world.activeTrigger({ filters: { locations: ` ${suburb} ` } });
 		const here = world.sandbox.openTender({ projectId: accented.projectId });
 		world.sandbox.openTender({ projectId: elsewhere.projectId });
-		const outcome = await pollLater(trigger);
-		if (outcome.kind !== 'emitted') throw new Error(`expected an emit, got ${outcome.kind}`);
-		expect(emittedTenderIds(outcome.items)).toEqual([here.id]);
-		expect(jsonOf(outcome.items)[0]).toMatchObject({ project: { address: accented.address } });
+		const items = emitted(await pollLater(trigger));
+		expect(emittedTenderIds(items)).toEqual([here.id]);
+		expect(jsonOf(items)[0]).toMatchObject({ project: { address: accented.address } });
 	});
 
 	it('takes a new baseline when a new filter changes, instead of emitting what it now lets in', async () => {
@@ -651,9 +650,8 @@ describe('Quotes Due Soon', () => {
 		expect(await newIdsOf(trigger)).toEqual([]);
 
 		world.sandbox.redateTender(later.id, 3);
-		const outcome = await pollLater(trigger);
-		if (outcome.kind !== 'emitted') throw new Error(`expected an emit, got ${outcome.kind}`);
-		expect(jsonOf(outcome.items)).toEqual([
+		const items = emitted(await pollLater(trigger));
+		expect(jsonOf(items)).toEqual([
 			expect.objectContaining({
 				event: 'quotesDueSoon',
 				daysLeft: 3,
@@ -662,7 +660,7 @@ describe('Quotes Due Soon', () => {
 				project: expect.objectContaining({ projectId: later.projectId }),
 			}),
 		]);
-		expect(jsonOf(outcome.items)[0]).not.toHaveProperty('previousQuotesDueAt');
+		expect(jsonOf(items)[0]).not.toHaveProperty('previousQuotesDueAt');
 		expect(trigger.saves).toBe(2);
 		expect(await newIdsOf(trigger)).toEqual([]);
 		advanceTime(MINUTE_MS);
@@ -674,9 +672,8 @@ describe('Quotes Due Soon', () => {
 		const inside = world.sandbox.openTender({ quotesDueAt: isoDay(1) });
 		world.sandbox.openTender({ quotesDueAt: isoDay(10) });
 		const trigger = dueSoon({ options: { emitOpenOnFirstRun: true } });
-		const outcome = await trigger.activate();
-		if (outcome.kind !== 'emitted') throw new Error(`expected an emit, got ${outcome.kind}`);
-		expect(emittedTenderIds(outcome.items)).toEqual([inside.id]);
+		const items = emitted(await trigger.activate());
+		expect(emittedTenderIds(items)).toEqual([inside.id]);
 		expect(await newIdsOf(trigger)).toEqual([]);
 	});
 
@@ -690,9 +687,8 @@ describe('Quotes Due Soon', () => {
 		expect(await newIdsOf(trigger, 24 * 60)).toEqual([]);
 		expect(await newIdsOf(trigger, 5 * 24 * 60)).toEqual([]);
 		// A week after the first reminder the new date is three days away.
-		const outcome = await pollLater(trigger, 24 * 60);
-		if (outcome.kind !== 'emitted') throw new Error(`expected an emit, got ${outcome.kind}`);
-		expect(jsonOf(outcome.items)).toEqual([
+		const items = emitted(await pollLater(trigger, 24 * 60));
+		expect(jsonOf(items)).toEqual([
 			expect.objectContaining({
 				event: 'quotesDueSoon',
 				id: tender.id,
@@ -742,9 +738,8 @@ describe('Quotes Due Soon', () => {
 		const trigger = dueSoon({ simplify: true });
 		await trigger.activate();
 		const tender = world.sandbox.openTender({ quotesDueAt: isoDay(2) });
-		const outcome = await pollLater(trigger);
-		if (outcome.kind !== 'emitted') throw new Error(`expected an emit, got ${outcome.kind}`);
-		const [row] = jsonOf(outcome.items);
+		const items = emitted(await pollLater(trigger));
+		const [row] = jsonOf(items);
 		expect(row).toMatchObject({
 			event: 'quotesDueSoon',
 			tenderId: tender.id,
