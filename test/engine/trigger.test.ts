@@ -53,6 +53,12 @@ function emitted(outcome: PollOutcome) {
 	return outcome.items;
 }
 
+/** The error of an outcome that must be one. */
+function failed(outcome: PollOutcome) {
+	if (outcome.kind !== 'error') throw new Error(`expected an error, got ${outcome.kind}`);
+	return outcome.error;
+}
+
 /** The poll raised nothing and logged only that it was skipped, for this reason. */
 function expectSkipped(trigger: PollHarness, reason: string): void {
 	expect(trigger.errors).toEqual([]);
@@ -192,9 +198,8 @@ describe('failures', () => {
 		const before = trigger.memory();
 		world.useCredential(SANDBOX_FIXTURES.otherClient);
 		const opened = world.sandbox.openTender();
-		const outcome = await pollLater(trigger);
-		if (outcome.kind !== 'error') throw new Error(`expected an error, got ${outcome.kind}`);
-		expect(outcome.error.message).toContain('The API refused access to company "company-1"');
+		const error = failed(await pollLater(trigger));
+		expect(error.message).toContain('The API refused access to company "company-1"');
 		expect(trigger.memory()).toEqual(before);
 		world.useCredential();
 		expect(await newIdsOf(trigger)).toEqual([opened.id]);
@@ -244,13 +249,12 @@ describe('token failures', () => {
 			const before = trigger.memory();
 			arrange();
 			const opened = world.sandbox.openTender();
-			const outcome = await pollLater(trigger);
-			if (outcome.kind !== 'error') throw new Error(`expected an error, got ${outcome.kind}`);
-			expect(outcome.error.message).toBe(message());
-			expect((outcome.error as { description?: string }).description).toContain(fix);
-			expect(JSON.stringify(outcome.error)).not.toContain(WRONG_SECRET);
-			expect(`${outcome.error.message} ${outcome.error.stack}`).not.toContain(WRONG_SECRET);
-			expect(trigger.errors).toEqual([outcome.error]);
+			const error = failed(await pollLater(trigger));
+			expect(error.message).toBe(message());
+			expect((error as { description?: string }).description).toContain(fix);
+			expect(JSON.stringify(error)).not.toContain(WRONG_SECRET);
+			expect(`${error.message} ${error.stack}`).not.toContain(WRONG_SECRET);
+			expect(trigger.errors).toEqual([error]);
 			expect(trigger.logs).toEqual([]);
 			expect(trigger.memory()).toEqual(before);
 			world.useCredential();
@@ -346,12 +350,11 @@ describe('rate budget', () => {
 		}
 		const before = trigger.memory();
 		const requestsBefore = resultRequests();
-		const outcome = await pollLater(trigger, 1);
-		if (outcome.kind !== 'error') throw new Error(`expected an error, got ${outcome.kind}`);
-		expect(outcome.error.message).toBe(
+		const error = failed(await pollLater(trigger, 1));
+		expect(error.message).toBe(
 			`A poll over ${projectCount} matched projects needs ${requests} requests, but this credential has ${100 - used} of its 100 requests per 5 minutes left`,
 		);
-		expect((outcome.error as { description?: string }).description).toContain(
+		expect((error as { description?: string }).description).toContain(
 			'Set the poll interval to every minute or more',
 		);
 		expect(resultRequests()).toBe(requestsBefore);
@@ -375,9 +378,8 @@ describe('rate budget', () => {
 			used += 2;
 		}
 		const before = trigger.memory();
-		const outcome = await trigger.poll();
-		if (outcome.kind !== 'error') throw new Error(`expected an error, got ${outcome.kind}`);
-		expect(outcome.error.message).toBe(
+		const error = failed(await trigger.poll());
+		expect(error.message).toBe(
 			"The poll stopped at request 2, after 100 matched projects: this credential's 100 requests per 5 minutes are used up",
 		);
 		expect(trigger.memory()).toEqual(before);

@@ -361,13 +361,10 @@ class Failure implements Command {
 class Restart implements Command {
 	check = () => true;
 	async run(model: Model, real: Real): Promise<void> {
-		advanceTime(MINUTE_MS);
-		const passing = noteListing(model, real.world);
-		const logs = real.trigger.logs.length;
-		const errors = real.trigger.errors.length;
-		await real.trigger.restart();
+		const { trigger, passing, logs, errors } = startPolling(model, real);
+		await trigger.restart();
 		model.figures.restarts++;
-		if (pollWasGood(real.trigger, logs, errors)) for (const id of passing) model.due.add(id);
+		if (pollWasGood(trigger, logs, errors)) for (const id of passing) model.due.add(id);
 		checkInvariants(model, real);
 	}
 	toString = () => 'restart';
