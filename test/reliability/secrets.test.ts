@@ -279,12 +279,7 @@ describe('Get Many: no secret or token on any error path', () => {
 		const helper = proc.withCredential(probeCredentials(path.credentials?.()));
 		const run = await helper.getMany({ companyId, ...path.parameters });
 		expect(run.error?.message).toMatch(path.error);
-		expectNoLeaks({
-			items: run.items,
-			error: run.error,
-			run: run.run,
-			writes: helper.credentials.writes,
-		});
+		expectNoLeaks({ ...run, writes: helper.credentials.writes });
 
 		// The same failure with "Continue On Fail": the error becomes an output item.
 		proc = n8nProcess({ retryPolicy: RETRY_POLICY });
