@@ -64,12 +64,13 @@ beforeEach(() => {
 });
 useNock();
 
-describe.each(BROKEN)('a broken entry (%s) beside clean ones', (_name, broken, warning) => {
-	const clean = () => [
-		project({ projectId: 'p-a', tenders: [tender({ id: 't-a' })] }),
-		project({ projectId: 'p-b', tenders: [tender({ id: 't-b' })] }),
-	];
+/** The two readable projects beside the broken entry. */
+const clean = () => [
+	project({ projectId: 'p-a', tenders: [tender({ id: 't-a' })] }),
+	project({ projectId: 'p-b', tenders: [tender({ id: 't-b' })] }),
+];
 
+describe.each(BROKEN)('a broken entry (%s) beside clean ones', (_name, broken, warning) => {
 	it('Get Many returns the clean projects, logs where the broken one was, and hints at it', async () => {
 		const token = tokenOnce();
 		const [a, b] = clean();
