@@ -1,10 +1,9 @@
-import nock from 'nock';
 import type { INodeParameters } from 'n8n-workflow';
 
 import type { Project } from '../../nodes/SupplierMatchedProjects/api/types';
 import { n8nProcess, type N8nProcess } from '../support/harness';
-import { project, tender } from '../support/n8n-fixtures';
-import { API, AUTH, COMPANY, RESULTS, tokenOnce, useNock } from '../support/nock-api';
+import { page, project, tender } from '../support/n8n-fixtures';
+import { API, AUTH, COMPANY, RESULTS, getResults, tokenOnce, useNock } from '../support/nock-api';
 import { emittedTenderIds } from '../support/poll-world';
 import { captureLogs } from '../support/reliability-logs';
 import { parseToolAnswer } from '../support/tool-answer';
@@ -41,10 +40,8 @@ const BROKEN: ReadonlyArray<[name: string, entry: () => unknown, warning: string
 	],
 ];
 
-/** A page holding exactly these entries, broken ones included, as the API would send it. */
-function rawPage(data: unknown[], nextCursor: string | null = null) {
-	return { data, _metadata: { nextCursor, hasNextPage: nextCursor !== null } };
-}
+/** A page holding exactly these entries, broken ones included. */
+const rawPage = (data: unknown[], nextCursor?: string) => page(data as Project[], nextCursor);
 
 const PARAMETERS: INodeParameters = {
 	resource: 'matchedProject',
@@ -67,19 +64,17 @@ beforeEach(() => {
 });
 useNock();
 
-describe.each(BROKEN)('a broken entry (%s) beside clean ones', (_name, broken, warning) => {
-	const clean = () => [
-		project({ projectId: 'p-a', tenders: [tender({ id: 't-a' })] }),
-		project({ projectId: 'p-b', tenders: [tender({ id: 't-b' })] }),
-	];
+/** The two readable projects beside the broken entry. */
+const clean = () => [
+	project({ projectId: 'p-a', tenders: [tender({ id: 't-a' })] }),
+	project({ projectId: 'p-b', tenders: [tender({ id: 't-b' })] }),
+];
 
+describe.each(BROKEN)('a broken entry (%s) beside clean ones', (_name, broken, warning) => {
 	it('Get Many returns the clean projects, logs where the broken one was, and hints at it', async () => {
 		const token = tokenOnce();
 		const [a, b] = clean();
-		const results = nock(API)
-			.get(RESULTS)
-			.query({ limit: 50 })
-			.reply(200, rawPage([a, broken(), b]));
+		const results = getResults({ limit: 50 }).reply(200, rawPage([a, broken(), b]));
 		const result = await proc.run(PARAMETERS);
 		expect(result.error).toBeUndefined();
 		expect(result.items?.map((item) => item.json)).toEqual([a, b]);
@@ -100,10 +95,10 @@ describe.each(BROKEN)('a broken entry (%s) beside clean ones', (_name, broken, w
 
 	it('the AI tool answers with the clean projects and its summary counts the unreadable entry', async () => {
 		const token = tokenOnce();
-		const results = nock(API)
-			.get(RESULTS)
-			.query({ limit: 20 })
-			.reply(200, rawPage([clean()[0], broken(), clean()[1]]));
+		const results = getResults({ limit: 20 }).reply(
+			200,
+			rawPage([clean()[0], broken(), clean()[1]]),
+		);
 		const call = await proc.tool(PARAMETERS, {}, { name: 'Matched Projects' });
 		expect(call.error).toBeUndefined();
 		const answer = parseToolAnswer(call.answer ?? 'null');
@@ -118,9 +113,7 @@ describe.each(BROKEN)('a broken entry (%s) beside clean ones', (_name, broken, w
 	it("the trigger announces the clean new tenders in the same poll, and the entry's own once it mends", async () => {
 		const [a, b] = clean();
 		const token = tokenOnce();
-		const results = nock(API)
-			.get(RESULTS)
-			.query(true)
+		const results = getResults()
 			// The baseline: one clean project and the broken entry.
 			.reply(200, rawPage([a, broken()]))
 			// Two clean new tenders beside the entry that stays broken, twice.
@@ -158,9 +151,7 @@ describe('where a broken entry stood, and a body that is no page', () => {
 	it('names the page a broken entry was on when the walk has several', async () => {
 		const token = tokenOnce();
 		const clean = [project({ projectId: 'p-a' }), project({ projectId: 'p-b' })];
-		const results = nock(API)
-			.get(RESULTS)
-			.query({ limit: 100 })
+		const results = getResults({ limit: 100 })
 			.reply(200, rawPage([clean[0]], 'c1'))
 			.get(RESULTS)
 			.query({ limit: 100, cursor: 'c1' })
@@ -176,7 +167,7 @@ describe('where a broken entry stood, and a body that is no page', () => {
 
 	it('tells the AI tool that a web page is for the owner to fix, not to call again', async () => {
 		const token = tokenOnce();
-		const results = nock(API).get(RESULTS).query(true).reply(200, '<html>sign in</html>');
+		const results = getResults().reply(200, '<html>sign in</html>');
 		const call = await proc.tool(PARAMETERS, {}, { name: 'Matched Projects' });
 		expect(call.error).toContain(
 			"The credential's Base URL answered with something that is not a page of results (HTTP 200).",

@@ -200,11 +200,7 @@ describe('the credentials helper stands in for the cli faithfully', () => {
 		persistingCredential.preAuthentication = async () => ({ accessToken: 'would-be-stored' });
 		const persisting = new TestCredentialsHelper([persistingCredential]);
 		persisting.setCredentials(TYPE, settings());
-		await runNode({
-			nodeType: httpRequestLikeNode,
-			parameters: { url: `${sandbox.url}/swagger/doc` },
-			credentialsHelper: persisting,
-		});
+		await viaHttpRequest(`${sandbox.url}/swagger/doc`, persisting);
 		expect(persisting.writes).toEqual([
 			{ type: TYPE, data: expect.objectContaining({ accessToken: 'would-be-stored' }) },
 		]);
@@ -239,36 +235,32 @@ const httpRequestLikeNode: INodeType = {
 	},
 };
 
+/** An HTTP Request node calling `url` with the credential, as n8n's own nodes use it. */
+async function viaHttpRequest(
+	url: string,
+	credentialsHelper: TestCredentialsHelper = proc.credentials,
+) {
+	return await runNode({ nodeType: httpRequestLikeNode, parameters: { url }, credentialsHelper });
+}
+
 describe('as a predefined credential in an HTTP Request node', () => {
 	beforeEach(() => {
 		proc.credentials.setCredentials(TYPE, settings());
 	});
 
 	it('authenticates calls to other endpoints of the API', async () => {
-		const result = await runNode({
-			nodeType: httpRequestLikeNode,
-			parameters: { url: `${sandbox.url}/swagger/doc` },
-			credentialsHelper: proc.credentials,
-		});
+		const result = await viaHttpRequest(`${sandbox.url}/swagger/doc`);
 		expect(result.error).toBeUndefined();
 		expect(result.items?.[0].json).toMatchObject({ openapi: expect.stringMatching(/^3\.1\./) });
 	});
 
 	it("sends both headers, and recovers from a revoked token with n8n's own retry", async () => {
 		const url = `${sandbox.url}/api/supplier/v1/companies/${SANDBOX_FIXTURES.companyId}/speci-finder/results?limit=1`;
-		const first = await runNode({
-			nodeType: httpRequestLikeNode,
-			parameters: { url },
-			credentialsHelper: proc.credentials,
-		});
+		const first = await viaHttpRequest(url);
 		expect(first.error).toBeUndefined();
 		sandbox.revokeTokens();
 		const tokensBefore = sandbox.tokensIssued();
-		const second = await runNode({
-			nodeType: httpRequestLikeNode,
-			parameters: { url },
-			credentialsHelper: proc.credentials,
-		});
+		const second = await viaHttpRequest(url);
 		expect(second.error).toBeUndefined();
 		expect(second.items?.[0].json).toMatchObject({ data: expect.any(Array) });
 		expect(sandbox.tokensIssued() - tokensBefore).toBe(1);
@@ -289,11 +281,7 @@ describe('as a predefined credential in an HTTP Request node', () => {
 			sent.push(String(options.headers?.Authorization).replace('Bearer ', ''));
 			return options;
 		});
-		const result = await runNode({
-			nodeType: httpRequestLikeNode,
-			parameters: { url: `${sandbox.url}/swagger/doc` },
-			credentialsHelper: proc.credentials,
-		});
+		const result = await viaHttpRequest(`${sandbox.url}/swagger/doc`);
 		expect(result.error).toBeUndefined();
 		expect(sent).toHaveLength(1);
 		expect(sent[0].length).toBeGreaterThan(20);

@@ -23,20 +23,14 @@ function useCredentials(overrides: ICredentialDataDecryptedObject = {}) {
 	proc.credentials.setCredentials(TYPE, {
 		authUrl: sandbox.url,
 		baseUrl: sandbox.url,
-		clientId: SANDBOX_FIXTURES.client.clientId,
-		clientSecret: SANDBOX_FIXTURES.client.clientSecret,
+		...SANDBOX_FIXTURES.client,
 		...overrides,
 	});
 }
 
-async function run(parameters: INodeParameters) {
-	return await proc.run({
-		resource: 'matchedProject',
-		operation: 'getAll',
-		companyId,
-		...parameters,
-	});
-}
+/** Get Many for the company, with the node's own defaults (Limit 50) unless a test sets them. */
+const run = async (parameters: INodeParameters) =>
+	await proc.run({ resource: 'matchedProject', operation: 'getAll', companyId, ...parameters });
 
 function json(result: NodeRun): IDataObject[] {
 	expect(result.error).toBeUndefined();
@@ -46,6 +40,8 @@ function json(result: NodeRun): IDataObject[] {
 function resultRequests() {
 	return sandbox.requests().filter((request) => request.path.endsWith('/speci-finder/results'));
 }
+
+const resultStatuses = () => resultRequests().map((request) => request.status);
 
 const ids = (projects: Array<Project | IDataObject>) =>
 	projects.map((project) => project.projectId);
@@ -212,7 +208,7 @@ describe('against the sandbox', () => {
 		json(await run({ limit: 1 }));
 		json(await run({ limit: 1 }));
 		expect(sandbox.tokensIssued() - tokensBefore).toBe(1);
-		expect(resultRequests().map((request) => request.status)).toEqual([200, 401, 200, 200]);
+		expect(resultStatuses()).toEqual([200, 401, 200, 200]);
 	});
 
 	it('refreshes before expiry, so the API never sees an expired token', async () => {
@@ -223,7 +219,7 @@ describe('against the sandbox', () => {
 			clock.mockReturnValue(start + 3600_000 - 55_000);
 			sandbox.clock.advance(3600_000 - 55_000);
 			json(await run({ limit: 1 }));
-			expect(resultRequests().map((request) => request.status)).toEqual([200, 200]);
+			expect(resultStatuses()).toEqual([200, 200]);
 			expect(sandbox.requests().filter((request) => request.path === '/oauth2/token')).toHaveLength(
 				2,
 			);
@@ -262,7 +258,7 @@ describe('against the sandbox', () => {
 			const started = Date.now();
 			json(await run({ limit: 5 }));
 			expect(Date.now() - started).toBeGreaterThanOrEqual(950);
-			expect(resultRequests().map((request) => request.status)).toEqual([429, 200]);
+			expect(resultStatuses()).toEqual([429, 200]);
 		});
 
 		it('retries when the token endpoint fails for a moment', async () => {

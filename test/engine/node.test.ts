@@ -1,9 +1,9 @@
 import nock from 'nock';
-import type { INodeExecutionData, INodeParameters } from 'n8n-workflow';
+import type { INodeParameters } from 'n8n-workflow';
 
 import type { Project } from '../../nodes/SupplierMatchedProjects/api/types';
 import type { RetryPolicy } from '../../nodes/SupplierMatchedProjects/transport/retry';
-import { n8nProcess, type N8nProcess, type NodeRun } from '../support/harness';
+import { n8nProcess, type N8nProcess, type NodeRun, type RunOptions } from '../support/harness';
 import { page, project, projects, tender } from '../support/n8n-fixtures';
 import { API, AUTH, COMPANY, RESULTS, useNock } from '../support/nock-api';
 
@@ -40,15 +40,17 @@ function api(token = 'token-1') {
 		.matchHeader('x-service-client-id', CLIENT);
 }
 
-async function run(
-	parameters: INodeParameters,
-	options: { items?: INodeExecutionData[]; continueOnFail?: boolean } = {},
-) {
-	return await proc.run(
+/** The first (or only) results request, as `api` checks it. */
+function results(query: Record<string, string> | true = true, token?: string) {
+	return api(token).get(RESULTS).query(query);
+}
+
+/** Get Many for the company, with the node's own defaults (Limit 50) unless a test sets them. */
+const run = async (parameters: INodeParameters, options?: RunOptions) =>
+	await proc.run(
 		{ resource: 'matchedProject', operation: 'getAll', companyId: COMPANY, ...parameters },
 		options,
 	);
-}
 
 function json(result: NodeRun) {
 	expect(result.error).toBeUndefined();
@@ -90,9 +92,7 @@ describe('paging', () => {
 	it('returns every project across pages, 100 per request, passing cursors back verbatim', async () => {
 		const all = projects(250);
 		const token = tokenEndpoint();
-		const scope = api()
-			.get(RESULTS)
-			.query({ limit: '100' })
+		const scope = results({ limit: '100' })
 			.reply(200, page(all.slice(0, 100), 'c1/+=?&'))
 			.get(RESULTS)
 			.query({ limit: '100', cursor: 'c1/+=?&' })
@@ -115,9 +115,7 @@ describe('paging', () => {
 	it('stops exactly at the limit across a page boundary', async () => {
 		const all = projects(300);
 		tokenEndpoint();
-		const scope = api()
-			.get(RESULTS)
-			.query({ limit: '100' })
+		const scope = results({ limit: '100' })
 			.reply(200, page(all.slice(0, 100), 'next'))
 			.get(RESULTS)
 			.query({ limit: '30', cursor: 'next' })
@@ -131,17 +129,14 @@ describe('paging', () => {
 
 	it('uses the default limit of 50', async () => {
 		tokenEndpoint();
-		const scope = api()
-			.get(RESULTS)
-			.query({ limit: '50' })
-			.reply(200, page(projects(50), 'more'));
+		const scope = results({ limit: '50' }).reply(200, page(projects(50), 'more'));
 		expect(json(await run({}))).toHaveLength(50);
 		expect(scope.isDone()).toBe(true);
 	});
 
 	it('returns no items, and no error, when nothing matches', async () => {
 		tokenEndpoint();
-		const scope = api().get(RESULTS).query(true).reply(200, page([]));
+		const scope = results().reply(200, page([]));
 		const result = await run({ returnAll: true });
 		expect(json(result)).toEqual([]);
 		expect(scope.isDone()).toBe(true);
@@ -149,10 +144,10 @@ describe('paging', () => {
 
 	it('ends with a clear error when a next page has no cursor', async () => {
 		tokenEndpoint();
-		const scope = api()
-			.get(RESULTS)
-			.query(true)
-			.reply(200, { data: projects(2), _metadata: { hasNextPage: true, nextCursor: null } });
+		const scope = results().reply(200, {
+			data: projects(2),
+			_metadata: { hasNextPage: true, nextCursor: null },
+		});
 		const result = await run({ returnAll: true });
 		expect(result.error?.message).toBe(
 			'The API said page 1 is followed by another but sent no cursor for it, so the walk stopped there',
@@ -162,9 +157,7 @@ describe('paging', () => {
 
 	it('ends with a clear error instead of looping when a cursor repeats', async () => {
 		tokenEndpoint();
-		const scope = api()
-			.get(RESULTS)
-			.query({ limit: '100' })
+		const scope = results({ limit: '100' })
 			.reply(200, page(projects(1), 'same'))
 			.get(RESULTS)
 			.query({ limit: '100', cursor: 'same' })
@@ -190,14 +183,14 @@ describe('output', () => {
 	it('passes unknown fields and allowed nulls through untouched', async () => {
 		const withExtras = two().map((p) => ({ ...p, newField: { nested: [1] } }));
 		tokenEndpoint();
-		const scope = api().get(RESULTS).query(true).reply(200, page(withExtras));
+		const scope = results().reply(200, page(withExtras));
 		expect(json(await run({ returnAll: true }))).toEqual(withExtras);
 		expect(scope.isDone()).toBe(true);
 	});
 
 	it('gives one item per tender, carrying its project', async () => {
 		tokenEndpoint();
-		const scope = api().get(RESULTS).query(true).reply(200, page(two()));
+		const scope = results().reply(200, page(two()));
 		const items = json(await run({ returnAll: true, output: 'tenders' }));
 		expect(items.map((item) => item.id)).toEqual(['t1', 't2', 't3']);
 		expect(items[2]).toMatchObject({ id: 't3', project: { projectId: 'p2' } });
@@ -207,7 +200,7 @@ describe('output', () => {
 
 	it('counts the limit in output items, so tenders stop exactly at it too', async () => {
 		tokenEndpoint();
-		const scope = api().get(RESULTS).query({ limit: '2' }).reply(200, page(two(), 'more'));
+		const scope = results({ limit: '2' }).reply(200, page(two(), 'more'));
 		const items = json(await run({ limit: 2, output: 'tenders' }));
 		expect(items.map((item) => item.id)).toEqual(['t1', 't2']);
 		expect(scope.isDone()).toBe(true);
@@ -215,7 +208,7 @@ describe('output', () => {
 
 	it('simplifies to flat columns', async () => {
 		tokenEndpoint();
-		const scope = api().get(RESULTS).query(true).reply(200, page(two()));
+		const scope = results().reply(200, page(two()));
 		const [first] = json(await run({ returnAll: true, output: 'tenders', simplify: true }));
 		expect(first).toMatchObject({
 			tenderId: 't1',
@@ -234,7 +227,7 @@ describe('output', () => {
 			project({ projectId: 'p1', tenders: [null, tender({ id: 't1' })] as unknown as [] }),
 		];
 		tokenEndpoint();
-		const scope = api().get(RESULTS).query(true).times(3).reply(200, page(odd));
+		const scope = results().times(3).reply(200, page(odd));
 		// The entry that is not a tender is left out (with a warning), in every shape alike.
 		expect(json(await run({ returnAll: true, simplify: true }))).toMatchObject([
 			{ projectId: 'p1', tenderCount: 1 },
@@ -256,9 +249,7 @@ describe('filters', () => {
 		const plain = (id: string) =>
 			project({ projectId: id, tenders: [tender({ id: `${id}-t`, type: 'Tender' })] });
 		tokenEndpoint();
-		const scope = api()
-			.get(RESULTS)
-			.query({ limit: '100' })
+		const scope = results({ limit: '100' })
 			.reply(200, page([plain('a'), procurement('b'), plain('c')], 'n1'))
 			.get(RESULTS)
 			.query({ limit: '100', cursor: 'n1' })
@@ -282,25 +273,22 @@ describe('filters', () => {
 		const byBuilder = (id: string, name: string) =>
 			tender({ id, builder: { name, website: null } });
 		tokenEndpoint();
-		const scope = api()
-			.get(RESULTS)
-			.query({ limit: '100' })
-			.reply(
-				200,
-				page([
-					project({
-						projectId: 'big',
-						budget: { low: 20_000_000, high: null },
-						tenders: [byBuilder('b1', 'Acme'), byBuilder('b2', 'Zenith')],
-					}),
-					project({
-						projectId: 'small',
-						budget: { low: 0, high: 50_000 },
-						tenders: [byBuilder('s1', 'Acme')],
-					}),
-					project({ projectId: 'unknown', budget: null, tenders: [byBuilder('u1', 'ACME')] }),
-				]),
-			);
+		const scope = results({ limit: '100' }).reply(
+			200,
+			page([
+				project({
+					projectId: 'big',
+					budget: { low: 20_000_000, high: null },
+					tenders: [byBuilder('b1', 'Acme'), byBuilder('b2', 'Zenith')],
+				}),
+				project({
+					projectId: 'small',
+					budget: { low: 0, high: 50_000 },
+					tenders: [byBuilder('s1', 'Acme')],
+				}),
+				project({ projectId: 'unknown', budget: null, tenders: [byBuilder('u1', 'ACME')] }),
+			]),
+		);
 
 		const result = await run({
 			returnAll: true,
@@ -328,9 +316,7 @@ describe('filters', () => {
 describe('items', () => {
 	it('reads the company ID per item from expressions and sends it as one encoded segment', async () => {
 		tokenEndpoint();
-		const scope = api()
-			.get(RESULTS)
-			.query(true)
+		const scope = results()
 			.reply(200, page([project({ projectId: 'one' })]))
 			.get('/api/supplier/v1/companies/acme%2Fsydney%20%231/speci-finder/results')
 			.query(true)
@@ -519,7 +505,7 @@ describe('API errors', () => {
 
 	it('says what it got when a 200 is not a results page', async () => {
 		tokenEndpoint();
-		const scope = api().get(RESULTS).query(true).reply(200, '<html>portal</html>');
+		const scope = results().reply(200, '<html>portal</html>');
 		const result = await run({});
 		expect(result.error?.message).toBe(
 			`The address ${API} answered, but not with a page of matched projects`,
@@ -651,9 +637,7 @@ describe('retries', () => {
 		['INTERNAL_SERVER_ERROR', 500],
 	])('retries %s with backoff and then succeeds', async (code, status) => {
 		tokenEndpoint();
-		const scope = api()
-			.get(RESULTS)
-			.query(true)
+		const scope = results()
 			.times(2)
 			.reply(status, { code, message: 'downstream' })
 			.get(RESULTS)
@@ -665,9 +649,7 @@ describe('retries', () => {
 
 	it('waits as long as Retry-After says, in seconds', async () => {
 		tokenEndpoint();
-		const scope = api()
-			.get(RESULTS)
-			.query(true)
+		const scope = results()
 			.reply(429, { code: 'RATE_LIMITED', message: 'wait' }, { 'Retry-After': '1' })
 			.get(RESULTS)
 			.query(true)
@@ -682,9 +664,7 @@ describe('retries', () => {
 		tokenEndpoint();
 		let secondAt = 0;
 		const at = new Date(Math.ceil((Date.now() + 1500) / 1000) * 1000);
-		const scope = api()
-			.get(RESULTS)
-			.query(true)
+		const scope = results()
 			.reply(429, { code: 'RATE_LIMITED', message: 'wait' }, { 'Retry-After': at.toUTCString() })
 			.get(RESULTS)
 			.query(true)
@@ -722,10 +702,7 @@ describe('retries', () => {
 	it('retries when the token issuer fails for a moment', async () => {
 		const failing = nock(AUTH).post('/oauth2/token').reply(503, 'busy');
 		tokenEndpoint();
-		const scope = api()
-			.get(RESULTS)
-			.query(true)
-			.reply(200, page([project({ projectId: 'x' })]));
+		const scope = results().reply(200, page([project({ projectId: 'x' })]));
 		expect(json(await run({}))).toHaveLength(1);
 		expect(failing.isDone()).toBe(true);
 		expect(scope.isDone()).toBe(true);
@@ -735,20 +712,14 @@ describe('retries', () => {
 describe('token handling', () => {
 	it('after a 401 discards the token, gets a new one and retries once', async () => {
 		tokenEndpoint(2);
-		const first = api('token-1')
-			.get(RESULTS)
-			.query(true)
-			.reply(401, { code: 'Unauthorised', message: 'expired' });
-		const second = api('token-2')
-			.get(RESULTS)
-			.query(true)
-			.reply(200, page([project({ projectId: 'fresh' })]));
+		const first = results(true, 'token-1').reply(401, { code: 'Unauthorised', message: 'expired' });
+		const second = results(true, 'token-2').reply(200, page([project({ projectId: 'fresh' })]));
 		expect(json(await run({})).map((p) => p.projectId)).toEqual(['fresh']);
 		expect(first.isDone()).toBe(true);
 		expect(second.isDone()).toBe(true);
 
 		// The next execution keeps using the new token.
-		const third = api('token-2').get(RESULTS).query(true).reply(200, page([]));
+		const third = results(true, 'token-2').reply(200, page([]));
 		json(await run({}));
 		expect(third.isDone()).toBe(true);
 		expect(issued).toEqual(['token-1', 'token-2']);
@@ -756,7 +727,7 @@ describe('token handling', () => {
 
 	it('reuses one token across executions', async () => {
 		const token = tokenEndpoint(1);
-		const scope = api().get(RESULTS).query(true).times(3).reply(200, page([]));
+		const scope = results().times(3).reply(200, page([]));
 		for (let i = 0; i < 3; i++) json(await run({}));
 		expect(token.isDone()).toBe(true);
 		expect(scope.isDone()).toBe(true);
@@ -768,8 +739,8 @@ describe('token handling', () => {
 		const clock = jest.spyOn(Date, 'now');
 		try {
 			tokenEndpoint(2);
-			const withFirst = api('token-1').get(RESULTS).query(true).times(2).reply(200, page([]));
-			const withSecond = api('token-2').get(RESULTS).query(true).reply(200, page([]));
+			const withFirst = results(true, 'token-1').times(2).reply(200, page([]));
+			const withSecond = results(true, 'token-2').reply(200, page([]));
 			clock.mockReturnValue(start);
 			json(await run({}));
 			clock.mockReturnValue(start + 3600_000 - 61_000);
@@ -838,9 +809,7 @@ describe('concurrent executions', () => {
 	it('spend the rate budget on walks that finish when it cannot carry them all', async () => {
 		tokenEndpoint();
 		let served = 0;
-		const scope = api()
-			.get(RESULTS)
-			.query(true)
+		const scope = results()
 			.times(100)
 			.reply((uri) => {
 				served++;
@@ -868,9 +837,7 @@ describe('rate budget', () => {
 	it('keeps the credential within 100 requests per 5 minutes across executions', async () => {
 		tokenEndpoint();
 		let served = 0;
-		const scope = api()
-			.get(RESULTS)
-			.query(true)
+		const scope = results()
 			.times(100)
 			.reply(() => {
 				served++;

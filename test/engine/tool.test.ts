@@ -12,8 +12,9 @@ const CLIENT = 'client-1';
 
 let proc: N8nProcess;
 
-function api() {
-	return nock(API).matchHeader('x-service-client-id', CLIENT);
+/** The first (or only) results request, which must carry the client ID header. */
+function results(query: Record<string, number> | true = true) {
+	return nock(API).matchHeader('x-service-client-id', CLIENT).get(RESULTS).query(query);
 }
 
 /** Only what a user sets by hand: everything else is the node's defaults. */
@@ -43,7 +44,7 @@ beforeEach(() => {
 describe('the tool a model sees', () => {
 	it('has our description and optional, described fields pre-wired from the defaults alone', async () => {
 		const token = tokenOnce();
-		const scope = api().get(RESULTS).query({ limit: 20 }).reply(200, page([]));
+		const scope = results({ limit: 20 }).reply(200, page([]));
 		const result = await call({});
 		expect(result.name).toBe('Matched_Projects');
 		expect(result.description).toBe(TOOL_DESCRIPTION);
@@ -60,10 +61,7 @@ describe('the tool a model sees', () => {
 describe('answers', () => {
 	it('by default: 20 compact projects in one request of 20, saying more match', async () => {
 		tokenOnce();
-		const scope = api()
-			.get(RESULTS)
-			.query({ limit: 20 })
-			.reply(200, page(projects(20), 'next'));
+		const scope = results({ limit: 20 }).reply(200, page(projects(20), 'next'));
 		const answer = answerOf(await call({}));
 		expect(scope.isDone()).toBe(true);
 		expect(answer.returned).toBe(20);
@@ -86,10 +84,7 @@ describe('answers', () => {
 			address: '5 George St, Parramatta NSW 2150, Australia',
 			tenders: [tender({ builder: { name: 'Hansen Yuncken', website: null } })],
 		});
-		const scope = api()
-			.get(RESULTS)
-			.query({ limit: 100 })
-			.reply(200, page([project(), inNsw, project()]));
+		const scope = results({ limit: 100 }).reply(200, page([project(), inNsw, project()]));
 		const answer = answerOf(await call({ limit: 5, location: 'nsw', builder: 'hansen' }));
 		expect(scope.isDone()).toBe(true);
 		expect(answer.returned).toBe(1);
@@ -101,10 +96,7 @@ describe('answers', () => {
 
 	it('says in words that nothing matches, and which filters applied', async () => {
 		tokenOnce();
-		const scope = api()
-			.get(RESULTS)
-			.query({ limit: 100 })
-			.reply(200, page(projects(3)));
+		const scope = results({ limit: 100 }).reply(200, page(projects(3)));
 		const answer = answerOf(await call({ category: 'Aged Care', budgetAtLeast: 500000 }));
 		expect(scope.isDone()).toBe(true);
 		expect(answer).toMatchObject({ returned: 0, moreMatch: false, projects: [] });
@@ -118,7 +110,7 @@ describe('regular use', () => {
 	it('never sees the tool parameters: defaults and output as before', async () => {
 		tokenOnce();
 		const data = projects(3);
-		const scope = api().get(RESULTS).query({ limit: 50 }).reply(200, page(data));
+		const scope = results({ limit: 50 }).reply(200, page(data));
 		const result = await proc.run({
 			...PARAMETERS,
 			answer: 'raw',
@@ -138,7 +130,7 @@ describe('answers, continued', () => {
 			...p,
 			category: index < 2 ? 'Retail' : 'Civil',
 		}));
-		const scope = api().get(RESULTS).query({ limit: 100 }).reply(200, page(data, 'next'));
+		const scope = results({ limit: 100 }).reply(200, page(data, 'next'));
 		const answer = answerOf(await call({ limit: 2, category: 'Retail' }));
 		expect(scope.isDone()).toBe(true);
 		expect(answer.returned).toBe(2);
@@ -148,10 +140,7 @@ describe('answers, continued', () => {
 
 	it('caps a limit above 100 at one page and says so', async () => {
 		tokenOnce();
-		const scope = api()
-			.get(RESULTS)
-			.query({ limit: 100 })
-			.reply(200, page(projects(100), 'next'));
+		const scope = results({ limit: 100 }).reply(200, page(projects(100), 'next'));
 		const answer = answerOf(await call({ limit: 500 }));
 		expect(scope.isDone()).toBe(true);
 		expect(answer.returned).toBe(100);
@@ -166,7 +155,7 @@ describe('answers, continued', () => {
 	it('fetches chosen projects by ID in full when the answer is raw', async () => {
 		tokenOnce();
 		const data = projects(3);
-		const scope = api().get(RESULTS).query({ limit: 100 }).reply(200, page(data));
+		const scope = results({ limit: 100 }).reply(200, page(data));
 		const answer = answerOf(await call({ projectIds: 'p3, p1' }, { answer: 'raw' }));
 		expect(scope.isDone()).toBe(true);
 		expect(answer.projects).toEqual([data[0], data[2]]);
@@ -175,10 +164,7 @@ describe('answers, continued', () => {
 
 	it('gives only the fields chosen, tender fields under tenders', async () => {
 		tokenOnce();
-		const scope = api()
-			.get(RESULTS)
-			.query({ limit: 20 })
-			.reply(200, page([project({ projectName: 'Depot' })]));
+		const scope = results({ limit: 20 }).reply(200, page([project({ projectName: 'Depot' })]));
 		const answer = answerOf(
 			await call(
 				{},
@@ -197,7 +183,7 @@ describe('answers, continued', () => {
 			project({ projectId: 'a', category: 'Retail', address: '1 A St, Perth WA 6000, Australia' }),
 			project({ projectId: 'b', category: 'Civil', address: '1 B St, Perth WA 6000, Australia' }),
 		];
-		const scope = api().get(RESULTS).query({ limit: 100 }).reply(200, page(data));
+		const scope = results({ limit: 100 }).reply(200, page(data));
 		const answer = answerOf(
 			await call({ location: 'Perth', category: 'Civil' }, { filters: { categories: 'Retail' } }),
 		);
@@ -217,9 +203,7 @@ describe('errors a model can act on', () => {
 		nock(AUTH)
 			.post('/oauth2/token')
 			.reply(200, { access_token: 'token-2', token_type: 'Bearer', expires_in: 3600 });
-		const scope = api()
-			.get(RESULTS)
-			.query(true)
+		const scope = results()
 			.times(2)
 			.reply(401, { code: 'Unauthorised', message: `bad token token-1 for ${CLIENT}` });
 		const result = await call({});
@@ -235,10 +219,10 @@ describe('errors a model can act on', () => {
 
 	it('paging the API broke: a temporary failure, call again later', async () => {
 		tokenOnce();
-		const scope = api()
-			.get(RESULTS)
-			.query({ limit: 100 })
-			.reply(200, { data: projects(1), _metadata: { hasNextPage: true, nextCursor: null } });
+		const scope = results({ limit: 100 }).reply(200, {
+			data: projects(1),
+			_metadata: { hasNextPage: true, nextCursor: null },
+		});
 		const result = await call({ location: 'Nowhere' });
 		expect(scope.isDone()).toBe(true);
 		expect(result.error).toBe(
@@ -271,7 +255,7 @@ describe('the node outside a tool', () => {
 	it('filters by Project IDs too', async () => {
 		tokenOnce();
 		const data = projects(3);
-		const scope = api().get(RESULTS).query({ limit: 100 }).reply(200, page(data));
+		const scope = results({ limit: 100 }).reply(200, page(data));
 		const result = await proc.run({ ...PARAMETERS, filters: { projectIds: 'p2' } });
 		expect(scope.isDone()).toBe(true);
 		expect(result.error).toBeUndefined();

@@ -22,6 +22,12 @@ let world: PollWorld;
 
 freshPollWorldEachTest((fresh) => (world = fresh));
 
+/** The next scheduled poll, a minute on. */
+async function pollAMinuteOn(trigger: PollHarness) {
+	advanceTime(MINUTE_MS);
+	return await trigger.poll();
+}
+
 function announced(trigger: PollHarness): string[] {
 	return trigger.emits.flatMap((items) => emittedTenderIds(items));
 }
@@ -62,8 +68,7 @@ describe('polls of one trigger that overlap', () => {
 		await first.activate();
 		world.sandbox.setLatency(100);
 		const opened = world.sandbox.openTender();
-		advanceTime(MINUTE_MS);
-		await first.poll();
+		await pollAMinuteOn(first);
 		await first.poll();
 		expect(announced(first)).toEqual([opened.id]);
 		expect(first.logs).toEqual([]);
@@ -80,13 +85,9 @@ describe('tender ids that are names of Object.prototype', () => {
 	])('are announced once each over polls and a restart (%s)', async (_event, parameters) => {
 		const trigger = await world.activeTrigger(parameters);
 		for (const id of ODD_IDS) world.sandbox.openTenderWithId(id, { quotesDueAt: isoDay(2) });
-		for (let poll = 0; poll < 3; poll++) {
-			advanceTime(MINUTE_MS);
-			await trigger.poll();
-		}
+		for (let poll = 0; poll < 3; poll++) await pollAMinuteOn(trigger);
 		await trigger.restart();
-		advanceTime(MINUTE_MS);
-		await trigger.poll();
+		await pollAMinuteOn(trigger);
 		expect(announced(trigger).sort()).toEqual([...ODD_IDS].sort());
 		expect(trigger.errors).toEqual([]);
 	});
@@ -94,8 +95,7 @@ describe('tender ids that are names of Object.prototype', () => {
 	it('are part of the baseline like any other id', async () => {
 		for (const id of ODD_IDS) world.sandbox.openTenderWithId(id);
 		const trigger = await world.activeTrigger();
-		advanceTime(MINUTE_MS);
-		await trigger.poll();
+		await pollAMinuteOn(trigger);
 		expect(trigger.emits).toEqual([]);
 	});
 });
@@ -104,10 +104,7 @@ describe('failures that do not pass on their own', () => {
 	it('fails one execution when the Base URL host is not found, not one per poll, and again after a good poll', async () => {
 		const trigger = await world.activeTrigger();
 		world.useCredential({ baseUrl: 'http://api.supplier-matched-projects.invalid' });
-		for (let poll = 0; poll < 4; poll++) {
-			advanceTime(MINUTE_MS);
-			await trigger.poll();
-		}
+		for (let poll = 0; poll < 4; poll++) await pollAMinuteOn(trigger);
 		expect(trigger.errors).toHaveLength(1);
 		expect(trigger.errors[0]).toMatchObject({
 			message:
@@ -118,13 +115,11 @@ describe('failures that do not pass on their own', () => {
 
 		world.useCredential();
 		const opened = world.sandbox.openTender();
-		advanceTime(MINUTE_MS);
-		await trigger.poll();
+		await pollAMinuteOn(trigger);
 		expect(announced(trigger)).toEqual([opened.id]);
 		world.useCredential({ authUrl: 'http://auth.supplier-matched-projects.invalid' });
 		world.sandbox.revokeTokens();
-		advanceTime(MINUTE_MS);
-		await trigger.poll();
+		await pollAMinuteOn(trigger);
 		expect(trigger.errors).toHaveLength(2);
 		expect(trigger.errors[1].message).toBe(
 			'Could not reach the token issuer at http://auth.supplier-matched-projects.invalid: the host name was not found',
@@ -136,10 +131,7 @@ describe('failures that do not pass on their own', () => {
 		try {
 			const trigger = await world.activeTrigger();
 			world.useCredential({ baseUrl: https.url });
-			for (let poll = 0; poll < 3; poll++) {
-				advanceTime(MINUTE_MS);
-				await trigger.poll();
-			}
+			for (let poll = 0; poll < 3; poll++) await pollAMinuteOn(trigger);
 			expect(trigger.errors).toHaveLength(1);
 			expect(trigger.logs.filter(({ level }) => level === 'warn')).toHaveLength(2);
 			expect(trigger.errors[0].message).toMatch(

@@ -1,8 +1,6 @@
-import nock from 'nock';
-
 import type { Project } from '../../nodes/SupplierMatchedProjects/api/types';
 import { page, project, tender } from '../support/n8n-fixtures';
-import { API, AUTH, COMPANY, RESULTS, useNock } from '../support/nock-api';
+import { API, AUTH, COMPANY, RESULTS, getResults, tokenOnce, useNock } from '../support/nock-api';
 import { n8nProcess, type PollHarness } from '../support/harness';
 import { emittedTenderIds } from '../support/poll-world';
 
@@ -33,12 +31,8 @@ describe('a tenders list holding entries that are not tenders', () => {
 	])(
 		'is read past %s: the test event, the baseline and later polls see the real tenders',
 		async (_, filters) => {
-			const token = nock(AUTH)
-				.post('/oauth2/token')
-				.reply(200, { access_token: 'token-1', token_type: 'Bearer', expires_in: 3600 });
-			const results = nock(API)
-				.get(RESULTS)
-				.query(true)
+			const token = tokenOnce();
+			const results = getResults()
 				.times(2)
 				.reply(200, page([oddProject('t1')]))
 				.get(RESULTS)

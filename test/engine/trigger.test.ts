@@ -6,7 +6,7 @@ import {
 	RETENTION_DAYS,
 } from '../../nodes/SupplierMatchedProjects/trigger/state';
 import { advanceTime, isoDay } from '../support/clock';
-import type { PollHarness } from '../support/harness';
+import type { PollHarness, PollOutcome } from '../support/harness';
 import { closedPort } from '../support/reliability-server';
 import { createSandboxClient } from '../support/sandbox-client';
 import {
@@ -47,6 +47,18 @@ async function pollLater(trigger: PollHarness, minutes = 5) {
 	return await trigger.poll();
 }
 
+/** The items of an outcome that must be an emit. */
+function emitted(outcome: PollOutcome) {
+	if (outcome.kind !== 'emitted') throw new Error(`expected an emit, got ${outcome.kind}`);
+	return outcome.items;
+}
+
+/** The error of an outcome that must be one. */
+function failed(outcome: PollOutcome) {
+	if (outcome.kind !== 'error') throw new Error(`expected an error, got ${outcome.kind}`);
+	return outcome.error;
+}
+
 /** The poll raised nothing and logged only that it was skipped, for this reason. */
 function expectSkipped(trigger: PollHarness, reason: string): void {
 	expect(trigger.errors).toEqual([]);
@@ -79,10 +91,9 @@ describe('activation and new tenders', () => {
 		const trigger = await world.activeTrigger();
 		const opened = world.sandbox.openTender();
 		advanceTime(5 * MINUTE_MS);
-		const outcome = await trigger.poll();
-		if (outcome.kind !== 'emitted') throw new Error(`expected an emit, got ${outcome.kind}`);
-		const [item] = jsonOf(outcome.items);
-		expect(outcome.items).toHaveLength(1);
+		const items = emitted(await trigger.poll());
+		const [item] = jsonOf(items);
+		expect(items).toHaveLength(1);
 		expect(item).toMatchObject({
 			event: 'newTender',
 			id: opened.id,
@@ -100,9 +111,8 @@ describe('activation and new tenders', () => {
 		const first = world.sandbox.openTender();
 		const second = world.sandbox.openTender();
 		const trigger = world.trigger({ options: { emitOpenOnFirstRun: true } });
-		const outcome = await trigger.activate();
-		if (outcome.kind !== 'emitted') throw new Error(`expected an emit, got ${outcome.kind}`);
-		expect(emittedTenderIds(outcome.items).sort()).toEqual([first.id, second.id].sort());
+		const items = emitted(await trigger.activate());
+		expect(emittedTenderIds(items).sort()).toEqual([first.id, second.id].sort());
 		expect(await newIdsOf(trigger)).toEqual([]);
 		const third = world.sandbox.openTender();
 		expect(await newIdsOf(trigger)).toEqual([third.id]);
@@ -188,9 +198,8 @@ describe('failures', () => {
 		const before = trigger.memory();
 		world.useCredential(SANDBOX_FIXTURES.otherClient);
 		const opened = world.sandbox.openTender();
-		const outcome = await pollLater(trigger);
-		if (outcome.kind !== 'error') throw new Error(`expected an error, got ${outcome.kind}`);
-		expect(outcome.error.message).toContain('The API refused access to company "company-1"');
+		const error = failed(await pollLater(trigger));
+		expect(error.message).toContain('The API refused access to company "company-1"');
 		expect(trigger.memory()).toEqual(before);
 		world.useCredential();
 		expect(await newIdsOf(trigger)).toEqual([opened.id]);
@@ -240,13 +249,12 @@ describe('token failures', () => {
 			const before = trigger.memory();
 			arrange();
 			const opened = world.sandbox.openTender();
-			const outcome = await pollLater(trigger);
-			if (outcome.kind !== 'error') throw new Error(`expected an error, got ${outcome.kind}`);
-			expect(outcome.error.message).toBe(message());
-			expect((outcome.error as { description?: string }).description).toContain(fix);
-			expect(JSON.stringify(outcome.error)).not.toContain(WRONG_SECRET);
-			expect(`${outcome.error.message} ${outcome.error.stack}`).not.toContain(WRONG_SECRET);
-			expect(trigger.errors).toEqual([outcome.error]);
+			const error = failed(await pollLater(trigger));
+			expect(error.message).toBe(message());
+			expect((error as { description?: string }).description).toContain(fix);
+			expect(JSON.stringify(error)).not.toContain(WRONG_SECRET);
+			expect(`${error.message} ${error.stack}`).not.toContain(WRONG_SECRET);
+			expect(trigger.errors).toEqual([error]);
 			expect(trigger.logs).toEqual([]);
 			expect(trigger.memory()).toEqual(before);
 			world.useCredential();
@@ -254,32 +262,30 @@ describe('token failures', () => {
 		},
 	);
 
-	it('only logs a poll the issuer failed on every try (HTTP 500), and catches up', async () => {
+	it.each([
+		{
+			what: 'the issuer failed on every try (HTTP 500)',
+			breakIt: async () => {
+				world.sandbox.revokeTokens();
+				world.sandbox.injectFault({ kind: 'serverError', on: 'token', times: 5 });
+				return `The token issuer at ${world.sandbox.url} is not available right now (HTTP 500)`;
+			},
+		},
+		{
+			what: 'whose issuer could not be reached',
+			breakIt: async () => {
+				const nowhere = `http://127.0.0.1:${await closedPort()}`;
+				world.useCredential({ authUrl: nowhere });
+				return `Could not reach the token issuer at ${nowhere}: the connection was refused`;
+			},
+		},
+	])('only logs a poll $what, and catches up', async ({ breakIt }) => {
 		const trigger = await world.activeTrigger();
 		const before = trigger.memory();
-		world.sandbox.revokeTokens();
-		world.sandbox.injectFault({ kind: 'serverError', on: 'token', times: 5 });
+		const skipped = await breakIt();
 		const opened = world.sandbox.openTender();
 		expect(await pollLater(trigger)).toEqual({ kind: 'nothing' });
-		expectSkipped(
-			trigger,
-			`The token issuer at ${world.sandbox.url} is not available right now (HTTP 500)`,
-		);
-		expect(trigger.memory()).toEqual(before);
-		expect(await newIdsOf(trigger)).toEqual([opened.id]);
-	});
-
-	it('only logs a poll whose issuer could not be reached, and catches up', async () => {
-		const trigger = await world.activeTrigger();
-		const before = trigger.memory();
-		const nowhere = `http://127.0.0.1:${await closedPort()}`;
-		world.useCredential({ authUrl: nowhere });
-		const opened = world.sandbox.openTender();
-		expect(await pollLater(trigger)).toEqual({ kind: 'nothing' });
-		expectSkipped(
-			trigger,
-			`Could not reach the token issuer at ${nowhere}: the connection was refused`,
-		);
+		expectSkipped(trigger, skipped);
 		expect(trigger.memory()).toEqual(before);
 		world.useCredential();
 		expect(await newIdsOf(trigger)).toEqual([opened.id]);
@@ -344,12 +350,11 @@ describe('rate budget', () => {
 		}
 		const before = trigger.memory();
 		const requestsBefore = resultRequests();
-		const outcome = await pollLater(trigger, 1);
-		if (outcome.kind !== 'error') throw new Error(`expected an error, got ${outcome.kind}`);
-		expect(outcome.error.message).toBe(
+		const error = failed(await pollLater(trigger, 1));
+		expect(error.message).toBe(
 			`A poll over ${projectCount} matched projects needs ${requests} requests, but this credential has ${100 - used} of its 100 requests per 5 minutes left`,
 		);
-		expect((outcome.error as { description?: string }).description).toContain(
+		expect((error as { description?: string }).description).toContain(
 			'Set the poll interval to every minute or more',
 		);
 		expect(resultRequests()).toBe(requestsBefore);
@@ -373,9 +378,8 @@ describe('rate budget', () => {
 			used += 2;
 		}
 		const before = trigger.memory();
-		const outcome = await trigger.poll();
-		if (outcome.kind !== 'error') throw new Error(`expected an error, got ${outcome.kind}`);
-		expect(outcome.error.message).toBe(
+		const error = failed(await trigger.poll());
+		expect(error.message).toBe(
 			"The poll stopped at request 2, after 100 matched projects: this credential's 100 requests per 5 minutes are used up",
 		);
 		expect(trigger.memory()).toEqual(before);
@@ -427,9 +431,8 @@ describe('restarts (only what n8n saved survives)', () => {
 		expect(await newIdsOf(trigger)).toEqual([]);
 		advanceTime(3 * 60 * MINUTE_MS);
 		const opened = world.sandbox.openTender();
-		const outcome = await trigger.restart();
-		if (outcome.kind !== 'emitted') throw new Error(`expected an emit, got ${outcome.kind}`);
-		expect(emittedTenderIds(outcome.items)).toEqual([opened.id]);
+		const items = emitted(await trigger.restart());
+		expect(emittedTenderIds(items)).toEqual([opened.id]);
 		expect(await newIdsOf(trigger)).toEqual([]);
 	});
 
@@ -507,9 +510,8 @@ describe('updates (New or Updated Tender)', () => {
 		const from = tender.quotesDueAt;
 		const to = isoDay(27);
 		world.sandbox.updateTender(tender.id, { quotesDueAt: to });
-		const outcome = await pollLater(trigger);
-		if (outcome.kind !== 'emitted') throw new Error(`expected an emit, got ${outcome.kind}`);
-		expect(jsonOf(outcome.items)).toEqual([
+		const items = emitted(await pollLater(trigger));
+		expect(jsonOf(items)).toEqual([
 			expect.objectContaining({
 				event: 'updatedTender',
 				id: tender.id,
@@ -525,9 +527,8 @@ describe('updates (New or Updated Tender)', () => {
 		const trigger = await world.activeTrigger({ event: 'newOrUpdatedTender', simplify: true });
 		world.sandbox.updateTender(tender.id, { builder: 'Bluegum Builders' });
 		const fresh = world.sandbox.openTender();
-		const outcome = await pollLater(trigger);
-		if (outcome.kind !== 'emitted') throw new Error(`expected an emit, got ${outcome.kind}`);
-		const rows = jsonOf(outcome.items);
+		const items = emitted(await pollLater(trigger));
+		const rows = jsonOf(items);
 		const updated = rows.find((row) => row.tenderId === tender.id);
 		const added = rows.find((row) => row.tenderId === fresh.id);
 		expect(updated).toMatchObject({
@@ -549,10 +550,9 @@ describe('updates (New or Updated Tender)', () => {
 		const first = world.sandbox.openTender({ builder: 'Tōtara Projects' });
 		const trigger = await world.activeTrigger({ event: 'newOrUpdatedTender', output: 'projects' });
 		const second = world.sandbox.addTenderUnderBuilder(first.projectId, 'Bluegum Builders');
-		const outcome = await pollLater(trigger);
-		if (outcome.kind !== 'emitted') throw new Error(`expected an emit, got ${outcome.kind}`);
-		const [item] = jsonOf(outcome.items);
-		expect(outcome.items).toHaveLength(1);
+		const items = emitted(await pollLater(trigger));
+		const [item] = jsonOf(items);
+		expect(items).toHaveLength(1);
 		expect(item).toMatchObject({ event: 'newTender', projectId: first.projectId });
 		expect(item.tenders).toEqual([
 			expect.objectContaining({ event: 'newTender', id: second.id, builder: second.builder }),
@@ -585,10 +585,9 @@ describe('budget, category, location and builder filters', () => {
 		const trigger = await world.activeTrigger({ filters: { locations: ` ${suburb} ` } });
 		const here = world.sandbox.openTender({ projectId: accented.projectId });
 		world.sandbox.openTender({ projectId: elsewhere.projectId });
-		const outcome = await pollLater(trigger);
-		if (outcome.kind !== 'emitted') throw new Error(`expected an emit, got ${outcome.kind}`);
-		expect(emittedTenderIds(outcome.items)).toEqual([here.id]);
-		expect(jsonOf(outcome.items)[0]).toMatchObject({ project: { address: accented.address } });
+		const items = emitted(await pollLater(trigger));
+		expect(emittedTenderIds(items)).toEqual([here.id]);
+		expect(jsonOf(items)[0]).toMatchObject({ project: { address: accented.address } });
 	});
 
 	it('takes a new baseline when a new filter changes, instead of emitting what it now lets in', async () => {
@@ -653,9 +652,8 @@ describe('Quotes Due Soon', () => {
 		expect(await newIdsOf(trigger)).toEqual([]);
 
 		world.sandbox.redateTender(later.id, 3);
-		const outcome = await pollLater(trigger);
-		if (outcome.kind !== 'emitted') throw new Error(`expected an emit, got ${outcome.kind}`);
-		expect(jsonOf(outcome.items)).toEqual([
+		const items = emitted(await pollLater(trigger));
+		expect(jsonOf(items)).toEqual([
 			expect.objectContaining({
 				event: 'quotesDueSoon',
 				daysLeft: 3,
@@ -664,7 +662,7 @@ describe('Quotes Due Soon', () => {
 				project: expect.objectContaining({ projectId: later.projectId }),
 			}),
 		]);
-		expect(jsonOf(outcome.items)[0]).not.toHaveProperty('previousQuotesDueAt');
+		expect(jsonOf(items)[0]).not.toHaveProperty('previousQuotesDueAt');
 		expect(trigger.saves).toBe(2);
 		expect(await newIdsOf(trigger)).toEqual([]);
 		advanceTime(MINUTE_MS);
@@ -676,9 +674,8 @@ describe('Quotes Due Soon', () => {
 		const inside = world.sandbox.openTender({ quotesDueAt: isoDay(1) });
 		world.sandbox.openTender({ quotesDueAt: isoDay(10) });
 		const trigger = dueSoon({ options: { emitOpenOnFirstRun: true } });
-		const outcome = await trigger.activate();
-		if (outcome.kind !== 'emitted') throw new Error(`expected an emit, got ${outcome.kind}`);
-		expect(emittedTenderIds(outcome.items)).toEqual([inside.id]);
+		const items = emitted(await trigger.activate());
+		expect(emittedTenderIds(items)).toEqual([inside.id]);
 		expect(await newIdsOf(trigger)).toEqual([]);
 	});
 
@@ -692,9 +689,8 @@ describe('Quotes Due Soon', () => {
 		expect(await newIdsOf(trigger, 24 * 60)).toEqual([]);
 		expect(await newIdsOf(trigger, 5 * 24 * 60)).toEqual([]);
 		// A week after the first reminder the new date is three days away.
-		const outcome = await pollLater(trigger, 24 * 60);
-		if (outcome.kind !== 'emitted') throw new Error(`expected an emit, got ${outcome.kind}`);
-		expect(jsonOf(outcome.items)).toEqual([
+		const items = emitted(await pollLater(trigger, 24 * 60));
+		expect(jsonOf(items)).toEqual([
 			expect.objectContaining({
 				event: 'quotesDueSoon',
 				id: tender.id,
@@ -744,9 +740,8 @@ describe('Quotes Due Soon', () => {
 		const trigger = dueSoon({ simplify: true });
 		await trigger.activate();
 		const tender = world.sandbox.openTender({ quotesDueAt: isoDay(2) });
-		const outcome = await pollLater(trigger);
-		if (outcome.kind !== 'emitted') throw new Error(`expected an emit, got ${outcome.kind}`);
-		const [row] = jsonOf(outcome.items);
+		const items = emitted(await pollLater(trigger));
+		const [row] = jsonOf(items);
 		expect(row).toMatchObject({
 			event: 'quotesDueSoon',
 			tenderId: tender.id,

@@ -65,6 +65,16 @@ function pageOf(data: unknown[], nextCursor: string | null = null): ScriptedRepl
 
 const companyId = 'company-1';
 
+/** The fixes that several cases name. */
+const FIX = {
+	authUrl: /Check the credential's Auth URL/,
+	companyId: /Check the Company ID/,
+	fullAddress: /enter the full address/,
+	extraComma: /remove the extra comma/,
+	enterCompany: /enter the supplier company's ID/,
+	clientSecret: /Check the credential's Client ID and Client Secret/,
+};
+
 function sandboxCompanyCount(world: World): number {
 	return world.sandbox.listOpen(companyId).length;
 }
@@ -121,25 +131,22 @@ const cases: Case[] = [
 	{
 		name: 'a blank company id',
 		parameters: { companyId: '   \t ' },
-		outcome: { error: /Company ID is empty/, fix: /enter the supplier company's ID/ },
+		outcome: { error: /Company ID is empty/, fix: FIX.enterCompany },
 	},
 	{
 		name: 'a company id that is ".."',
 		parameters: { companyId: '..' },
-		outcome: { error: /Company ID "\.\." cannot be sent/, fix: /enter the supplier company's ID/ },
+		outcome: { error: /Company ID "\.\." cannot be sent/, fix: FIX.enterCompany },
 	},
 	{
 		name: 'a company id that is "."',
 		parameters: { companyId: '.' },
-		outcome: { error: /Company ID "\." cannot be sent/, fix: /enter the supplier company's ID/ },
+		outcome: { error: /Company ID "\." cannot be sent/, fix: FIX.enterCompany },
 	},
 	{
 		name: 'a company id with slashes stays one path segment',
 		parameters: { companyId: '../company-1' },
-		outcome: {
-			error: /refused access to company "\.\.\/company-1"/,
-			fix: /Check the Company ID/,
-		},
+		outcome: { error: /refused access to company "\.\.\/company-1"/, fix: FIX.companyId },
 		requests: (requests) => {
 			expect(requests.map((entry) => entry.path)).toContain(
 				'/api/supplier/v1/companies/..%2Fcompany-1/speci-finder/results',
@@ -149,12 +156,12 @@ const cases: Case[] = [
 	{
 		name: 'a company id with spaces',
 		parameters: { companyId: 'company one' },
-		outcome: { error: /refused access to company "company one"/, fix: /Check the Company ID/ },
+		outcome: { error: /refused access to company "company one"/, fix: FIX.companyId },
 	},
 	{
 		name: 'a company id in other scripts (unicode)',
 		parameters: { companyId: 'société-建設-✓' },
-		outcome: { error: /refused access to company "société-建設-✓"/, fix: /Check the Company ID/ },
+		outcome: { error: /refused access to company "société-建設-✓"/, fix: FIX.companyId },
 		requests: (requests) => {
 			expect(requests.map((entry) => entry.path)).toContain(
 				`/api/supplier/v1/companies/${encodeURIComponent('société-建設-✓')}/speci-finder/results`,
@@ -164,10 +171,7 @@ const cases: Case[] = [
 	{
 		name: 'a company id carrying a query string is not a query',
 		parameters: { companyId: 'company-1?limit=1000#x' },
-		outcome: {
-			error: /refused access to company "company-1\?limit=1000#x"/,
-			fix: /Check the Company ID/,
-		},
+		outcome: { error: /refused access to company "company-1\?limit=1000#x"/, fix: FIX.companyId },
 		requests: (requests) => {
 			for (const entry of requests) expect(entry.query.limit).not.toBe('1000');
 		},
@@ -221,17 +225,17 @@ const cases: Case[] = [
 	{
 		name: 'an empty category between commas',
 		parameters: { companyId, filters: { categories: 'Residential,,Civic' } },
-		outcome: { error: /Category filter: .* has an empty entry/, fix: /remove the extra comma/ },
+		outcome: { error: /Category filter: .* has an empty entry/, fix: FIX.extraComma },
 	},
 	{
 		name: 'a location list that ends in a comma',
 		parameters: { companyId, filters: { locations: 'NSW, VIC,' } },
-		outcome: { error: /Location filter: .* has an empty entry/, fix: /remove the extra comma/ },
+		outcome: { error: /Location filter: .* has an empty entry/, fix: FIX.extraComma },
 	},
 	{
 		name: 'a builder list of only commas',
 		parameters: { companyId, filters: { builders: ' , ' } },
-		outcome: { error: /Builder filter: .* has an empty entry/, fix: /remove the extra comma/ },
+		outcome: { error: /Builder filter: .* has an empty entry/, fix: FIX.extraComma },
 	},
 	{
 		name: 'a location from an expression that gives a list',
@@ -276,7 +280,7 @@ const cases: Case[] = [
 		credentials: ({ sandbox }) => ({ baseUrl: sandbox.url.replace('http://', '') }),
 		outcome: {
 			error: /Base URL .* is not an http:\/\/ or https:\/\/ address/,
-			fix: /enter the full address/,
+			fix: FIX.fullAddress,
 		},
 	},
 	{
@@ -284,24 +288,18 @@ const cases: Case[] = [
 		credentials: ({ sandbox }) => ({ authUrl: sandbox.url.replace('http://', '') }),
 		outcome: {
 			error: /Auth URL .* is not an http:\/\/ or https:\/\/ address/,
-			fix: /enter the full address/,
+			fix: FIX.fullAddress,
 		},
 	},
 	{
 		name: 'a base URL with a non-http scheme',
 		credentials: () => ({ baseUrl: 'ftp://127.0.0.1/api' }),
-		outcome: {
-			error: /Base URL "ftp:\/\/127\.0\.0\.1\/api" is not an http/,
-			fix: /enter the full address/,
-		},
+		outcome: { error: /Base URL "ftp:\/\/127\.0\.0\.1\/api" is not an http/, fix: FIX.fullAddress },
 	},
 	{
 		name: 'an auth URL with a file: scheme',
 		credentials: () => ({ authUrl: 'file:///etc/passwd' }),
-		outcome: {
-			error: /Auth URL "file:\/\/\/etc\/passwd" is not an http/,
-			fix: /enter the full address/,
-		},
+		outcome: { error: /Auth URL "file:\/\/\/etc\/passwd" is not an http/, fix: FIX.fullAddress },
 	},
 	{
 		name: 'a base URL with a query string',
@@ -328,7 +326,7 @@ const cases: Case[] = [
 		credentials: () => ({ clientSecret: 'not-the-secret' }),
 		outcome: {
 			error: /rejected the client ID or client secret \(invalid_client\)/,
-			fix: /Check the credential's Client ID and Client Secret/,
+			fix: FIX.clientSecret,
 		},
 	},
 	{
@@ -336,7 +334,7 @@ const cases: Case[] = [
 		credentials: () => ({ clientId: 'nobody-knows-me' }),
 		outcome: {
 			error: /rejected the client ID or client secret \(invalid_client\)/,
-			fix: /Check the credential's Client ID and Client Secret/,
+			fix: FIX.clientSecret,
 		},
 	},
 	{
@@ -378,7 +376,7 @@ const cases: Case[] = [
 		script: { token: () => ({ status: 404, text: 'Not Found' }) },
 		outcome: {
 			error: /No token endpoint answered at .*oauth2\/token \(HTTP 404\)/,
-			fix: /Check the credential's Auth URL/,
+			fix: FIX.authUrl,
 		},
 	},
 	{
@@ -391,7 +389,7 @@ const cases: Case[] = [
 		},
 		outcome: {
 			error: /answered with something other than JSON, not an OAuth token/,
-			fix: /Check the credential's Auth URL/,
+			fix: FIX.authUrl,
 		},
 	},
 	{
@@ -399,16 +397,13 @@ const cases: Case[] = [
 		script: { token: () => ({ headers: { 'content-type': 'application/json' }, text: '' }) },
 		outcome: {
 			error: /answered with something other than JSON, not an OAuth token/,
-			fix: /Check the credential's Auth URL/,
+			fix: FIX.authUrl,
 		},
 	},
 	{
 		name: 'a token response without access_token',
 		script: { token: () => ({ json: { token_type: 'Bearer', expires_in: 3600 } }) },
-		outcome: {
-			error: /answered with JSON without an access_token/,
-			fix: /Check the credential's Auth URL/,
-		},
+		outcome: { error: /answered with JSON without an access_token/, fix: FIX.authUrl },
 	},
 	{
 		name: 'a token response without expires_in is used for the documented hour',
@@ -434,7 +429,7 @@ const cases: Case[] = [
 		credentials: ({ refusedPort }) => ({ authUrl: `http://127.0.0.1:${refusedPort}` }),
 		outcome: {
 			error: /Could not reach the token issuer at .*connection was refused/,
-			fix: /Check the credential's Auth URL/,
+			fix: FIX.authUrl,
 		},
 	},
 
@@ -726,7 +721,7 @@ const cases: Case[] = [
 		},
 		outcome: {
 			error: /rejected the request for company "company-1" as invalid \(HTTP 400, INVALID_LIMIT\)/,
-			fix: /Check the Company ID/,
+			fix: FIX.companyId,
 		},
 	},
 	{

@@ -41,6 +41,12 @@ function resultsRequests(api: Sandbox) {
 	return api.requests().filter((entry) => entry.path.endsWith('/speci-finder/results'));
 }
 
+/** How many runs succeeded with exactly the list expected (as JSON). */
+function withTheExactList(runs: NodeRun[], expected: string): number {
+	const listed = (run: NodeRun) => JSON.stringify((run.items ?? []).map((item) => item.json));
+	return runs.filter((run) => run.error === undefined && listed(run) === expected).length;
+}
+
 function limitedByTheApi(api: Sandbox): number {
 	return resultsRequests(api).filter((entry) => entry.status === 429 && entry.fault === null)
 		.length;
@@ -56,11 +62,7 @@ test('twenty executions at once: one token request, all succeed, within the budg
 
 	const runs = await twentyAtOnce(api);
 
-	const succeeded = runs.filter(
-		(run) =>
-			run.error === undefined &&
-			JSON.stringify((run.items ?? []).map((item) => item.json)) === expected,
-	).length;
+	const succeeded = withTheExactList(runs, expected);
 	reportFigures('Concurrency: 20 executions at once, one credential', {
 		executions: EXECUTIONS,
 		succeededWithTheExactList: succeeded,
@@ -109,11 +111,7 @@ test('twenty executions needing more than the budget: 100 requests, none wasted,
 
 	const runs = await twentyAtOnce(api);
 
-	const exact = runs.filter(
-		(run) =>
-			run.error === undefined &&
-			JSON.stringify((run.items ?? []).map((item) => item.json)) === expected,
-	).length;
+	const exact = withTheExactList(runs, expected);
 	const stoppedByTheBudget = runs.filter((run) =>
 		/used its 100 requests per 5 minutes/.test(run.error?.message ?? ''),
 	).length;

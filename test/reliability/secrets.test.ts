@@ -123,6 +123,13 @@ interface ErrorPath {
 	error: RegExp;
 }
 
+/** The sandbox as the Base URL, failing in this way on every try. */
+function sandboxFault(name: string, kind: SandboxFault, error: RegExp): ErrorPath {
+	const arrange = () => sandbox.injectFault({ kind, times: 10 });
+	return { name, credentials: () => ({ baseUrl: sandbox.url }), arrange, error };
+}
+type SandboxFault = 'serverError' | 'html' | 'drop' | 'malformedJson';
+
 const errorPaths: ErrorPath[] = [
 	{
 		name: 'wrong client secret',
@@ -222,30 +229,14 @@ const errorPaths: ErrorPath[] = [
 		arrange: () => onResults(() => ({ status: 429, headers: { 'retry-after': '900' }, json: {} })),
 		error: /used its 100 requests per 5 minutes/,
 	},
-	{
-		name: '5xx every time',
-		credentials: () => ({ baseUrl: sandbox.url }),
-		arrange: () => sandbox.injectFault({ kind: 'serverError', times: 10 }),
-		error: /failed on its side/,
-	},
-	{
-		name: 'HTML from a proxy every time',
-		credentials: () => ({ baseUrl: sandbox.url }),
-		arrange: () => sandbox.injectFault({ kind: 'html', times: 10 }),
-		error: /failed on its side/,
-	},
-	{
-		name: 'connection dropped every time',
-		credentials: () => ({ baseUrl: sandbox.url }),
-		arrange: () => sandbox.injectFault({ kind: 'drop', times: 10 }),
-		error: /Could not reach the API|cut off|closed unexpectedly|aborted/,
-	},
-	{
-		name: 'truncated JSON',
-		credentials: () => ({ baseUrl: sandbox.url }),
-		arrange: () => sandbox.injectFault({ kind: 'malformedJson', times: 10 }),
-		error: /not with a page/,
-	},
+	sandboxFault('5xx every time', 'serverError', /failed on its side/),
+	sandboxFault('HTML from a proxy every time', 'html', /failed on its side/),
+	sandboxFault(
+		'connection dropped every time',
+		'drop',
+		/Could not reach the API|cut off|closed unexpectedly|aborted/,
+	),
+	sandboxFault('truncated JSON', 'malformedJson', /not with a page/),
 	{
 		name: 'results too slow',
 		arrange: () => onResults(() => ({ json: {}, delayMs: 5_000 })),
@@ -274,11 +265,7 @@ const errorPaths: ErrorPath[] = [
 		},
 		error: /100 requests per 5 minutes/,
 	},
-	{
-		name: 'invalid company id',
-		parameters: { companyId: '..' },
-		error: /cannot be sent/,
-	},
+	{ name: 'invalid company id', parameters: { companyId: '..' }, error: /cannot be sent/ },
 	{
 		name: 'unregistered company',
 		parameters: { companyId: 'company-unregistered' },
@@ -292,12 +279,7 @@ describe('Get Many: no secret or token on any error path', () => {
 		const helper = proc.withCredential(probeCredentials(path.credentials?.()));
 		const run = await helper.getMany({ companyId, ...path.parameters });
 		expect(run.error?.message).toMatch(path.error);
-		expectNoLeaks({
-			items: run.items,
-			error: run.error,
-			run: run.run,
-			writes: helper.credentials.writes,
-		});
+		expectNoLeaks({ ...run, writes: helper.credentials.writes });
 
 		// The same failure with "Continue On Fail": the error becomes an output item.
 		proc = n8nProcess({ retryPolicy: RETRY_POLICY });

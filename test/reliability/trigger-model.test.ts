@@ -222,14 +222,18 @@ class ChangeTender implements Command {
 	toString = () => `${this.change}(#${this.pick}, +${this.dueInDays}d)`;
 }
 
+/** A minute on, the listing noted and the trigger's logs and errors so far counted. */
+function startPolling(model: Model, real: Real) {
+	advanceTime(MINUTE_MS);
+	const { trigger, world } = real;
+	const passing = noteListing(model, world);
+	return { trigger, world, passing, logs: trigger.logs.length, errors: trigger.errors.length };
+}
+
 class Poll implements Command {
 	check = () => true;
 	async run(model: Model, real: Real): Promise<void> {
-		advanceTime(MINUTE_MS);
-		const { trigger, world } = real;
-		const passing = noteListing(model, world);
-		const logs = trigger.logs.length;
-		const errors = trigger.errors.length;
+		const { trigger, passing, logs, errors } = startPolling(model, real);
 		await trigger.poll();
 		model.figures.polls++;
 		if (pollWasGood(trigger, logs, errors)) {
@@ -254,11 +258,7 @@ class OverlappingPolls implements Command {
 	) {}
 	check = () => true;
 	async run(model: Model, real: Real): Promise<void> {
-		advanceTime(MINUTE_MS);
-		const { trigger, world } = real;
-		const passing = noteListing(model, world);
-		const logs = trigger.logs.length;
-		const errors = trigger.errors.length;
+		const { trigger, world, passing, logs, errors } = startPolling(model, real);
 		const s = this.scheduler;
 		trigger.requestGate = (answer) => s.schedule(answer);
 		try {
@@ -361,13 +361,10 @@ class Failure implements Command {
 class Restart implements Command {
 	check = () => true;
 	async run(model: Model, real: Real): Promise<void> {
-		advanceTime(MINUTE_MS);
-		const passing = noteListing(model, real.world);
-		const logs = real.trigger.logs.length;
-		const errors = real.trigger.errors.length;
-		await real.trigger.restart();
+		const { trigger, passing, logs, errors } = startPolling(model, real);
+		await trigger.restart();
 		model.figures.restarts++;
-		if (pollWasGood(real.trigger, logs, errors)) for (const id of passing) model.due.add(id);
+		if (pollWasGood(trigger, logs, errors)) for (const id of passing) model.due.add(id);
 		checkInvariants(model, real);
 	}
 	toString = () => 'restart';

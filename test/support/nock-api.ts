@@ -28,3 +28,8 @@ export function tokenOnce(): nock.Scope {
 		.post('/oauth2/token')
 		.reply(200, { access_token: 'token-1', token_type: 'Bearer', expires_in: 3600 });
 }
+
+/** The first (or only) request for the company's results, matching `query` (any by default). */
+export function getResults(query: Record<string, string | number> | true = true) {
+	return nock(API).get(RESULTS).query(query);
+}

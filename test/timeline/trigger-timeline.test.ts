@@ -200,6 +200,11 @@ it('announces each new tender exactly once and each update once, through eighty 
 		}
 	};
 
+	const halfAnHourOn = async (when: string, restarts?: ReadonlySet<number>) => {
+		advanceTime(30 * MINUTE_MS);
+		await pollAll(when, restarts);
+	};
+
 	// Day 0: activation records the baseline and announces nothing.
 	for (const watched of triggers) {
 		watched.oracle.baseline(sandbox.listOpen(companyId), Date.now());
@@ -210,39 +215,31 @@ it('announces each new tender exactly once and each update once, through eighty 
 	// The named events first, one by one.
 	const first = sandbox.openTender({ builder: BUILDERS[0] });
 	const second = sandbox.openTender({ type: 'Procurement' });
-	advanceTime(30 * MINUTE_MS);
-	await pollAll('tenders open');
+	await halfAnHourOn('tenders open');
 
 	sandbox.updateTender(first.id, { quotesDueAt: isoDay(12) });
-	advanceTime(30 * MINUTE_MS);
-	await pollAll('a due date changes');
+	await halfAnHourOn('a due date changes');
 
 	sandbox.addTenderUnderBuilder(first.projectId, BUILDERS[1]);
-	advanceTime(30 * MINUTE_MS);
-	await pollAll('a project gains a tender under a second builder');
+	await halfAnHourOn('a project gains a tender under a second builder');
 
 	sandbox.openTender();
 	sandbox.injectFault({ kind: 'latencySpike', ms: 0 });
 	sandbox.injectFault({ kind: 'serverError', times: 5 });
-	advanceTime(30 * MINUTE_MS);
-	await pollAll('a fault outlasts the retries on the second page of the first trigger');
+	await halfAnHourOn('a fault outlasts the retries on the second page of the first trigger');
 	expect(triggers[0].failedPolls).toBe(1);
 
 	sandbox.revokeTokens();
 	sandbox.updateTender(second.id, { type: 'Tender', name: 'Electrical Services' });
-	advanceTime(30 * MINUTE_MS);
-	await pollAll('tokens are revoked; a Procurement becomes a Tender');
+	await halfAnHourOn('tokens are revoked; a Procurement becomes a Tender');
 
 	sandbox.updateTender(first.id, { quotesDueAt: isoDay(200) });
-	advanceTime(30 * MINUTE_MS);
-	await pollAll('a tender leaves the window');
+	await halfAnHourOn('a tender leaves the window');
 	sandbox.closeTender(second.id);
-	advanceTime(30 * MINUTE_MS);
-	await pollAll('a tender closes');
+	await halfAnHourOn('a tender closes');
 	sandbox.updateTender(first.id, { quotesDueAt: isoDay(30) });
 	sandbox.updateTender(second.id, { status: 'Open' });
-	advanceTime(30 * MINUTE_MS);
-	await pollAll('both come back, one with a new due date', new Set([1]));
+	await halfAnHourOn('both come back, one with a new due date', new Set([1]));
 
 	// Then eighty days of everything at once, twice a day.
 	const opened: string[] = [first.id, second.id];
