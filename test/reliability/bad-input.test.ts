@@ -10,6 +10,7 @@ import type { INodeExecutionData, INodeParameters } from 'n8n-workflow';
 import { startSandbox } from '../../sandbox';
 import {
 	n8nProcess,
+	SHORT_WAITS,
 	type CredentialFields,
 	type N8nProcess,
 	type NodeRun,
@@ -772,15 +773,7 @@ afterAll(async () => {
 });
 
 beforeEach(() => {
-	proc = n8nProcess({
-		retryPolicy: {
-			maxAttempts: 3,
-			baseDelayMs: 5,
-			maxDelayMs: 20,
-			maxTotalWaitMs: 10_000,
-			requestTimeoutMs: 1_000,
-		},
-	});
+	proc = n8nProcess({ retryPolicy: SHORT_WAITS });
 	world.sandbox.resetRequests();
 	world.scripted.requests.length = 0;
 	logs.length = 0;

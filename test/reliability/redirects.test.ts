@@ -8,7 +8,12 @@ import type { ICredentialDataDecryptedObject, NodeApiError } from 'n8n-workflow'
 
 import { passesOnItsOwn } from '../../nodes/SupplierMatchedProjects/trigger/failures';
 import { SANDBOX_FIXTURES, startSandbox } from '../../sandbox';
-import { n8nProcess, type CredentialFields, type N8nProcess } from '../support/harness';
+import {
+	n8nProcess,
+	SHORT_WAITS,
+	type CredentialFields,
+	type N8nProcess,
+} from '../support/harness';
 import {
 	startScriptedServer,
 	type ScriptedReply,
@@ -47,15 +52,7 @@ afterAll(async () => {
 
 beforeEach(() => {
 	script = undefined;
-	proc = n8nProcess({
-		retryPolicy: {
-			maxAttempts: 3,
-			baseDelayMs: 5,
-			maxDelayMs: 20,
-			maxTotalWaitMs: 10_000,
-			requestTimeoutMs: 2_000,
-		},
-	});
+	proc = n8nProcess({ retryPolicy: { ...SHORT_WAITS, requestTimeoutMs: 2_000 } });
 	api.requests.length = 0;
 	other.requests.length = 0;
 });

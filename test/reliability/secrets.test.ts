@@ -17,6 +17,7 @@ import type {
 import { startSandbox } from '../../sandbox';
 import {
 	n8nProcess,
+	SHORT_WAITS,
 	type CredentialFields,
 	type N8nProcess,
 	type PollHarness,
@@ -48,14 +49,6 @@ let recorder: ScriptedServer;
 let refusedPort: number;
 let logs: LogEntry[];
 /** Short waits; retries still happen. */
-const RETRY_POLICY = {
-	maxAttempts: 3,
-	baseDelayMs: 5,
-	maxDelayMs: 20,
-	maxTotalWaitMs: 10_000,
-	requestTimeoutMs: 1_000,
-};
-
 /** Answers for the sandbox unless a case says otherwise. */
 let override: ((request: ScriptedRequest, index: number) => ScriptedReply | undefined) | undefined;
 
@@ -81,7 +74,7 @@ afterAll(async () => {
 beforeEach(() => {
 	logs.length = 0;
 	override = undefined;
-	proc = n8nProcess({ retryPolicy: RETRY_POLICY });
+	proc = n8nProcess({ retryPolicy: SHORT_WAITS });
 	sandbox.clearFaults();
 });
 
@@ -282,7 +275,7 @@ describe('Get Many: no secret or token on any error path', () => {
 		expectNoLeaks({ ...run, writes: helper.credentials.writes });
 
 		// The same failure with "Continue On Fail": the error becomes an output item.
-		proc = n8nProcess({ retryPolicy: RETRY_POLICY });
+		proc = n8nProcess({ retryPolicy: SHORT_WAITS });
 		sandbox.clearFaults();
 		path.arrange?.();
 		const continued = await proc
@@ -438,7 +431,7 @@ describe('tokens are kept per credential, in memory only', () => {
 		const before = sandbox.tokensIssued({ clientId: PROBE.clientId });
 		const first = proc.withCredential(probeCredentials());
 		expect((await first.getMany({ companyId })).error).toBeUndefined();
-		proc = n8nProcess({ retryPolicy: RETRY_POLICY });
+		proc = n8nProcess({ retryPolicy: SHORT_WAITS });
 		const restarted = proc.withCredential(probeCredentials());
 		expect((await restarted.getMany({ companyId })).error).toBeUndefined();
 		expect(sandbox.tokensIssued({ clientId: PROBE.clientId }) - before).toBe(2);

@@ -53,6 +53,15 @@ export interface ProcessOptions {
 	retryPolicy?: RuntimeOptions['retryPolicy'];
 }
 
+/** Retries that wait milliseconds, not seconds, for tests of failures: three attempts, 1 s a request. */
+export const SHORT_WAITS: NonNullable<RuntimeOptions['retryPolicy']> = {
+	maxAttempts: 3,
+	baseDelayMs: 5,
+	maxDelayMs: 20,
+	maxTotalWaitMs: 10_000,
+	requestTimeoutMs: 1_000,
+};
+
 export interface RunOptions {
 	items?: INodeExecutionData[];
 	continueOnFail?: boolean;
