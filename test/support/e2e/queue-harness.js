@@ -51,7 +51,7 @@ const SCENARIOS = ['getMany', 'concurrent', 'trigger', 'workerKill', 'spread', '
  * @property {(name: string) => Promise<void>} killProcess SIGKILL to the process and its task runner
  * @property {(name: string) => Promise<void>} startWorker
  * @property {() => Promise<void>} stopN8n stops every n8n process, leaving the database and Redis up
- * @property {(label: string) => Promise<string>} snapshotRedis dumps every Redis key now (jobs live only while queued or running) and keeps it for storedText
+ * @property {(label: string) => Promise<string>} snapshotRedis dumps every Redis key now (a job is there while queued or running, and among the last 1,000 finished) and keeps it for storedText
  * @property {() => Promise<{ where: string, text: string }[]>} storedText everything to search for secrets: pg_dump, Redis keys now and in every snapshot, every file of the user folder
  * @property {() => { label: string, value: string }[]} secrets every client secret and every token issued
  * @property {() => Promise<void>} stop
@@ -223,6 +223,12 @@ async function launchQueueN8n(cleanups, logger, { postgres, redis, data }) {
 			EXECUTIONS_MODE: 'queue',
 			QUEUE_BULL_REDIS_HOST: redis.host,
 			QUEUE_BULL_REDIS_PORT: String(redis.port),
+			// By default n8n deletes a job from Redis as it finishes. The main instance waits for a
+			// webhook's job with Bull's job.finished(), which never settles when the worker finished
+			// the job before that call: the webhook then gets no answer (7 of 800 calls under load,
+			// with a workflow of no node of ours). With finished jobs kept, Bull sees it done.
+			N8N_EXECUTIONS_QUEUE_KEEP_LAST_COMPLETED: '1000',
+			N8N_EXECUTIONS_QUEUE_KEEP_LAST_FAILED: '1000',
 		},
 		owner: { email: 'queue-owner@example.com', firstName: 'Queue', lastName: 'Owner' },
 		data,
