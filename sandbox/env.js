@@ -1,8 +1,11 @@
 // @ts-check
 'use strict';
 
+const { wholeNumber } = require('./errors');
+
 /**
- * Reads a whole-number environment variable, or its default when unset.
+ * Reads a whole-number environment variable, or its default when unset. Text that is not all
+ * digits stays text, so the error quotes it as given.
  * @param {string} name
  * @param {number} fallback
  * @param {number} min
@@ -11,13 +14,7 @@
 function envNumber(name, fallback, min, max) {
 	const raw = process.env[name];
 	if (raw === undefined || raw === '') return fallback;
-	const value = /^\d+$/.test(raw) ? Number(raw) : NaN;
-	if (!(value >= min && value <= max)) {
-		throw new Error(
-			`${name} must be a whole number from ${min} to ${max} (got ${JSON.stringify(raw)})`,
-		);
-	}
-	return value;
+	return wholeNumber(/^\d+$/.test(raw) ? Number(raw) : raw, name, min, max);
 }
 
 module.exports = { envNumber };

@@ -11,7 +11,6 @@
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const ts = require('typescript');
 
 const { ensureRuntime } = require('../n8n/runtime');
 const { supportedN8nVersions } = require('../n8n/install');
@@ -77,6 +76,8 @@ async function n8nModulesFolder(log) {
 function buildIntoN8n(n8nModules) {
 	const existing = process.env[BUILD_VARIABLE];
 	if (existing) return existing;
+	// Loaded here, not at the top: the bench's workers reuse the build and never transpile.
+	const ts = require('typescript');
 	const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'smp-bench-build-'));
 	process.env[BUILD_VARIABLE] = folder;
 	process.once('exit', () => fs.rmSync(folder, { recursive: true, force: true }));

@@ -339,7 +339,6 @@ interface OpenedWalk {
 
 /** What the attempts of one page request share, fixed before the first is sent. */
 interface PageCall extends OpenedWalk {
-	policy: Readonly<RetryPolicy>;
 	/** No wait may end after this (epoch ms). */
 	deadline: number;
 }
@@ -406,14 +405,12 @@ function pageCall(opened: OpenedWalk, page: { cursor?: string; limit: number }):
 			`A page holds 1 to ${MAX_PAGE_SIZE} projects; ${page.limit} was asked for`,
 		);
 	}
-	const policy = opened.api.retryPolicy;
 	const qs =
 		page.cursor === undefined ? { limit: page.limit } : { limit: page.limit, cursor: page.cursor };
 	return {
 		...opened,
 		options: { ...opened.options, qs },
-		policy,
-		deadline: Date.now() + policy.maxTotalWaitMs,
+		deadline: Date.now() + opened.api.retryPolicy.maxTotalWaitMs,
 	};
 }
 
@@ -581,7 +578,7 @@ function statusError(call: PageCall, attempt: Attempt, answer: IN8nHttpFullRespo
 
 function networkError(call: PageCall, network: NetworkFailure, attempts: number): NoAnswerError {
 	const { baseUrl } = call.failedRequest;
-	const { requestTimeoutMs } = call.policy;
+	const { requestTimeoutMs } = call.api.retryPolicy;
 	const timeout =
 		requestTimeoutMs < 1000 ? `${requestTimeoutMs} ms` : `${Math.round(requestTimeoutMs / 1000)} s`;
 	const words = {
@@ -627,10 +624,11 @@ async function triesAgain(
 		return true;
 	}
 	const retried = tries.attempts - tries.waitedOut - tries.redirects;
-	if (retry.kind !== 'wait' || retried >= call.policy.maxAttempts) {
+	const policy = call.api.retryPolicy;
+	if (retry.kind !== 'wait' || retried >= policy.maxAttempts) {
 		return false;
 	}
-	return await waited(call, retry.retryAfterMs ?? backoffDelay(tries.attempts, call.policy));
+	return await waited(call, retry.retryAfterMs ?? backoffDelay(tries.attempts, policy));
 }
 
 /** Waits before the next attempt, unless that would pass the deadline. */
