@@ -145,33 +145,15 @@ class ImportGraph {
 		return this.read(file).imports;
 	}
 
-	/**
-	 * @param {string} from
-	 * @returns {Map<string, string>} it and every file it imports at any depth, each to the file
-	 * that first imports it, breadth first (so the chains are shortest)
-	 */
-	parents(from) {
-		const parents = new Map([[from, '']]);
-		for (const file of parents.keys()) {
-			for (const next of this.imports(file)) {
-				if (!parents.has(next) && /\.(ts|js)$/.test(next)) parents.set(next, file);
-			}
-		}
-		return parents;
-	}
-
 	/** @param {string} file @returns {Set<string>} it and every file it imports, at any depth */
 	closure(file) {
-		return new Set(this.parents(file).keys());
-	}
-
-	/** @param {string} from @param {string} to @returns {string[] | undefined} the shortest chain */
-	route(from, to) {
-		const parents = this.parents(from);
-		if (!parents.has(to)) return undefined;
-		const chain = [to];
-		while (chain[0] !== from) chain.unshift(/** @type {string} */ (parents.get(chain[0])));
-		return chain;
+		const closure = new Set([file]);
+		for (const one of closure) {
+			for (const next of this.imports(one)) {
+				if (/\.(ts|js)$/.test(next)) closure.add(next);
+			}
+		}
+		return closure;
 	}
 
 	/**
@@ -255,7 +237,6 @@ module.exports = {
 	ImportGraph,
 	NODE_DIR,
 	ROOT,
-	WHOLE_PACKAGE,
 	longFunctions,
 	sourceFiles,
 	testFiles,

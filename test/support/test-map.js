@@ -4,27 +4,20 @@
 /**
  * The README's test map (which tests run each product file), its rows computed from the imports.
  * `node test/support/test-map.js` prints the tables, `--write` puts them into README.md between
- * the markers; mapProblems compares the README's rows with the computed ones, saying how to fix each
- * difference.
+ * the markers; staleRows lists the rows where the README and the imports differ.
  */
 
 const fs = require('node:fs');
 const path = require('node:path');
 
-const {
-	ImportGraph,
-	NODE_DIR,
-	ROOT,
-	WHOLE_PACKAGE,
-	sourceFiles,
-	testFiles,
-} = require('./import-graph');
+const { ImportGraph, NODE_DIR, ROOT, sourceFiles, testFiles } = require('./import-graph');
 
 const README = path.join(ROOT, 'README.md');
 const START = '<!-- test-map:start -->';
 const END = '<!-- test-map:end -->';
 const REFRESH = 'node test/support/test-map.js --write';
 const NO_PRODUCT_FILE = '(no product file)';
+const MISSING_MARKERS = `README.md needs the markers ${START} and ${END} around the test map`;
 
 /**
  * Files whose row names every test that runs them; the rows of the files they import name only
@@ -47,10 +40,7 @@ const LAYERS = Object.freeze([
 ]);
 const HEADER = ['File', 'Also every test in the row of', ...LAYERS.map((layer) => layer.title)];
 
-/**
- * @typedef {{ files: string[], hubs: string[], tests: Map<string, string>, apart: Map<string, string> }} Row
- * `tests`: test file → why it belongs in the row; `apart`: test that runs the file → why it does not
- */
+/** @typedef {{ files: string[], hubs: string[], tests: Set<string> }} Row */
 
 /** @returns {string} README.md's text */
 const readReadme = () => fs.readFileSync(README, 'utf8');
@@ -58,9 +48,6 @@ const readReadme = () => fs.readFileSync(README, 'utf8');
 /** @param {string} file from the root @returns {string} as the table names it */
 const shortName = (file) =>
 	file.startsWith(`${NODE_DIR}/`) ? file.slice(NODE_DIR.length + 1) : file;
-
-/** @param {string} name as the table names a file @returns {string} from the root */
-const longName = (name) => (fs.existsSync(path.join(ROOT, name)) ? name : `${NODE_DIR}/${name}`);
 
 /** @param {string} test from the root @returns {string} from test/ */
 const testName = (test) => test.replace(/^test\//, '').replace(/\.test\.ts$/, '');
@@ -77,6 +64,11 @@ function layerOf(test) {
  * @param {ImportGraph} graph
  */
 function expectedRows(graph) {
+	const gone = HUBS.filter((hub) => !fs.existsSync(path.join(ROOT, hub.file)));
+	if (gone.length > 0) {
+		const files = gone.map((hub) => hub.file).join(', ');
+		throw new Error(`${files} no longer exist: name what replaced them in HUBS (test-map.js)`);
+	}
 	const tests = testFiles();
 	const reach = new Map(tests.map((test) => [test, graph.reach(test)]));
 	const hubFiles = HUBS.map((hub) => hub.file);
@@ -90,44 +82,30 @@ function expectedRows(graph) {
 		const row = rows.get(owner) ?? {
 			files: [],
 			hubs: hubs.map((hub) => hub.name),
-			tests: new Map(),
-			apart: new Map(),
+			tests: new Set(),
 		};
 		row.files.push(file);
 		for (const [test, reached] of reach) {
-			const { why, whyNot } = placeTest(graph, test, file, row.hubs, reached);
-			if (why && !row.tests.has(test)) row.tests.set(test, why);
-			if (whyNot) row.apart.set(test, whyNot);
+			if (belongs(graph, test, file, row.hubs, reached)) row.tests.add(test);
 		}
 		rows.set(owner, row);
 	}
 	const idle = tests.filter((test) => reach.get(test)?.size === 0);
-	const none = new Map(idle.map((test) => [test, 'it runs no product file']));
-	return [...rows.values(), { files: [], hubs: [], tests: none, apart: new Map() }];
+	return [...rows.values(), { files: [], hubs: [], tests: new Set(idle) }];
 }
 
 /**
+ * A test belongs in a file's row when it imports the file, or runs it other than through a hub
+ * whose row the file's row points to.
  * @param {ImportGraph} graph
  * @param {string} test
  * @param {string} file
  * @param {string[]} hubs the row's
  * @param {Set<string>} reached by the test
- * @returns {{ why?: string, whyNot?: string }} why the test belongs in the file's row, or why not
  */
-function placeTest(graph, test, file, hubs, reached) {
-	if (graph.imports(test).includes(file)) return { why: 'it imports the file itself' };
-	if (!reached.has(file)) return {};
-	const through = HUBS.filter((hub) => hubs.includes(hub.name) && reached.has(hub.file));
-	if (through.length > 0) {
-		const names = through.map((hub) => hub.name).join(' and ');
-		return { whyNot: `it runs this file only through the ${names} row, which names it` };
-	}
-	const route = graph.route(test, file);
-	return {
-		why: route
-			? `it loads the file through ${route.join(' → ')}`
-			: 'it builds the package or reads the file',
-	};
+function belongs(graph, test, file, hubs, reached) {
+	if (graph.imports(test).includes(file)) return true;
+	return reached.has(file) && !HUBS.some((hub) => hubs.includes(hub.name) && reached.has(hub.file));
 }
 
 /** @param {Row} row @returns {string} the first cell; a hub's with the name other rows call it */
@@ -184,13 +162,15 @@ function renderTable(rows) {
  */
 function withFreshTable(readme) {
 	const [start, end] = mapBounds(readme) ?? [];
-	if (start === undefined) {
-		throw new Error(`README.md needs the markers ${START} and ${END} around the test map`);
-	}
+	if (start === undefined) throw new Error(MISSING_MARKERS);
+	return `${readme.slice(0, start)}${freshMap()}${readme.slice(end)}`;
+}
+
+/** @returns {string} what belongs between the markers */
+function freshMap() {
 	const table = renderTable(expectedRows(new ImportGraph()));
 	// Prettier would pad every row to the widest; unpadded, each row reads on its own.
-	const ignored = `<!-- prettier-ignore-start -->\n\n${table}\n\n<!-- prettier-ignore-end -->`;
-	return `${readme.slice(0, start)}\n${ignored}\n${readme.slice(end)}`;
+	return `\n<!-- prettier-ignore-start -->\n\n${table}\n\n<!-- prettier-ignore-end -->\n`;
 }
 
 /** @param {string} readme @returns {[number, number] | undefined} the map's start and end */
@@ -201,161 +181,27 @@ function mapBounds(readme) {
 }
 
 /**
- * @typedef {{ first: string, files: string[], hubs: string, names: { name: string, column: string }[] }} ReadmeRow
- * `first`: the first cell as written; `names`: each test name (or pattern) and its column's title
- */
-
-/**
  * @param {string} readme the whole text
- * @returns {{ header: string[], rows: ReadmeRow[] } | undefined} the table between the markers
+ * @returns {string[]} nothing when the map is as the imports give it; else each row to remove or
+ *   add (a changed row is both), and the command that writes the map anew
  */
-function readTable(readme) {
+function staleRows(readme) {
 	const bounds = mapBounds(readme);
-	if (!bounds) return undefined;
-	const cells = readme
-		.slice(...bounds)
-		.split('\n')
-		.filter((line) => line.trim().startsWith('|'))
-		.map((line) =>
-			line
-				.trim()
-				.replace(/^\||\|$/g, '')
-				.split('|')
-				.map((cell) => cell.trim()),
-		);
-	const header = cells[0] ?? [];
-	const rows = cells
-		.filter(
-			(row) => row.join('|') !== header.join('|') && !row.every((cell) => /^:?-+:?$/.test(cell)),
-		)
-		.map((row) => ({
-			first: row[0],
-			files: row[0] === NO_PRODUCT_FILE ? [] : codeIn(row[0]).map(longName),
-			hubs: row[1] ?? '',
-			names: header
-				.slice(2)
-				.flatMap((column, index) => codeIn(row[index + 2] ?? '').map((name) => ({ name, column }))),
-		}));
-	return { header, rows };
-}
-
-/** @param {string} cell @returns {string[]} what it names in backticks */
-const codeIn = (cell) => [...cell.matchAll(/`([^`]+)`/g)].map((match) => match[1]);
-
-/**
- * @param {string} name a test's path from test/ without `.test.ts`, `*` for any characters
- * @returns {string[]} the test files it names
- */
-function testsNamedBy(name) {
-	const escaped = name.replace(/[.+?^${}()[\]\\]/g, '\\$&').replace(/\*/g, '[^/]*');
-	const pattern = new RegExp(`^test/${escaped}\\.test\\.ts$`);
-	return testFiles().filter((test) => pattern.test(test));
-}
-
-/** @param {string} readme @returns {string[]} each difference from the code, and its fix */
-function mapProblems(readme) {
-	const table = readTable(readme);
-	if (!table) {
-		return [`README.md has no test map between ${START} and ${END}: run \`${REFRESH}\`.`];
-	}
-	if (table.header.join('|') !== HEADER.join('|')) {
-		return [`The test map's header should read | ${HEADER.join(' | ')} |: run \`${REFRESH}\`.`];
-	}
-	const gone = [...WHOLE_PACKAGE, ...HUBS.map((hub) => hub.file)].filter(
-		(file) => !fs.existsSync(path.join(ROOT, file)),
-	);
-	if (gone.length > 0) {
-		const where = 'WHOLE_PACKAGE or HUBS in test/support/test-map.js and import-graph.js';
-		return [`${gone.join(', ')} no longer exist: name what replaced them in ${where}.`];
-	}
-	const expected = expectedRows(new ImportGraph());
-	const named = new Set(
-		table.rows.flatMap((row) => row.names.flatMap(({ name }) => testsNamedBy(name))),
-	);
-	return [
-		...rowFileProblems(table.rows),
-		...table.rows.flatMap((row) => rowTestProblems(row, expected)),
-		...testFiles()
-			.filter((test) => !named.has(test))
-			.map((test) => `\`${testName(test)}\` is in no row: add it where \`${REFRESH}\` puts it.`),
+	if (!bounds) return [`${MISSING_MARKERS}, then run \`${REFRESH}\`.`];
+	const rowsOf = (/** @type {string} */ text) =>
+		text.split('\n').filter((line) => line.startsWith('|'));
+	const written = rowsOf(readme.slice(...bounds));
+	const computed = rowsOf(freshMap());
+	const problems = [
+		...written.filter((row) => !computed.includes(row)).map((row) => `remove: ${row}`),
+		...computed.filter((row) => !written.includes(row)).map((row) => `add:    ${row}`),
 	];
+	return problems.length === 0
+		? []
+		: [`README.md's test map differs from the imports; run \`${REFRESH}\`.`, ...problems];
 }
 
-/** @param {ReadmeRow[]} rows @returns {string[]} product files without a row, rows without a file */
-function rowFileProblems(rows) {
-	const sources = sourceFiles();
-	const problems = rows.flatMap((row) =>
-		row.files
-			.filter((file) => !sources.includes(file))
-			.map(
-				(file) =>
-					`Row ${row.first}: \`${shortName(file)}\` is no product file; remove it or fix its path.`,
-			),
-	);
-	for (const file of sources) {
-		const count = rows.filter((row) => row.files.includes(file)).length;
-		if (count !== 1) {
-			const what = count === 0 ? 'has no row: add one' : `has ${count} rows: keep one`;
-			problems.push(`\`${shortName(file)}\` ${what}, with the tests \`${REFRESH}\` lists for it.`);
-		}
-	}
-	if (!rows.some((row) => row.first === NO_PRODUCT_FILE)) {
-		problems.push(
-			`The row ${NO_PRODUCT_FILE} is missing: add it last, naming the tests that run none.`,
-		);
-	}
-	return problems;
-}
-
-/** @param {ReadmeRow} row @param {Row[]} expected @returns {string[]} its tests' problems */
-function rowTestProblems(row, expected) {
-	const wanted = expected.find((one) =>
-		row.files.length === 0
-			? one.files.length === 0
-			: row.files.some((file) => one.files.includes(file)),
-	);
-	if (!wanted) return [];
-	const where = `Row ${row.first}`;
-	const problems = [];
-	if (row.hubs !== wanted.hubs.join(', ')) {
-		const reading = wanted.hubs.join(', ') || 'nothing';
-		problems.push(
-			`${where}: "${HEADER[1]}" should read ${reading} (the node files that import it).`,
-		);
-	}
-	/** @type {Map<string, string>} test → the column it is named in */
-	const named = new Map();
-	for (const { name, column } of row.names) {
-		const tests = testsNamedBy(name);
-		if (tests.length === 0) {
-			problems.push(
-				`${where}: \`${name}\` names no test file under test/; fix the name or remove it.`,
-			);
-		}
-		tests.forEach((test) => named.set(test, column));
-	}
-	const never =
-		wanted.files.length === 0
-			? 'it runs product files, so it belongs in their rows'
-			: 'it never loads this file, not even through what it imports';
-	for (const [test, column] of named) {
-		if (!wanted.tests.has(test)) {
-			problems.push(`${where}: remove \`${testName(test)}\`: ${wanted.apart.get(test) ?? never}.`);
-		} else if (column !== layerOf(test)) {
-			problems.push(`${where}: move \`${testName(test)}\` to "${layerOf(test)}".`);
-		}
-	}
-	for (const [test, why] of wanted.tests) {
-		if (!named.has(test)) {
-			const column =
-				layerOf(test) ?? '(none: add its folder to LAYERS in test/support/test-map.js)';
-			problems.push(`${where}: add \`${testName(test)}\` to "${column}": ${why}.`);
-		}
-	}
-	return problems;
-}
-
-module.exports = { REFRESH, mapProblems, readReadme };
+module.exports = { REFRESH, readReadme, staleRows };
 
 if (require.main === module) {
 	const fresh = withFreshTable(readReadme());

@@ -1,15 +1,11 @@
-import { REFRESH, mapProblems, readReadme } from '../support/test-map';
+import { REFRESH, readReadme, staleRows } from '../support/test-map';
 
 /**
  * The README's map from each product file to the tests that run it, against the imports: a new
- * test, a moved one or a new import must show in the table, or this fails saying where.
+ * test, a moved one or a new import must show in the table, or this fails naming the rows.
  */
 
 const readme = readReadme();
-
-function problemsOf(text: string): string {
-	return mapProblems(text).join('\n');
-}
 
 /** @returns the README with the first line that contains `needle` replaced */
 function edited(needle: string, replace: (line: string) => string): string {
@@ -22,53 +18,36 @@ function edited(needle: string, replace: (line: string) => string): string {
 
 describe("README.md's test map", () => {
 	it('names, for every product file, the tests that run it, and every test somewhere', () => {
-		const problems = problemsOf(readme);
-
-		expect(problems ? `${problems}\nOr write the map anew: ${REFRESH}` : '').toBe('');
+		expect(staleRows(readme).join('\n')).toBe('');
 	});
 
-	it('fails, naming the file and its tests, when a row is missing', () => {
-		const problems = problemsOf(edited('| `trigger/overlap.ts` |', () => ''));
+	it('fails, giving the row to add and the command that writes it, when a row is missing', () => {
+		const problems = staleRows(edited('| `trigger/overlap.ts` |', () => ''));
 
-		expect(problems).toContain('`trigger/overlap.ts` has no row: add one');
-		expect(problems).toContain('`unit/trigger-overlap` is in no row');
+		expect(problems[0]).toContain(REFRESH);
+		expect(problems.slice(1)).toEqual([
+			expect.stringMatching(/^add: +\| `trigger\/overlap\.ts` \|.*`unit\/trigger-overlap`/),
+		]);
 	});
 
-	it('fails when a row names a test that does not exist', () => {
-		const problems = problemsOf(
-			edited('| `trigger/diff.ts` |', (line) =>
-				line.replace('`unit/trigger-diff`', '`unit/trigger-dif`'),
-			),
-		);
+	it.each([
+		['a test that does not exist', '`unit/trigger-diff`', '`unit/trigger-dif`'],
+		[
+			'a test that never loads the file',
+			'`unit/trigger-diff`',
+			'`unit/trigger-diff`, `unit/paging`',
+		],
+		['no hub where the Trigger imports the file', '| Trigger |', '|  |'],
+	])('fails on a row that names %s, giving it and the row the imports give', (_, from, to) => {
+		const row = readme.split('\n').find((line) => line.startsWith('| `trigger/diff.ts` |'));
+		const problems = staleRows(edited('| `trigger/diff.ts` |', (line) => line.replace(from, to)));
 
-		expect(problems).toContain('Row `trigger/diff.ts`: `unit/trigger-dif` names no test file');
-		expect(problems).toContain('Row `trigger/diff.ts`: add `unit/trigger-diff` to "Without n8n"');
+		expect(problems.slice(1)).toEqual([`remove: ${row?.replace(from, to)}`, `add:    ${row}`]);
 	});
 
-	it('fails when a row names a test that never loads the file', () => {
-		const problems = problemsOf(
-			edited('| `trigger/overlap.ts` |', (line) =>
-				line.replace('`unit/trigger-overlap`', '`unit/trigger-overlap`, `unit/paging`'),
-			),
-		);
-
-		expect(problems).toContain(
-			'Row `trigger/overlap.ts`: remove `unit/paging`: it never loads this file',
-		);
-	});
-
-	it('fails when a test is in the wrong column, or a node row is left out', () => {
-		const moved = edited('| `trigger/output.ts` |', (line) =>
-			line.replace(
-				'`unit/trigger-due-soon`, `unit/trigger-output` |  |',
-				'`unit/trigger-due-soon` | `unit/trigger-output` |',
-			),
-		);
-		const unhooked = edited('| `trigger/output.ts` |', (line) =>
-			line.replace('| Trigger |', '|  |'),
-		);
-
-		expect(problemsOf(moved)).toContain('move `unit/trigger-output` to "Without n8n"');
-		expect(problemsOf(unhooked)).toContain('should read Trigger');
+	it('says where the markers go when they are missing', () => {
+		expect(staleRows(readme.replace('<!-- test-map:start -->', ''))).toEqual([
+			expect.stringContaining(`README.md needs the markers`),
+		]);
 	});
 });
