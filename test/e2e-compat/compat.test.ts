@@ -2,7 +2,7 @@ import { sleep } from 'n8n-workflow';
 
 import { outputItems } from '../support/e2e/harness';
 import { startCompatE2e, type CompatEnvironment } from '../support/e2e/compat-harness';
-import { stderrLogger } from '../support/e2e/support';
+import { sandboxNow, stderrLogger } from '../support/e2e/support';
 import { parseToolAnswer } from '../support/tool-answer';
 
 /**
@@ -16,10 +16,6 @@ const ONE_POLL_MS = 75_000;
 const TOOL_NAME = 'Matched_Projects';
 
 let env: CompatEnvironment;
-
-function sandboxNow(): string {
-	return new Date(env.sandbox.clock.now()).toISOString();
-}
 
 function pageRequests() {
 	const path = `/api/supplier/v1/companies/${env.fixtures.companyId}/speci-finder/results`;
@@ -159,14 +155,14 @@ describe('the packed package on this n8n version', () => {
 		'an activated trigger emits nothing at activation, then the tender added between polls, once',
 		async () => {
 			const { id: workflowId, node } = env.workflows.trigger;
-			const activatedAt = sandboxNow();
+			const activatedAt = sandboxNow(env.sandbox);
 			await env.client.activateWorkflow(workflowId);
 			await env.waitForPolls(activatedAt, 1, ONE_POLL_MS);
 			await sleep(5_000);
 			expect(await env.client.listExecutions(workflowId)).toEqual([]);
 
 			const tender = env.sandbox.openTender({ companyId: env.fixtures.companyId });
-			const addedAt = sandboxNow();
+			const addedAt = sandboxNow(env.sandbox);
 			const [execution] = await env.client.waitForExecutions(workflowId, 1, 2 * ONE_POLL_MS);
 			expect(execution?.status).toBe('success');
 			const detail = await env.client.getExecution(execution.id);

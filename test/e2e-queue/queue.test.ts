@@ -5,7 +5,7 @@ import {
 	type QueueE2eEnvironment,
 	type QueueScenario,
 } from '../support/e2e/queue-harness';
-import { stderrLogger, waitForPolls } from '../support/e2e/support';
+import { sandboxNow, stderrLogger, waitForPolls } from '../support/e2e/support';
 import { outputItems, type ExecutionSummary } from '../../scripts/n8n/client';
 import { busiestWindow } from '../support/rate-window';
 import { reportFigures } from '../support/reliability-report';
@@ -31,10 +31,6 @@ beforeAll(async () => {
 afterAll(async () => {
 	await env?.stop();
 }, 120_000);
-
-function sandboxNow(): string {
-	return new Date(env.sandbox.clock.now()).toISOString();
-}
 
 function resultsRequests(clientId: string, since = '') {
 	return env.sandbox
@@ -267,7 +263,7 @@ describe('the packed package in queue mode (main + 2 workers, PostgreSQL, Redis)
 			const polls = (since: string, count: number, timeoutMs: number) =>
 				waitForPolls(env.sandbox, { since, count, timeoutMs, clientId: scenario.clientId });
 
-			const activatedAt = sandboxNow();
+			const activatedAt = sandboxNow(env.sandbox);
 			await env.client.activateWorkflow(scenario.workflowId);
 			await polls(activatedAt, 1, ONE_POLL_MS);
 			await sleep(5_000);
@@ -279,7 +275,7 @@ describe('the packed package in queue mode (main + 2 workers, PostgreSQL, Redis)
 			expect(await emittedTenderIds(scenario.workflowId)).toEqual([[first.id]]);
 
 			// Every attempt of the next poll fails, and a tender opens meanwhile.
-			const failingFrom = sandboxNow();
+			const failingFrom = sandboxNow(env.sandbox);
 			env.sandbox.injectFault({ kind: 'serverError', times: 5 });
 			const duringFailure = env.sandbox.openTender({ companyId: COMPANY_ID });
 			await env.client.waitForExecutions(scenario.workflowId, 2, 4 * ONE_POLL_MS);
@@ -289,12 +285,12 @@ describe('the packed package in queue mode (main + 2 workers, PostgreSQL, Redis)
 			expect(failedRequests).toHaveLength(5);
 			expect(await emittedTenderIds(scenario.workflowId)).toEqual([[first.id], [duringFailure.id]]);
 
-			const restartedAt = sandboxNow();
+			const restartedAt = sandboxNow(env.sandbox);
 			await env.restartMain();
 			await polls(restartedAt, 1, 2 * ONE_POLL_MS);
 			const afterRestart = env.sandbox.openTender({ companyId: COMPANY_ID });
 			await env.client.waitForExecutions(scenario.workflowId, 3, 2 * ONE_POLL_MS);
-			const announcedAt = sandboxNow();
+			const announcedAt = sandboxNow(env.sandbox);
 			// One more poll after the one that announced it must announce nothing.
 			await polls(announcedAt, 1, 2 * ONE_POLL_MS);
 			await sleep(5_000);

@@ -1,7 +1,12 @@
 import { sleep } from 'n8n-workflow';
 
 import { outputItems, startE2e, type E2eEnvironment } from '../support/e2e/harness';
-import { readSpreadsheetRows, stderrLogger, waitForLogLines } from '../support/e2e/support';
+import {
+	readSpreadsheetRows,
+	sandboxNow,
+	stderrLogger,
+	waitForLogLines,
+} from '../support/e2e/support';
 
 /**
  * A listing that holds broken entries beside clean projects, for as long as the test runs, read by
@@ -12,10 +17,6 @@ import { readSpreadsheetRows, stderrLogger, waitForLogLines } from '../support/e
 const ONE_POLL_MS = 75_000;
 
 let env: E2eEnvironment;
-
-function sandboxNow(): string {
-	return new Date(env.sandbox.clock.now()).toISOString();
-}
 
 beforeAll(async () => {
 	env = await startE2e(stderrLogger);
@@ -60,14 +61,14 @@ describe('a listing with broken entries that stay, in a real n8n', () => {
 		async () => {
 			const { companyId } = env.fixtures;
 			const workflowId = env.exampleIds.tendersToSpreadsheet;
-			const activatedAt = sandboxNow();
+			const activatedAt = sandboxNow(env.sandbox);
 			await env.client.activateWorkflow(workflowId);
 			await env.waitForPolls(activatedAt, 1, ONE_POLL_MS);
 			await sleep(5_000);
 			expect(await env.client.listExecutions(workflowId)).toEqual([]);
 
 			const opened = [env.sandbox.openTender({ companyId }), env.sandbox.openTender({ companyId })];
-			const addedAt = sandboxNow();
+			const addedAt = sandboxNow(env.sandbox);
 			const [execution] = await env.waitForExecutions(workflowId, 1, 2 * ONE_POLL_MS);
 			expect(execution.status).toBe('success');
 			const emitted = outputItems(await env.executionDetail(execution.id), 'New Matching Tender');

@@ -2,7 +2,7 @@ import { sleep } from 'n8n-workflow';
 
 import { startCompatE2e, type CompatEnvironment } from '../support/e2e/compat-harness';
 import { outputItems } from '../support/e2e/harness';
-import { stderrLogger } from '../support/e2e/support';
+import { sandboxNow, stderrLogger } from '../support/e2e/support';
 
 /**
  * The trigger under n8n's durable scheduler for poll triggers (n8n 2.33 on; the version
@@ -18,10 +18,6 @@ const RETRY_AFTER_SECONDS = 150;
 let env: CompatEnvironment;
 /** Printed after the last test, so a CI log shows what was measured. */
 const figures: string[] = [];
-
-function sandboxNow(): string {
-	return new Date(env.sandbox.clock.now()).toISOString();
-}
 
 /** Waits until n8n's log says what `pattern` matches. */
 async function waitForLog(pattern: RegExp, timeoutMs: number): Promise<void> {
@@ -93,7 +89,7 @@ describe("the trigger under n8n's durable poll scheduler", () => {
 			);
 
 			// One more poll after the one that emitted it must not emit it again.
-			const emittedAt = sandboxNow();
+			const emittedAt = sandboxNow(env.sandbox);
 			await env.waitForPolls(emittedAt, 1, 2 * ONE_POLL_MS);
 			await sleep(5_000);
 			expect(await env.client.listExecutions(workflowId)).toHaveLength(1);
@@ -107,7 +103,7 @@ describe("the trigger under n8n's durable poll scheduler", () => {
 			const { id: workflowId } = env.workflows.trigger;
 			// Every answer a 401, a fresh token included: nothing the next poll would see pass.
 			env.sandbox.injectFault({ kind: 'serverError', status: 401, times: 50 });
-			const refusedFrom = sandboxNow();
+			const refusedFrom = sandboxNow(env.sandbox);
 
 			const executions = await env.client.waitForExecutions(workflowId, 2, 2 * ONE_POLL_MS);
 
@@ -121,7 +117,7 @@ describe("the trigger under n8n's durable poll scheduler", () => {
 			expect(firstRefusal).toBeDefined();
 
 			// n8n backs an actionable failure off for 30 minutes: no poll in the next one and a bit.
-			const reportedAt = sandboxNow();
+			const reportedAt = sandboxNow(env.sandbox);
 			await sleep(ONE_POLL_MS);
 			const since = resultsRequests().filter((entry) => entry.at > reportedAt);
 			figures.push(

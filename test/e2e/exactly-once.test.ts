@@ -1,7 +1,7 @@
 import { sleep } from 'n8n-workflow';
 
 import { outputItems, startE2e, type E2eEnvironment } from '../support/e2e/harness';
-import { stderrLogger, waitForLogLines } from '../support/e2e/support';
+import { sandboxNow, stderrLogger, waitForLogLines } from '../support/e2e/support';
 
 /**
  * Exactly once in a real n8n where the field broke it: a trigger whose two Poll Times fall due at
@@ -23,10 +23,6 @@ const WORKFLOWS = [
 const ODD_IDS = ['__proto__', 'constructor', 'hasOwnProperty'];
 
 let env: E2eEnvironment;
-
-function sandboxNow(): string {
-	return new Date(env.sandbox.clock.now()).toISOString();
-}
 
 function firstPagesSince(since: string): number {
 	return env.sandbox
@@ -50,7 +46,7 @@ test(
 	async () => {
 		const { companyId } = env.fixtures;
 		env.sandbox.setLatency(LATENCY_MS);
-		const activatedAt = sandboxNow();
+		const activatedAt = sandboxNow(env.sandbox);
 		for (const { id } of WORKFLOWS) await env.client.activateWorkflow(id);
 		await env.waitForPolls(activatedAt, WORKFLOWS.length, ONE_POLL_MS);
 		await sleep(5_000);
@@ -65,7 +61,7 @@ test(
 
 		for (const { id } of WORKFLOWS) await env.waitForExecutions(id, 1, 2 * ONE_POLL_MS);
 		// Three more minutes: each minute both Poll Times of both workflows fall due together.
-		const settledAt = sandboxNow();
+		const settledAt = sandboxNow(env.sandbox);
 		await sleep(3 * 60_000 + 10_000);
 		const walks = firstPagesSince(settledAt);
 

@@ -1,7 +1,7 @@
 import { sleep } from 'n8n-workflow';
 
 import { outputItems, startE2e, type E2eEnvironment } from '../support/e2e/harness';
-import { readSpreadsheetRows, stderrLogger } from '../support/e2e/support';
+import { readSpreadsheetRows, sandboxNow, stderrLogger } from '../support/e2e/support';
 
 /**
  * The packed package, installed as a community node into a real n8n (the version SMP_N8N_VERSION
@@ -12,10 +12,6 @@ import { readSpreadsheetRows, stderrLogger } from '../support/e2e/support';
 const ONE_POLL_MS = 75_000;
 
 let env: E2eEnvironment;
-
-function sandboxNow(): string {
-	return new Date(env.sandbox.clock.now()).toISOString();
-}
 
 beforeAll(async () => {
 	env = await startE2e(stderrLogger);
@@ -125,7 +121,7 @@ describe('the packed package inside a real n8n', () => {
 		async () => {
 			const { companyId } = env.fixtures;
 			const triggerWorkflows = [env.exampleIds.tendersToSpreadsheet, env.exampleIds.tendersToEmail];
-			const activatedAt = sandboxNow();
+			const activatedAt = sandboxNow(env.sandbox);
 			for (const workflowId of triggerWorkflows) await env.client.activateWorkflow(workflowId);
 			await env.waitForPolls(activatedAt, triggerWorkflows.length, ONE_POLL_MS);
 			await sleep(5_000);
@@ -134,7 +130,7 @@ describe('the packed package inside a real n8n', () => {
 			}
 
 			const tender = env.sandbox.openTender({ companyId });
-			const addedAt = sandboxNow();
+			const addedAt = sandboxNow(env.sandbox);
 			const executions = [];
 			for (const workflowId of triggerWorkflows) {
 				const [execution] = await env.waitForExecutions(workflowId, 1, 2 * ONE_POLL_MS);
@@ -173,7 +169,7 @@ describe('the packed package inside a real n8n', () => {
 				name: 'Roofing <b>& Cladding</b>',
 			});
 			env.sandbox.redateTender(tender.id, 20);
-			const activatedAt = sandboxNow();
+			const activatedAt = sandboxNow(env.sandbox);
 			await env.client.activateWorkflow(workflowId);
 			await env.waitForPolls(activatedAt, 1, ONE_POLL_MS);
 			await sleep(5_000);
@@ -187,7 +183,7 @@ describe('the packed package inside a real n8n', () => {
 			});
 			expect(redate.status).toBe(200);
 			const redated = (await redate.json()) as { quotesDueAt: string };
-			const redatedAt = sandboxNow();
+			const redatedAt = sandboxNow(env.sandbox);
 
 			const [execution] = await env.waitForExecutions(workflowId, 1, 2 * ONE_POLL_MS);
 			expect(execution?.status).toBe('success');

@@ -37,6 +37,12 @@ function readSpreadsheetRows(env, prefix) {
 }
 
 /**
+ * The sandbox's time as its request log writes it (ISO 8601): a `since` for what comes after now.
+ * @param {import('../../../sandbox').Sandbox} sandbox
+ */
+const sandboxNow = (sandbox) => new Date(sandbox.clock.now()).toISOString();
+
+/**
  * Waits until the sandbox has seen `count` polls (first pages: results requests without a cursor)
  * after `since` (sandbox time, ISO 8601), of one client when `clientId` is given.
  * @param {import('../../../sandbox').Sandbox} sandbox
@@ -89,4 +95,4 @@ async function waitForLogLines(env, text, timeoutMs) {
 	}
 }
 
-module.exports = { stderrLogger, readSpreadsheetRows, waitForPolls, waitForLogLines };
+module.exports = { stderrLogger, readSpreadsheetRows, sandboxNow, waitForPolls, waitForLogLines };
