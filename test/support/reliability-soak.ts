@@ -19,6 +19,7 @@ import type { FaultRates } from '../../sandbox/faults';
 import type { RequestLogEntry } from '../../sandbox/server';
 import { advanceTime, DAY_MS, isoDay, MINUTE_MS, runInVirtualTime, useVirtualTime } from './clock';
 import { n8nProcess, type N8nProcess, type PollHarness } from './harness';
+import { changesBetween, valuesOf, type Values } from '../timeline/oracle';
 import { captureLogs } from './reliability-logs';
 import { reportProgress } from './reliability-report';
 
@@ -90,36 +91,6 @@ function advanceClock(ms: number): void {
 function seedProductRandom(seed: number): () => void {
 	const spy = jest.spyOn(Math, 'random').mockImplementation(seededRandom(seed + 1).next);
 	return () => spy.mockRestore();
-}
-
-/** The fields whose change is an update, as the trigger's Event option documents them. */
-interface Snapshot {
-	quotesDueAt: string | null;
-	status: string;
-	name: string;
-	type: string;
-	builder: string;
-}
-
-function snapshotOf(tender: Tender): Snapshot {
-	return {
-		quotesDueAt: tender.quotesDueAt,
-		status: tender.status,
-		name: tender.name,
-		type: tender.type,
-		builder: tender.builder.name,
-	};
-}
-
-function changesBetween(
-	from: Snapshot,
-	to: Snapshot,
-): Record<string, { from: unknown; to: unknown }> {
-	const changes: Record<string, { from: unknown; to: unknown }> = {};
-	for (const field of Object.keys(from) as Array<keyof Snapshot>) {
-		if (from[field] !== to[field]) changes[field] = { from: from[field], to: to[field] };
-	}
-	return changes;
 }
 
 /** The order does not matter when comparing changes. */
@@ -339,7 +310,7 @@ const sum = (values: Iterable<number>) => [...values].reduce((total, value) => t
 /** Ground truth from the sandbox alone, and what the trigger emitted against it. */
 class TriggerLedger {
 	/** The last listed values of every tender a served walk has listed. */
-	private readonly known = new Map<string, Snapshot>();
+	private readonly known = new Map<string, Values>();
 	readonly expectedNew = new Set<string>();
 	private readonly expectedUpdates = new Map<string, number>();
 	private readonly emittedNew = new Map<string, number>();
@@ -362,14 +333,14 @@ class TriggerLedger {
 	/** After a fully served poll of a running trigger: what it should have emitted. */
 	learn(listed: Listed): void {
 		for (const [id, { tender }] of listed) {
-			const snapshot = snapshotOf(tender);
+			const values = valuesOf(tender);
 			const previous = this.known.get(id);
-			this.known.set(id, snapshot);
+			this.known.set(id, values);
 			if (previous === undefined) {
 				if (this.baselined) this.expectedNew.add(id);
 				continue;
 			}
-			const changes = changesBetween(previous, snapshot);
+			const changes = changesBetween(previous, values);
 			if (Object.keys(changes).length > 0) bump(this.expectedUpdates, changesKey(id, changes));
 		}
 		this.baselined = true;

@@ -9,7 +9,8 @@ import type { Project, Tender } from '../../nodes/SupplierMatchedProjects/api/ty
 /** The fields whose change is an update, in the API's words; builder by name. */
 const WATCHED = ['quotesDueAt', 'status', 'name', 'type', 'builder'] as const;
 type Watched = (typeof WATCHED)[number];
-type Values = Record<Watched, string | null>;
+/** A tender's watched fields, as the last poll that listed it saw them. */
+export type Values = Record<Watched, string | null>;
 export type Changes = Partial<Record<Watched, { from: string | null; to: string | null }>>;
 
 /** One announcement, comparable whatever the output shape. */
@@ -23,7 +24,7 @@ export interface Announced {
 	previousQuotesDueAt?: string | null;
 }
 
-function valuesOf(tender: Tender): Values {
+export function valuesOf(tender: Tender): Values {
 	return {
 		quotesDueAt: tender.quotesDueAt,
 		status: tender.status,
@@ -31,6 +32,15 @@ function valuesOf(tender: Tender): Values {
 		type: tender.type,
 		builder: tender.builder.name,
 	};
+}
+
+/** The watched fields that differ, each from and to: what an update announces. */
+export function changesBetween(before: Values, now: Values): Changes {
+	const changes: Changes = {};
+	for (const field of WATCHED) {
+		if (before[field] !== now[field]) changes[field] = { from: before[field], to: now[field] };
+	}
+	return changes;
 }
 
 function byId(a: Announced, b: Announced): number {
@@ -69,10 +79,7 @@ export class Oracle {
 				continue;
 			}
 			if (!this.watchUpdates) continue;
-			const changes: Changes = {};
-			for (const field of WATCHED) {
-				if (before[field] !== now[field]) changes[field] = { from: before[field], to: now[field] };
-			}
+			const changes = changesBetween(before, now);
 			if (Object.keys(changes).length > 0) {
 				announced.push({ id: tender.id, event: 'updatedTender', changes });
 			}
