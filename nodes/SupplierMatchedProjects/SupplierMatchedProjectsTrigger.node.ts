@@ -198,13 +198,7 @@ async function pollInTurn(
 	const staticData = context.getWorkflowStaticData('node');
 	const previous = savedState(context, staticData);
 	// A failed walk leaves the state untouched: the tenders it missed come with the next good poll.
-	const listing = await fetchListing(
-		context,
-		runtime,
-		parameters,
-		previous,
-		runtime.failureStreaks,
-	);
+	const listing = await fetchListing(context, runtime, parameters, previous);
 	if (listing === null) return null;
 	if (!stillInTurn()) {
 		context.logger.warn(

@@ -188,6 +188,11 @@ export interface Listing {
 	pages: number;
 }
 
+/** What a scheduled poll uses of its n8n process: the API, and its record of failed polls by trigger. */
+export interface PollingProcess extends ApiConnection {
+	readonly failureStreaks: Map<string, FailureStreak>;
+}
+
 /** One trigger of one workflow: n8n's own key for its static data is the node's name. */
 export function triggerKey(context: IPollFunctions): string {
 	return JSON.stringify([context.getWorkflow().id ?? '', context.getNode().name]);
@@ -197,19 +202,18 @@ export function triggerKey(context: IPollFunctions): string {
  * The complete listing, or null when the walk failed in a way that stays quiet: it passes on its
  * own and a previous state lets the next good poll catch up. Anything else is thrown, with why in
  * n8n's terms; a failure that will not pass on its own once per streak (see isHeard).
- * `streaks` is this process's record of failed polls by trigger.
  */
 export async function fetchListing(
 	context: IPollFunctions,
-	api: ApiConnection,
+	runtime: PollingProcess,
 	parameters: TriggerParameters,
 	previous: TriggerState | undefined,
-	streaks: Map<string, FailureStreak>,
 ): Promise<Listing | null> {
 	const node = context.getNode();
 	const key = triggerKey(context);
+	const streaks = runtime.failureStreaks;
 	try {
-		const walk = await openWalk(api, context, parameters.companyId);
+		const walk = await openWalk(runtime, context, parameters.companyId);
 		// The previous walk's cost says nothing about another company's.
 		if (previous?.scope === scopeOf(parameters.companyId, parameters.filters)) {
 			checkBudget(node, walk, previous);
