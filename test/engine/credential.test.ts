@@ -10,12 +10,16 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import { SupplierMatchedProjectsApi } from '../../credentials/SupplierMatchedProjectsApi.credentials';
 import { SANDBOX_FIXTURES, startSandbox } from '../../sandbox';
 import { closedPort } from '../support/reliability-server';
-import { n8nProcess, runNode, TestCredentialsHelper, type N8nProcess } from '../support/harness';
+import {
+	CREDENTIAL_TYPE,
+	n8nProcess,
+	runNode,
+	TestCredentialsHelper,
+	type N8nProcess,
+} from '../support/harness';
 import type { Sandbox } from '../support/poll-world';
 
 let proc: N8nProcess;
-
-const TYPE = 'supplierMatchedProjectsApi';
 
 let sandbox: Sandbox;
 
@@ -199,10 +203,10 @@ describe('the credentials helper stands in for the cli faithfully', () => {
 		const persistingCredential = new SupplierMatchedProjectsApi(proc.runtime);
 		persistingCredential.preAuthentication = async () => ({ accessToken: 'would-be-stored' });
 		const persisting = new TestCredentialsHelper([persistingCredential]);
-		persisting.setCredentials(TYPE, settings());
+		persisting.setCredentials(CREDENTIAL_TYPE, settings());
 		await viaHttpRequest(`${sandbox.url}/swagger/doc`, persisting);
 		expect(persisting.writes).toEqual([
-			{ type: TYPE, data: expect.objectContaining({ accessToken: 'would-be-stored' }) },
+			{ type: CREDENTIAL_TYPE, data: expect.objectContaining({ accessToken: 'would-be-stored' }) },
 		]);
 	});
 });
@@ -221,12 +225,12 @@ const httpRequestLikeNode: INodeType = {
 		defaults: { name: 'HTTP Request' },
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: TYPE, required: true }],
+		credentials: [{ name: CREDENTIAL_TYPE, required: true }],
 		properties: [{ displayName: 'URL', name: 'url', type: 'string', default: '' }],
 	},
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const url = this.getNodeParameter('url', 0) as string;
-		const body = (await this.helpers.httpRequestWithAuthentication.call(this, TYPE, {
+		const body = (await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_TYPE, {
 			method: 'GET',
 			url,
 			json: true,
@@ -245,7 +249,7 @@ async function viaHttpRequest(
 
 describe('as a predefined credential in an HTTP Request node', () => {
 	beforeEach(() => {
-		proc.credentials.setCredentials(TYPE, settings());
+		proc.credentials.setCredentials(CREDENTIAL_TYPE, settings());
 	});
 
 	it('authenticates calls to other endpoints of the API', async () => {

@@ -3,13 +3,12 @@ import type { ICredentialDataDecryptedObject, IDataObject, INodeParameters } fro
 import type { Project } from '../../nodes/SupplierMatchedProjects/api/types';
 import type { RetryPolicy } from '../../nodes/SupplierMatchedProjects/transport/retry';
 import { SANDBOX_FIXTURES, startSandbox } from '../../sandbox';
-import { n8nProcess, type N8nProcess, type NodeRun } from '../support/harness';
+import { CREDENTIAL_TYPE, n8nProcess, type N8nProcess, type NodeRun } from '../support/harness';
 import { filterOracle, type FilterParameters } from '../timeline/oracle';
 import type { Sandbox } from '../support/poll-world';
 
 let proc: N8nProcess;
 
-const TYPE = 'supplierMatchedProjectsApi';
 const { companyId } = SANDBOX_FIXTURES;
 
 let sandbox: Sandbox;
@@ -20,7 +19,7 @@ function restart(retryPolicy?: Partial<RetryPolicy>) {
 }
 
 function useCredentials(overrides: ICredentialDataDecryptedObject = {}) {
-	proc.credentials.setCredentials(TYPE, {
+	proc.credentials.setCredentials(CREDENTIAL_TYPE, {
 		authUrl: sandbox.url,
 		baseUrl: sandbox.url,
 		...SANDBOX_FIXTURES.client,
@@ -288,7 +287,7 @@ describe('against the sandbox', () => {
 		// A sandbox of its own, so its rate limiter has seen nothing from the other tests.
 		const fresh = await startSandbox({ port: 0, projects: 5 });
 		try {
-			proc.credentials.setCredentials(TYPE, {
+			proc.credentials.setCredentials(CREDENTIAL_TYPE, {
 				authUrl: fresh.url,
 				baseUrl: fresh.url,
 				...SANDBOX_FIXTURES.client,

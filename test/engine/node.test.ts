@@ -3,11 +3,16 @@ import type { INodeParameters } from 'n8n-workflow';
 
 import type { Project } from '../../nodes/SupplierMatchedProjects/api/types';
 import type { RetryPolicy } from '../../nodes/SupplierMatchedProjects/transport/retry';
-import { n8nProcess, type N8nProcess, type NodeRun, type RunOptions } from '../support/harness';
+import {
+	CREDENTIAL_TYPE,
+	n8nProcess,
+	type N8nProcess,
+	type NodeRun,
+	type RunOptions,
+} from '../support/harness';
 import { page, project, projects, tender } from '../support/n8n-fixtures';
 import { API, AUTH, COMPANY, RESULTS, useNock } from '../support/nock-api';
 
-const TYPE = 'supplierMatchedProjectsApi';
 const SECRET = 'example-client-secret-for-engine-tests';
 const CLIENT = 'client-1';
 
@@ -532,7 +537,7 @@ describe('API errors', () => {
 	});
 
 	it('refuses a credential whose Base URL is not http(s), before any request', async () => {
-		proc.credentials.setCredentials(TYPE, {
+		proc.credentials.setCredentials(CREDENTIAL_TYPE, {
 			authUrl: AUTH,
 			baseUrl: 'api.supplier.test',
 			clientId: CLIENT,

@@ -8,12 +8,18 @@ import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workf
 import type { RetryPolicy } from '../../nodes/SupplierMatchedProjects/transport/retry';
 import { SANDBOX_FIXTURES, startSandbox, type SandboxOptions } from '../../sandbox';
 import { useVirtualTime } from './clock';
-import { n8nProcess, type CredentialFields, type N8nProcess, type PollHarness } from './harness';
+import {
+	CREDENTIAL_TYPE,
+	n8nProcess,
+	type CredentialFields,
+	type N8nProcess,
+	type PollHarness,
+} from './harness';
 
 export type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
 
 export { DAY_MS, MINUTE_MS } from './clock';
-export const CREDENTIAL_TYPE = 'supplierMatchedProjectsApi';
+export { CREDENTIAL_TYPE };
 export const { companyId } = SANDBOX_FIXTURES;
 export { SANDBOX_FIXTURES };
 
@@ -34,7 +40,7 @@ const running = new Set<PollWorld>();
 
 /**
  * Starts a sandbox (no generated projects unless asked: tests open the tenders they reason about)
- * and forgets tokens and rate budget left by an earlier test. Start the clock first.
+ * in a fresh n8n process: no token or rate budget left by an earlier test. Start the clock first.
  */
 export async function startPollWorld(
 	options: SandboxOptions = {},
