@@ -72,7 +72,8 @@ describe('Settings → Community nodes', () => {
 			.click();
 		const dialog = page.getByRole('dialog');
 		await dialog.getByPlaceholder('e.g. n8n-nodes-chatwork').fill(env.packageName);
-		await dialog.getByRole('checkbox').check();
+		// The checkbox's input is hidden under its label, which a user clicks.
+		await dialog.getByText('I understand the risks of installing unverified code').click();
 		await dialog.getByRole('button', { name: 'Install', exact: true }).click();
 
 		await packageCard()

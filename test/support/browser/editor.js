@@ -141,8 +141,14 @@ function canvasNode(page, name) {
 async function issuesOf(page, name) {
 	const marker = canvasNode(page, name).locator(TEST_IDS.issueMarker);
 	if ((await marker.count()) === 0 || !(await marker.first().isVisible())) return null;
+	const tooltip = page
+		.getByText(/^Issues/)
+		.filter({ visible: true })
+		.first();
+	// The previous node's tooltip must be gone first, or it would be read instead.
+	await page.mouse.move(5, 5);
+	await tooltip.waitFor({ state: 'hidden' });
 	await marker.first().hover();
-	const tooltip = page.getByText(/^Issues/).last();
 	await tooltip.waitFor();
 	const text = await tooltip.locator('xpath=..').innerText();
 	await page.mouse.move(5, 5);
@@ -278,9 +284,12 @@ async function publishWorkflow(page) {
 		await publish.first().click();
 		await page.getByRole('dialog').getByRole('button', { name: 'Publish', exact: true }).click();
 	} else {
-		await page.getByRole('button', { name: 'Save', exact: true }).click();
+		// Running a step saved it already, then the header says "Saved" instead.
+		const save = page.getByRole('button', { name: 'Save', exact: true });
+		if ((await save.count()) > 0) await save.click();
 		await page.getByText('Saved', { exact: true }).waitFor();
-		await page.getByRole('switch').first().click();
+		// The switch's input is hidden under the track a user clicks.
+		await page.getByRole('switch').first().locator('xpath=..').click();
 	}
 	const gotIt = page.getByRole('button', { name: 'Got it' });
 	await gotIt.waitFor({ timeout: 60_000 });

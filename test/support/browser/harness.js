@@ -18,8 +18,9 @@ const path = require('node:path');
 
 const { SANDBOX_FIXTURES } = require('../../../sandbox');
 const { EXAMPLES_DIR, EXAMPLE_IDS } = require('../../../scripts/n8n/examples');
+const { featuresOf } = require('../../../scripts/n8n/lines');
 const { packageJson } = require('../../../scripts/n8n/package');
-const { ensureRuntime } = require('../../../scripts/n8n/runtime');
+const { ensureRuntime, startN8n } = require('../../../scripts/n8n/runtime');
 const { openChromium } = require('./chromium');
 const { signIn } = require('./editor');
 const { startRegistry, withVersion } = require('./registry');
@@ -100,6 +101,7 @@ function startEditor(logger) {
 			page,
 			baseUrl: n8n.baseUrl,
 			n8nVersion: n8n.runtime.n8nVersion,
+			features: featuresOf(n8n.runtime.n8nVersion),
 			packageName: packageJson().name,
 			fixtures: SANDBOX_FIXTURES,
 			screenshots: screenshotsFolder(cleanups, logger),
@@ -118,7 +120,7 @@ function startCommunityNodes(logger) {
 		const tarball = process.env.SMP_E2E_TARBALL;
 		if (!tarball)
 			throw new Error('SMP_E2E_TARBALL is unset: run the suite through its jest config');
-		const registry = await startRegistry(await ensureRuntime(logger));
+		const registry = await startRegistry(logger, await ensureRuntime(logger));
 		cleanups.push(() => registry.stop());
 		const proxy = await startRegistryProxy(registry.url);
 		cleanups.push(() => proxy.stop());
@@ -131,6 +133,14 @@ function startCommunityNodes(logger) {
 		const { n8n, page } = await launchWithBrowser(cleanups, logger, {
 			withoutPackage: true,
 			extraEnv: proxy.env,
+			start: async (prepared, removeFolderIfOrphaned) => {
+				// n8n's community nodes folder, where n8n runs npm; n8n creates the rest of it.
+				fs.mkdirSync(path.join(prepared.n8nFolder, 'nodes'), { recursive: true });
+				fs.writeFileSync(path.join(prepared.n8nFolder, 'nodes', '.npmrc'), proxy.npmrc);
+				const started = await startN8n(prepared, { removeFolderIfOrphaned });
+				cleanups.push(() => started.stop());
+				return started;
+			},
 		});
 		return {
 			n8n,

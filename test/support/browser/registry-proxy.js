@@ -29,6 +29,9 @@ const REGISTRY_HOST = 'registry.npmjs.org';
  * @property {{ method: string, path: string }[]} served requests for registry.npmjs.org answered locally
  * @property {string[]} refused every other destination asked for (host:port or URL)
  * @property {NodeJS.ProcessEnv} env what a process needs to go through it
+ * @property {string} npmrc the same for npm as a project configuration (.npmrc), for the npm
+ *   commands n8n 1.x runs with an environment of its own (`npm outdated` in its nodes folder keeps
+ *   only PATH and NODE_PATH, so it would ask the public registry directly)
  * @property {() => Promise<void>} stop
  */
 
@@ -82,6 +85,43 @@ function forward(registryUrl, request, response, pathAndQuery) {
 		response.end(`local registry unreachable: ${error.message}`);
 	});
 	request.pipe(upstream);
+}
+
+/**
+ * What a process (env) and npm (npmrc) need to go through the proxy and trust its certificate.
+ * @param {string} url the proxy
+ * @param {string} caFile
+ * @param {string} npmCache npm's cache, in the run's folder: nothing of the local registry may
+ *   land in the user's own cache
+ * @returns {Pick<RegistryProxy, 'env' | 'npmrc'>}
+ */
+function clientSettings(url, caFile, npmCache) {
+	// The sandbox, n8n's own editor and its task runner stay direct.
+	const noProxy = '127.0.0.1,localhost,::1';
+	return {
+		npmrc: [
+			`proxy=${url}`,
+			`https-proxy=${url}`,
+			`noproxy=${noProxy}`,
+			`cafile=${caFile}`,
+			`cache=${npmCache}`,
+			'update-notifier=false',
+			'',
+		].join('\n'),
+		env: {
+			HTTPS_PROXY: url,
+			HTTP_PROXY: url,
+			https_proxy: url,
+			http_proxy: url,
+			NO_PROXY: noProxy,
+			no_proxy: noProxy,
+			NODE_EXTRA_CA_CERTS: caFile,
+			// npm passes its own list of authorities to TLS, so NODE_EXTRA_CA_CERTS does not reach it.
+			npm_config_cafile: caFile,
+			npm_config_cache: npmCache,
+			npm_config_update_notifier: 'false',
+		},
+	};
 }
 
 /**
@@ -143,21 +183,7 @@ async function startRegistryProxy(registryUrl) {
 		caFile,
 		served,
 		refused,
-		env: {
-			HTTPS_PROXY: url,
-			HTTP_PROXY: url,
-			https_proxy: url,
-			http_proxy: url,
-			// The sandbox, n8n's own editor and the task runner stay direct.
-			NO_PROXY: '127.0.0.1,localhost,::1',
-			no_proxy: '127.0.0.1,localhost,::1',
-			NODE_EXTRA_CA_CERTS: caFile,
-			// npm passes its own list of authorities to TLS, so NODE_EXTRA_CA_CERTS does not reach it.
-			npm_config_cafile: caFile,
-			// npm's cache in the run's folder: nothing of the local registry in the user's own cache.
-			npm_config_cache: path.join(folder, 'npm-cache'),
-			npm_config_update_notifier: 'false',
-		},
+		...clientSettings(url, caFile, path.join(folder, 'npm-cache')),
 		stop: async () => {
 			for (const socket of tunnels) socket.destroy();
 			proxy.closeAllConnections();

@@ -2,21 +2,56 @@
 'use strict';
 
 /**
- * A throw-away npm registry (Verdaccio, a devDependency) on a free loopback port, with no uplink:
- * it serves only what the suite publishes into it and never asks the public registry. Its
- * storage, configuration and accounts live in a folder removed when it stops (also when the run
- * is killed). Verdaccio 6.10 needs Node 22+, so it runs on the Node 24 that runs n8n.
+ * A throw-away npm registry (Verdaccio) on a free loopback port, with no uplink: it serves only
+ * what the suite publishes into it and never asks the public registry. Its storage, configuration
+ * and accounts live in a folder removed when it stops (also when the run is killed). Verdaccio is
+ * installed once into the n8n cache from the manifest in verdaccio/ (why not a devDependency: its
+ * package.json) and, needing Node 22+, runs on the Node 24 that runs n8n.
  */
 
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 
+const { buildOnce, cacheRoot } = require('../../../scripts/n8n/install');
 const { spawnGroup, stopGroup, runGroup } = require('../../../scripts/n8n/processes');
 const { freePort } = require('../../../scripts/n8n/runtime');
 const { waitUntilServing } = require('../e2e/stack');
 
 const PUBLISHER = { name: 'smp-publisher', password: 'local-registry-only-7' };
+const MANIFEST_DIR = path.join(__dirname, 'verdaccio');
+/** Part of the cache folder's name: changed with the manifest, so an older install is not used. */
+const MANIFEST_VERSION = 'verdaccio-6.10.4-r1';
+
+/**
+ * Installs Verdaccio (once, `npm ci` of the committed manifest) into the n8n cache.
+ * @param {{ log: (line: string) => void }} logger
+ * @returns {Promise<string>} Verdaccio's command-line script
+ */
+async function ensureVerdaccio(logger) {
+	const home = path.join(cacheRoot(), MANIFEST_VERSION);
+	await buildOnce(
+		home,
+		async (dir) => {
+			logger.log(`installing ${MANIFEST_VERSION} into ${home} (once)`);
+			for (const file of ['package.json', 'package-lock.json']) {
+				fs.copyFileSync(path.join(MANIFEST_DIR, file), path.join(dir, file));
+			}
+			const result = await runGroup(
+				'npm',
+				['ci', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'],
+				{
+					cwd: dir,
+					env: { ...process.env, npm_config_update_notifier: 'false' },
+					timeoutMs: 10 * 60_000,
+				},
+			);
+			if (result.code !== 0) throw new Error(`npm ci of Verdaccio failed:\n${result.stderr}`);
+		},
+		logger,
+	);
+	return path.join(home, 'node_modules', 'verdaccio', 'bin', 'verdaccio');
+}
 
 /**
  * @typedef {object} Registry
@@ -60,10 +95,12 @@ async function registryJson(url, route, init) {
 
 /**
  * Starts Verdaccio and creates the publishing account.
+ * @param {{ log: (line: string) => void }} logger
  * @param {{ nodeBin: string }} runtime the Node that runs it (22 or later)
  * @returns {Promise<Registry>}
  */
-async function startRegistry(runtime) {
+async function startRegistry(logger, runtime) {
+	const verdaccio = await ensureVerdaccio(logger);
 	const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'smp-registry-'));
 	const configFile = path.join(folder, 'config.yaml');
 	fs.writeFileSync(configFile, JSON.stringify(configuration(folder), null, 2));
@@ -71,13 +108,7 @@ async function startRegistry(runtime) {
 	const url = `http://127.0.0.1:${port}`;
 	const server = spawnGroup(
 		runtime.nodeBin,
-		[
-			path.join(path.dirname(require.resolve('verdaccio/package.json')), 'bin', 'verdaccio'),
-			'--config',
-			configFile,
-			'--listen',
-			`127.0.0.1:${port}`,
-		],
+		[verdaccio, '--config', configFile, '--listen', `127.0.0.1:${port}`],
 		{ cwd: folder, stdio: ['ignore', 'ignore', fs.openSync(path.join(folder, 'stderr.log'), 'a')] },
 		{ removeIfOrphaned: [folder] },
 	);
