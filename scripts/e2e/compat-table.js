@@ -3,9 +3,10 @@
 'use strict';
 
 /**
- * The README's compatibility table, from what the real-n8n suites reported: one row per n8n
- * version and suite, read from the jest results `scripts/e2e/run.js` keeps in SMP_E2E_REPORT_DIR
- * (`.ci/run` sets it and prints the table at its end). Usage: node scripts/e2e/compat-table.js DIR
+ * The compatibility table of docs/running-n8n.md, from what the real-n8n suites reported: one
+ * row per n8n version and suite, read from the jest results `scripts/e2e/run.js` keeps in
+ * SMP_E2E_REPORT_DIR (`.ci/run` sets it and prints the table at its end).
+ * Usage: node scripts/e2e/compat-table.js DIR
  */
 
 const fs = require('node:fs');

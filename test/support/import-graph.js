@@ -3,7 +3,7 @@
 
 /**
  * The tooling's code read with TypeScript's own parser and resolver: which product files each test
- * file runs, by following imports (the README's test map, test-map.js, is checked against it), and
+ * file runs, by following imports (the test map in docs/development.md is checked against it), and
  * the house rules (house-rules.test.ts).
  */
 

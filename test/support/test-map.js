@@ -3,7 +3,7 @@
 
 /**
  * The README's test map (which tests run each product file), its rows computed from the imports.
- * `node test/support/test-map.js` prints the tables, `--write` puts them into README.md between
+ * `node test/support/test-map.js` prints the tables, `--write` puts them into docs/development.md between
  * the markers; staleRows lists the rows where the README and the imports differ.
  */
 
@@ -12,12 +12,12 @@ const path = require('node:path');
 
 const { ImportGraph, NODE_DIR, ROOT, sourceFiles, testFiles } = require('./import-graph');
 
-const README = path.join(ROOT, 'README.md');
+const README = path.join(ROOT, 'docs', 'development.md');
 const START = '<!-- test-map:start -->';
 const END = '<!-- test-map:end -->';
 const REFRESH = 'node test/support/test-map.js --write';
 const NO_PRODUCT_FILE = '(no product file)';
-const MISSING_MARKERS = `README.md needs the markers ${START} and ${END} around the test map`;
+const MISSING_MARKERS = `docs/development.md needs the markers ${START} and ${END} around the test map`;
 
 /**
  * Files whose row names every test that runs them; the rows of the files they import name only
@@ -198,7 +198,7 @@ function staleRows(readme) {
 	];
 	return problems.length === 0
 		? []
-		: [`README.md's test map differs from the imports; run \`${REFRESH}\`.`, ...problems];
+		: [`docs/development.md's test map differs from the imports; run \`${REFRESH}\`.`, ...problems];
 }
 
 module.exports = { REFRESH, readReadme, staleRows };

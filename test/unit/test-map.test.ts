@@ -16,7 +16,7 @@ function edited(needle: string, replace: (line: string) => string): string {
 	return lines.join('\n');
 }
 
-describe("README.md's test map", () => {
+describe("docs/development.md's test map", () => {
 	it('names, for every product file, the tests that run it, and every test somewhere', () => {
 		expect(staleRows(readme).join('\n')).toBe('');
 	});
@@ -47,7 +47,7 @@ describe("README.md's test map", () => {
 
 	it('says where the markers go when they are missing', () => {
 		expect(staleRows(readme.replace('<!-- test-map:start -->', ''))).toEqual([
-			expect.stringContaining(`README.md needs the markers`),
+			expect.stringContaining(`docs/development.md needs the markers`),
 		]);
 	});
 });

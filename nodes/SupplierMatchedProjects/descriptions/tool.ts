@@ -38,7 +38,7 @@ export function fromAi(
 	return `={{ /*n8n-auto-generated-fromAI-override*/ $fromAI('${key}', \`${description}\`, '${type}', ${literal}) }}`;
 }
 
-/** The keys under which the model fills each filter; the README lists them. */
+/** The keys under which the model fills each filter; docs/using-the-nodes.md lists them. */
 export const MODEL_FILTER_KEYS = {
 	projectIds: 'projectIds',
 	locations: 'location',
