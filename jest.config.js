@@ -7,7 +7,11 @@
 const os = require('node:os');
 
 module.exports = {
-	roots: ['<rootDir>/test'],
+	// Test files are found under test/; the other folders are there so that jest's import graph
+	// (`npm run test:related -- <file>`) knows the product and tooling files the tests load.
+	roots: ['test', 'credentials', 'nodes', 'sandbox', 'scripts'].map((dir) => `<rootDir>/${dir}`),
+	// Each n8n runtime's manifest is a package.json named alike; none is a module tests load.
+	modulePathIgnorePatterns: ['<rootDir>/scripts/n8n/runtimes/'],
 	testMatch: ['**/*.test.ts'],
 	// The real-n8n suites have their own configs and commands (`npm run test:e2e`, `test:e2e:queue`,
 	// `test:e2e:compat`).
