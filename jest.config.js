@@ -1,11 +1,12 @@
+// @ts-check
+const os = require('node:os');
+
 /**
  * `npm test`: every test that runs without a real n8n (test/unit, contract, sandbox, release,
  * engine, reliability, timeline). Its lanes (package.json): `test:unit`, `test:engine`,
  * `test:related`.
  * @type {import('jest').Config}
  */
-const os = require('node:os');
-
 module.exports = {
 	// Test files are found under test/; the other folders are there so that jest's import graph
 	// (`npm run test:related -- <file>`) knows the product and tooling files the tests load.
