@@ -123,7 +123,7 @@ class N8nClient {
 
 	/**
 	 * @param {string} workflowId
-	 * @returns {Promise<{ id: string, name: string, active: boolean, versionId: string }>}
+	 * @returns {Promise<{ id: string, name: string, active: boolean, versionId: string, nodes: { name: string, type: string, webhookId?: string, parameters: Record<string, unknown> }[] }>}
 	 */
 	async getWorkflow(workflowId) {
 		return await this.rest('GET', `/workflows/${encodeURIComponent(workflowId)}`);
