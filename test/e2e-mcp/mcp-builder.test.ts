@@ -27,7 +27,7 @@ const list = readPhrasings();
 
 let env: McpBuilderEnvironment;
 /** What this n8n's MCP server offers, by tool name (the names changed between 2.30 and 2.41). */
-let tools: Map<string, { inputSchema: Record<string, any> }>;
+let tools: Map<string, { inputSchema: { properties?: Record<string, unknown> } }>;
 /** The workflows created from SDK code, by example file, with their trigger's name when it polls. */
 const created = new Map<string, { workflowId: string; polls?: string }>();
 const figures: string[] = [];

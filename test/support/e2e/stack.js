@@ -141,7 +141,9 @@ function secretsOnDisk(dir, tokenRecorder) {
  */
 async function connectMcp(url, clientName, headers = {}) {
 	const client = new Client({ name: clientName, version: '1.0.0' });
-	await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }));
+	await client.connect(
+		new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }),
+	);
 	return {
 		listTools: async () => (await client.listTools()).tools,
 		callTool: async (name, args = {}) =>
