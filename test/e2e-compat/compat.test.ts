@@ -44,6 +44,20 @@ describe('the packed package on this n8n version', () => {
 		expect(types.credentials).toContain('supplierMatchedProjectsApi');
 	});
 
+	test('its node panel gets the search aliases of both nodes and of the tool copy', async () => {
+		const aliasesOf = new Map(
+			(await env.client.servedTypes('nodes.json')).map((type) => [type.name, type.codex?.alias]),
+		);
+
+		expect(aliasesOf.get(`${env.packageName}.supplierMatchedProjects`)).toContain('Tenders');
+		expect(aliasesOf.get(`${env.packageName}.supplierMatchedProjectsTrigger`)).toContain(
+			'New Tender',
+		);
+		expect(aliasesOf.get(`${env.packageName}.supplierMatchedProjectsTool`)).toEqual(
+			expect.arrayContaining(['Tenders', 'Tender Lookup']),
+		);
+	});
+
 	test("the credential's Test passes with the issued client ID and secret", async () => {
 		const result = await env.client.testCredential(env.credentialIds.credential);
 
