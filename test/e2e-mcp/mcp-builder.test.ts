@@ -110,6 +110,16 @@ describe('get_node_types', () => {
 
 		expect(text).not.toMatch(/# Errors|not found|could not be generated/);
 		for (const nodeType of Object.values(list.nodes)) expect(text).toContain(`type: '${nodeType}'`);
+		// What a model needs to set them right the first time: whose ID, what each event and
+		// output item holds (the node panel does not show these hints).
+		const hints = (start: string) =>
+			text.split('\n').filter((line) => line.includes(`@builderHint ${start}`));
+		expect(hints("Required: the supplier company's ID")).toHaveLength(3);
+		expect(hints('newTender: a tender opens')).toHaveLength(1);
+		expect(
+			hints("For emails, chat messages and spreadsheet rows use output 'tenders'"),
+		).toHaveLength(2);
+		expect(hints("For alerts use output 'tenders'")).toHaveLength(1);
 		figures.push(`  get_node_types: ${text.length} characters for the three`);
 	});
 });
