@@ -15,6 +15,8 @@ const fs = require('node:fs');
 
 const { SANDBOX_FIXTURES } = require('../../../sandbox');
 const { credentialsFor, EXAMPLE_CREDENTIALS } = require('../../../scripts/n8n/examples');
+const { selectedN8nVersion } = require('../../../scripts/n8n/install');
+const { featuresOf } = require('../../../scripts/n8n/lines');
 const { startSmtpSink } = require('../../../scripts/n8n/smtp-sink');
 const { startScriptedModel } = require('../scripted-model');
 const { waitForPolls } = require('./support');
@@ -75,6 +77,12 @@ async function mcpApiKey(client) {
  * @returns {Promise<McpBuilderEnvironment>}
  */
 function startMcpBuilderE2e(logger) {
+	const version = selectedN8nVersion();
+	if (!featuresOf(version).mcpBuilder) {
+		throw new Error(
+			`n8n ${version} has no MCP builder tools (n8n 2.30 and later have them): run this suite with SMP_N8N_VERSION set to one of those`,
+		);
+	}
 	return stack.startStack(logger, async (cleanups) => {
 		const { sandbox } = await stack.startRecordedSandbox(cleanups, { projects: 60 });
 		const smtp = await startSmtpSink();
