@@ -5,16 +5,15 @@
  * The world of the MCP builder suite (test/e2e-mcp): the packed package installed as a community
  * package into a real n8n (the version SMP_N8N_VERSION picks) whose own MCP server is switched on
  * through the environment, as an administrator switches it on headless; the sandbox API behind a
- * token recorder; a local SMTP sink for the Send Email nodes; and an MCP session as a model's
- * client opens one, with the key the owner gets from /rest/mcp/api-key. Only the credentials are
- * imported: the workflows are the model's to build, through the MCP server.
+ * token recorder; a local SMTP sink for the Send Email nodes; a scripted OpenAI-compatible model
+ * for the AI Agent's chat model; and an MCP session as a model's client opens one, with the key
+ * the owner gets from /rest/mcp/api-key. Only the credentials are imported: the workflows are the
+ * model's to build, through the MCP server.
  * The .ts tests cannot use Node APIs (community-node lint), so the process and file work is here.
  */
 
-const fs = require('node:fs');
-
 const { SANDBOX_FIXTURES } = require('../../../sandbox');
-const { credentialsFor, EXAMPLE_CREDENTIALS } = require('../../../scripts/n8n/examples');
+const { credentialsFor } = require('../../../scripts/n8n/examples');
 const { selectedN8nVersion } = require('../../../scripts/n8n/install');
 const { featuresOf } = require('../../../scripts/n8n/lines');
 const { startSmtpSink } = require('../../../scripts/n8n/smtp-sink');
@@ -48,10 +47,8 @@ const OPENAI_CREDENTIAL = Object.freeze({
  * @property {string} n8nVersion
  * @property {string} filesDir the one folder workflows may read and write
  * @property {typeof SANDBOX_FIXTURES} fixtures
- * @property {typeof EXAMPLE_CREDENTIALS} credentials the imported credentials' ids and names
  * @property {import('./stack').McpSession} mcp a session with n8n's own MCP server
  * @property {(since: string, count: number, timeoutMs: number) => Promise<void>} waitForPolls
- * @property {() => string[]} filesWritten the names of the files workflows wrote into filesDir
  * @property {(webhookId: string, message: string) => Promise<{ status: number, body: unknown }>} chat
  *   a message to a public Chat Trigger, as n8n's chat widget sends it
  * @property {() => Promise<void>} stop
@@ -121,10 +118,8 @@ function startMcpBuilderE2e(logger) {
 			n8nVersion: runtime.n8nVersion,
 			filesDir,
 			fixtures: SANDBOX_FIXTURES,
-			credentials: EXAMPLE_CREDENTIALS,
 			mcp,
 			waitForPolls: (since, count, timeoutMs) => waitForPolls(sandbox, { since, count, timeoutMs }),
-			filesWritten: () => fs.readdirSync(filesDir).sort(),
 			chat: (webhookId, message) =>
 				client.callWebhook(`${webhookId}/chat`, {
 					json: { action: 'sendMessage', sessionId: 'mcp-e2e', chatInput: message },
