@@ -15,12 +15,13 @@ module.exports = {
 	modulePathIgnorePatterns: ['<rootDir>/scripts/n8n/runtimes/'],
 	testMatch: ['**/*.test.ts'],
 	// The real-n8n suites have their own configs and commands (`npm run test:e2e`, `test:e2e:queue`,
-	// `test:e2e:compat`).
+	// `test:e2e:compat`, `test:e2e:mcp`).
 	testPathIgnorePatterns: [
 		'/node_modules/',
 		'<rootDir>/test/e2e/',
 		'<rootDir>/test/e2e-queue/',
 		'<rootDir>/test/e2e-compat/',
+		'<rootDir>/test/e2e-mcp/',
 	],
 	// A throw-away n8n user folder per file, and console output shown only for failing tests.
 	testEnvironment: '<rootDir>/test/support/jest-environment.js',

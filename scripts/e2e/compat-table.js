@@ -25,7 +25,7 @@ const { compareVersions, featuresOf } = require('../n8n/lines');
 function compatTable(dir) {
 	const rows = fs
 		.readdirSync(dir)
-		.map((name) => /^(e2e(?:-queue|-compat|-scheduler)?)-(\d+\.\d+\.\d+)\.json$/.exec(name))
+		.map((name) => /^(e2e(?:-queue|-compat|-scheduler|-mcp)?)-(\d+\.\d+\.\d+)\.json$/.exec(name))
 		.filter((match) => match !== null)
 		.map((match) => {
 			/** @type {JestResults} */
@@ -41,6 +41,7 @@ function compatTable(dir) {
 					'e2e-queue': 'queue mode',
 					'e2e-compat': 'compatibility',
 					'e2e-scheduler': 'durable scheduler',
+					'e2e-mcp': "n8n's MCP builder",
 				}[match[1]],
 				passed: results.numPassedTests,
 				failed: results.numFailedTests + results.numRuntimeErrorTestSuites,
