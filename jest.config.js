@@ -14,15 +14,9 @@ module.exports = {
 	// Each n8n runtime's manifest is a package.json named alike; none is a module tests load.
 	modulePathIgnorePatterns: ['<rootDir>/scripts/n8n/runtimes/'],
 	testMatch: ['**/*.test.ts'],
-	// The real-n8n suites have their own configs and commands (`npm run test:e2e`, `test:e2e:queue`,
-	// `test:e2e:compat`, `test:e2e:mcp`).
-	testPathIgnorePatterns: [
-		'/node_modules/',
-		'<rootDir>/test/e2e/',
-		'<rootDir>/test/e2e-queue/',
-		'<rootDir>/test/e2e-compat/',
-		'<rootDir>/test/e2e-mcp/',
-	],
+	// The real-n8n suites (test/e2e*/) have their own configs and commands (`npm run test:e2e`,
+	// `test:e2e:queue`, `test:e2e:compat`, `test:e2e:mcp`, `test:e2e:browser`).
+	testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/e2e'],
 	// A throw-away n8n user folder per file, and console output shown only for failing tests.
 	testEnvironment: '<rootDir>/test/support/jest-environment.js',
 	// Types are checked once for the whole tree by `npm run typecheck`; here swc only strips them

@@ -39,7 +39,7 @@ const SHARED_ROWS = new Map([[`${NODE_DIR}/api/types.generated.ts`, `${NODE_DIR}
 const LAYERS = Object.freeze([
 	{ title: 'Without n8n', folders: ['unit', 'contract', 'sandbox', 'release'] },
 	{ title: "In n8n's engine", folders: ['engine', 'reliability', 'timeline'] },
-	{ title: 'On a real n8n', folders: ['e2e', 'e2e-queue', 'e2e-compat'] },
+	{ title: 'On a real n8n', folders: ['e2e', 'e2e-queue', 'e2e-compat', 'e2e-mcp', 'e2e-browser'] },
 ]);
 
 /**
