@@ -8,12 +8,8 @@ module.exports = {
 	testEnvironment: 'node',
 	roots: ['<rootDir>/test/e2e'],
 	testMatch: ['**/*.test.ts'],
-	transform: {
-		'^.+\\.ts$': [
-			'ts-jest',
-			{ tsconfig: '<rootDir>/tsconfig.dev.json', diagnostics: { warnOnly: false } },
-		],
-	},
+	// Types are checked by `npm run typecheck`; swc only strips them, as in `npm test`.
+	transform: require('./jest.config.js').transform,
 	globalSetup: '<rootDir>/test/support/e2e/global-setup.js',
 	globalTeardown: '<rootDir>/test/support/e2e/global-teardown.js',
 	maxWorkers: 1,

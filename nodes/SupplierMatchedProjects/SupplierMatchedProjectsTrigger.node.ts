@@ -8,6 +8,7 @@ import type {
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import {
+	codexOf,
 	companyIdProperty,
 	filtersProperty,
 	outputProperty,
@@ -30,6 +31,7 @@ import {
 	type TriggerParameters,
 } from './trigger/poll';
 import { readTriggerState, writeTriggerState, type TriggerState } from './trigger/state';
+import codexFile from './SupplierMatchedProjectsTrigger.node.json';
 
 /** The state the last emitting poll saved; an unreadable one is logged and starts a new baseline. */
 function savedState(context: IPollFunctions, staticData: IDataObject): TriggerState | undefined {
@@ -61,9 +63,35 @@ export class SupplierMatchedProjectsTrigger implements INodeType {
 		subtitle:
 			'={{$parameter["event"] === "newOrUpdatedTender" ? "New or updated tender" : $parameter["event"] === "quotesDueSoon" ? "Quotes due soon" : "New tender"}}',
 		description:
-			"Starts the workflow when a tender opens that matches a supplier company's keywords, or when its quotes are due soon",
+			"Starts a workflow when a new construction tender, bid or RFQ matches a supplier's keywords, when a tender changes, or when its quotes are due soon",
 		defaults: {
 			name: 'Supplier Matched Projects Trigger',
+		},
+		codex: codexOf(codexFile),
+		builderHint: {
+			searchHint:
+				"Starts a workflow when something happens to a supplier company's matched construction tenders (bids, RFQs, procurement): a new tender opens (event newTender), a known tender changes its quotes due date, status, name, type or builder (newOrUpdatedTender), or its quotes come due within a number of days (quotesDueSoon). It polls, announces each tender once, and by default only records what is open on its first poll. Usually followed by Gmail, Send Email or Slack for an alert, or Google Sheets or HubSpot to record each tender. For a daily list of every open tender use a Schedule Trigger and the Supplier Matched Projects node instead.",
+			relatedNodes: [
+				{ nodeType: 'n8n-nodes-base.gmail', relationHint: 'Emails an alert for each new tender' },
+				{ nodeType: 'n8n-nodes-base.emailSend', relationHint: 'Emails an alert over SMTP' },
+				{ nodeType: 'n8n-nodes-base.slack', relationHint: 'Posts new tenders to a channel' },
+				{
+					nodeType: 'n8n-nodes-base.googleSheets',
+					relationHint: 'Appends a row per new tender (output tenders, simplify on)',
+				},
+				{
+					nodeType: 'n8n-nodes-base.hubspot',
+					relationHint: 'Creates a deal or task for the sales team per tender',
+				},
+				{
+					nodeType: 'n8n-nodes-base.aggregate',
+					relationHint: 'Puts all tenders of one poll into one message',
+				},
+				{
+					nodeType: 'n8n-nodes-supplier-matched-projects.supplierMatchedProjects',
+					relationHint: 'Lists every open tender, for a scheduled digest instead of alerts',
+				},
+			],
 		},
 		polling: true,
 		inputs: [],
@@ -80,6 +108,11 @@ export class SupplierMatchedProjectsTrigger implements INodeType {
 				displayName: 'Event',
 				name: 'event',
 				type: 'options',
+				description: 'What starts the workflow',
+				builderHint: {
+					propertyHint:
+						"newTender: a tender opens that matches the keywords; each item has event 'newTender'. newOrUpdatedTender: also when a known tender changes; those items have event 'updatedTender' and changes ({ field: { from, to } }; simplified: changedFields and previousQuotesDueAt, previousTenderStatus, previousTenderName, previousTenderType, previousBuilderName). quotesDueSoon: an open tender's quotes due date comes within daysBeforeQuotesDue days, once per tender and date; items have event 'quotesDueSoon', daysLeft and previousQuotesDueAt (the earlier date, when the builder moved it).",
+				},
 				options: [
 					{
 						name: 'New Tender',
@@ -113,6 +146,10 @@ export class SupplierMatchedProjectsTrigger implements INodeType {
 			},
 			{
 				...outputProperty,
+				builderHint: {
+					propertyHint:
+						"For alerts use output 'tenders' with simplify true: one flat item per announced tender with event, then the columns of the Supplier Matched Projects node's simplified tender rows (tenderId, tenderName, tenderType, tenderStatus, tenderOpenAt, quotesDueAt, builderName, builderWebsite, matchedKeywords, projectId, projectName, projectAddress, projectCategory, projectStatus, projectBudgetLow, projectBudgetHigh, projectUrl, consultants, tenderingSubcontractors), then the event's own fields (see event). Output 'projects' gives one item per project, carrying only its announced tenders.",
+				},
 				options: [
 					{
 						name: 'Projects',

@@ -3,9 +3,10 @@
 'use strict';
 
 /**
- * The README's compatibility table, from what the real-n8n suites reported: one row per n8n
- * version and suite, read from the jest results `scripts/e2e/run.js` keeps in SMP_E2E_REPORT_DIR
- * (`.ci/run` sets it and prints the table at its end). Usage: node scripts/e2e/compat-table.js DIR
+ * The compatibility table of docs/running-n8n.md, from what the real-n8n suites reported: one
+ * row per n8n version and suite, read from the jest results `scripts/e2e/run.js` keeps in
+ * SMP_E2E_REPORT_DIR (`.ci/run` sets it and prints the table at its end).
+ * Usage: node scripts/e2e/compat-table.js DIR
  */
 
 const fs = require('node:fs');
@@ -24,7 +25,7 @@ const { compareVersions, featuresOf } = require('../n8n/lines');
 function compatTable(dir) {
 	const rows = fs
 		.readdirSync(dir)
-		.map((name) => /^(e2e(?:-queue|-compat|-scheduler)?)-(\d+\.\d+\.\d+)\.json$/.exec(name))
+		.map((name) => /^(e2e(?:-queue|-compat|-scheduler|-mcp)?)-(\d+\.\d+\.\d+)\.json$/.exec(name))
 		.filter((match) => match !== null)
 		.map((match) => {
 			/** @type {JestResults} */
@@ -40,6 +41,7 @@ function compatTable(dir) {
 					'e2e-queue': 'queue mode',
 					'e2e-compat': 'compatibility',
 					'e2e-scheduler': 'durable scheduler',
+					'e2e-mcp': "n8n's MCP builder",
 				}[match[1]],
 				passed: results.numPassedTests,
 				failed: results.numFailedTests + results.numRuntimeErrorTestSuites,

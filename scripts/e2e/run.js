@@ -8,8 +8,10 @@
  * `e2e: N passed, N failed`. With `--queue` (`npm run test:e2e:queue`) it runs the queue-mode
  * suite (jest.e2e-queue.config.js) and closes with `e2e queue: N passed, N failed`; with
  * `--compat` (`npm run test:e2e:compat`) the compatibility suite (jest.e2e-compat.config.js),
- * closing with `e2e compat: N passed, N failed`; with `--scheduler` the durable scheduler's file
- * alone (`e2e scheduler: ...`). Other arguments go to jest.
+ * closing with `e2e compat: N passed, N failed`; with `--mcp` (`npm run test:e2e:mcp`) the suite
+ * driven through n8n's own MCP server (jest.e2e-mcp.config.js, `e2e mcp: ...`); with
+ * `--scheduler` the durable scheduler's file alone (`e2e scheduler: ...`). Other arguments go to
+ * jest.
  */
 
 const fs = require('node:fs');
@@ -25,6 +27,7 @@ const root = path.resolve(__dirname, '..', '..');
 const SUITES = {
 	'--queue': { label: 'e2e queue', config: 'jest.e2e-queue.config.js' },
 	'--compat': { label: 'e2e compat', config: 'jest.e2e-compat.config.js' },
+	'--mcp': { label: 'e2e mcp', config: 'jest.e2e-mcp.config.js' },
 	// The editor in Debian's headless Chromium, as a user drives it; also takes docs/screenshots.
 	'--browser': { label: 'e2e browser', config: 'jest.e2e-browser.config.js' },
 	// The e2e suite's durable-scheduler file alone, so that CI can run it beside the rest.

@@ -123,7 +123,7 @@ class N8nClient {
 
 	/**
 	 * @param {string} workflowId
-	 * @returns {Promise<{ id: string, name: string, active: boolean, versionId: string }>}
+	 * @returns {Promise<{ id: string, name: string, active: boolean, versionId: string, nodes: { name: string, type: string, webhookId?: string, parameters: Record<string, unknown> }[] }>}
 	 */
 	async getWorkflow(workflowId) {
 		return await this.rest('GET', `/workflows/${encodeURIComponent(workflowId)}`);
@@ -211,17 +211,29 @@ class N8nClient {
 	 * @returns {Promise<{ nodes: string[], credentials: string[] }>}
 	 */
 	async loadedTypes() {
-		/** @param {string} file */
-		const names = async (file) => {
-			/** @type {Record<string, string>} */
-			const headers = { 'browser-id': this.browserId };
-			if (this.cookie) headers.cookie = this.cookie;
-			const response = await fetch(`${this.baseUrl}/types/${file}`, { headers });
-			if (!response.ok) throw new Error(`GET /types/${file} answered ${response.status}`);
-			const types = /** @type {{ name: string }[]} */ (await response.json());
-			return types.map((type) => type.name);
+		/** @param {{ name: string }[]} types */
+		const names = (types) => types.map((type) => type.name);
+		return {
+			nodes: names(await this.servedTypes('nodes.json')),
+			credentials: names(await this.servedTypes('credentials.json')),
 		};
-		return { nodes: await names('nodes.json'), credentials: await names('credentials.json') };
+	}
+
+	/**
+	 * A file of types as the editor gets it: every node description (its node panel searches
+	 * their names and `codex.alias`), tool copies included, or every credential type.
+	 * @param {'nodes.json' | 'credentials.json'} file
+	 * @returns {Promise<{ name: string, displayName: string, codex?: { alias?: string[] } }[]>}
+	 */
+	async servedTypes(file) {
+		/** @type {Record<string, string>} */
+		const headers = { 'browser-id': this.browserId };
+		if (this.cookie) headers.cookie = this.cookie;
+		const response = await fetch(`${this.baseUrl}/types/${file}`, { headers });
+		if (!response.ok) throw new Error(`GET /types/${file} answered ${response.status}`);
+		return /** @type {{ name: string, displayName: string, codex?: { alias?: string[] } }[]} */ (
+			await response.json()
+		);
 	}
 
 	/**

@@ -62,6 +62,17 @@ function featuresOf(version) {
 		/** n8n-workflow's `TIMED_CAUSES`, the failure causes a wait helps (2.40 on). */
 		failureCauses: inRange(version, '2.40.0'),
 		/**
+		 * n8n's own MCP server with the workflow builder's tools (search_nodes, get_node_types,
+		 * create_workflow_from_code) and MCP access switched on by environment: 2.30.8 has them,
+		 * 2.0.3 and 1.123.81 have neither.
+		 */
+		mcpBuilder: inRange(version, '2.30.0'),
+		/**
+		 * A usableAsTool node's tool copy keeps the node's search aliases (n8n's setToolCodex):
+		 * 2.30.8 keeps them; 2.0.3 and 1.123.81 give the copy a codex of its own without them.
+		 */
+		toolCopyKeepsAliases: inRange(version, '2.30.0'),
+		/**
 		 * The module that fetches n8n's MCP server registry (2.30.8 has it, 2.0.3 not); an n8n
 		 * refuses to start when told to disable a module it does not know.
 		 */

@@ -44,6 +44,22 @@ describe('the packed package on this n8n version', () => {
 		expect(types.credentials).toContain('supplierMatchedProjectsApi');
 	});
 
+	test("its node panel gets both nodes' search aliases, and the tool copy's where n8n keeps them", async () => {
+		const types = await env.client.servedTypes('nodes.json');
+		const aliasesOf = new Map(types.map((type) => [type.name, type.codex?.alias]));
+
+		expect(aliasesOf.get(`${env.packageName}.supplierMatchedProjects`)).toContain('Tenders');
+		expect(aliasesOf.get(`${env.packageName}.supplierMatchedProjectsTrigger`)).toContain(
+			'New Tender',
+		);
+		// n8n 2.0 and 1.123 give a tool copy a codex of their own, without the node's aliases.
+		const toolAliases = aliasesOf.get(`${env.packageName}.supplierMatchedProjectsTool`);
+		if (env.features.toolCopyKeepsAliases) {
+			expect(toolAliases).toEqual(expect.arrayContaining(['Tenders', 'Tender Lookup']));
+		} else expect(toolAliases).toBeUndefined();
+		expect(aliasesOf.has(`${env.packageName}.supplierMatchedProjectsTool`)).toBe(true);
+	});
+
 	test("the credential's Test passes with the issued client ID and secret", async () => {
 		const result = await env.client.testCredential(env.credentialIds.credential);
 

@@ -143,7 +143,7 @@ describe('against the sandbox', () => {
 				builders: 'construction,builders',
 			},
 		],
-	])('filters by %s as the README states', async (_name, filters) => {
+	])('filters by %s as the docs state', async (_name, filters) => {
 		const truth = sandbox.listOpen(companyId);
 		const passes = filterOracle(filters);
 		const expected = truth

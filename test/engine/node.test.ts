@@ -10,6 +10,7 @@ import {
 	type NodeRun,
 	type RunOptions,
 } from '../support/harness';
+import { runInVirtualTime, useVirtualTime } from '../support/clock';
 import { page, project, projects, tender } from '../support/n8n-fixtures';
 import { API, AUTH, COMPANY, RESULTS, useNock } from '../support/nock-api';
 
@@ -652,34 +653,44 @@ describe('retries', () => {
 		expect(scope.isDone()).toBe(true);
 	});
 
-	it('waits as long as Retry-After says, in seconds', async () => {
-		tokenEndpoint();
-		const scope = results()
-			.reply(429, { code: 'RATE_LIMITED', message: 'wait' }, { 'Retry-After': '1' })
-			.get(RESULTS)
-			.query(true)
-			.reply(200, page([project({ projectId: 'later' })]));
-		const started = Date.now();
-		expect(json(await run({})).map((p) => p.projectId)).toEqual(['later']);
-		expect(Date.now() - started).toBeGreaterThanOrEqual(950);
-		expect(scope.isDone()).toBe(true);
-	});
+	describe('on the virtual clock', () => {
+		beforeEach(() => {
+			useVirtualTime();
+			start({ baseDelayMs: 5 });
+		});
+		afterEach(() => jest.useRealTimers());
 
-	it('waits until the HTTP date Retry-After gives', async () => {
-		tokenEndpoint();
-		let secondAt = 0;
-		const at = new Date(Math.ceil((Date.now() + 1500) / 1000) * 1000);
-		const scope = results()
-			.reply(429, { code: 'RATE_LIMITED', message: 'wait' }, { 'Retry-After': at.toUTCString() })
-			.get(RESULTS)
-			.query(true)
-			.reply(() => {
-				secondAt = Date.now();
-				return [200, page([])];
-			});
-		await run({});
-		expect(secondAt).toBeGreaterThanOrEqual(at.getTime() - 50);
-		expect(scope.isDone()).toBe(true);
+		it('waits as long as Retry-After says, in seconds', async () => {
+			tokenEndpoint();
+			const scope = results()
+				.reply(429, { code: 'RATE_LIMITED', message: 'wait' }, { 'Retry-After': '1' })
+				.get(RESULTS)
+				.query(true)
+				.reply(200, page([project({ projectId: 'later' })]));
+			const started = Date.now();
+			expect(json(await runInVirtualTime(() => run({}))).map((p) => p.projectId)).toEqual([
+				'later',
+			]);
+			expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
+			expect(scope.isDone()).toBe(true);
+		});
+
+		it('waits until the HTTP date Retry-After gives', async () => {
+			tokenEndpoint();
+			let secondAt = 0;
+			const at = new Date(Math.ceil((Date.now() + 1500) / 1000) * 1000);
+			const scope = results()
+				.reply(429, { code: 'RATE_LIMITED', message: 'wait' }, { 'Retry-After': at.toUTCString() })
+				.get(RESULTS)
+				.query(true)
+				.reply(() => {
+					secondAt = Date.now();
+					return [200, page([])];
+				});
+			await runInVirtualTime(() => run({}));
+			expect(secondAt).toBeGreaterThanOrEqual(at.getTime());
+			expect(scope.isDone()).toBe(true);
+		});
 	});
 
 	it('never retries a 400', async () => {

@@ -1,9 +1,11 @@
 /**
  * Concurrency: twenty executions of Get Many started at once on one credential, through n8n's
- * real engine against the sandbox. The sandbox counts what arrives: token requests, results
- * requests, and any 429 its own rate limiter (100 requests per 5 minutes per client) sends.
+ * real engine against the sandbox, on virtual time (the sandbox's latency passes at once). The
+ * sandbox counts what arrives: token requests, results requests, and any 429 its own rate
+ * limiter (100 requests per 5 minutes per client) sends.
  */
 import { startSandbox } from '../../sandbox';
+import { runInVirtualTime, useVirtualTime } from '../support/clock';
 import { n8nProcess, type NodeRun } from '../support/harness';
 import { captureLogs } from '../support/reliability-logs';
 import { reportFigures } from '../support/reliability-report';
@@ -18,9 +20,12 @@ beforeAll(() => {
 	captureLogs();
 });
 
+beforeEach(() => useVirtualTime());
+
 afterEach(async () => {
 	await sandbox?.stop();
 	sandbox = undefined;
+	jest.useRealTimers();
 });
 
 async function startWith(projects: number): Promise<Sandbox> {
@@ -32,8 +37,8 @@ async function twentyAtOnce(api: Sandbox): Promise<NodeRun[]> {
 	const proc = n8nProcess({
 		credential: { authUrl: api.url, baseUrl: api.url, ...api.fixtures.client },
 	});
-	return await Promise.all(
-		Array.from({ length: EXECUTIONS }, async () => await proc.getMany({ companyId })),
+	return await runInVirtualTime(() =>
+		Promise.all(Array.from({ length: EXECUTIONS }, async () => await proc.getMany({ companyId }))),
 	);
 }
 
@@ -83,13 +88,13 @@ test('twenty executions at once after the token was revoked: one new token', asy
 	const proc = n8nProcess({
 		credential: { authUrl: api.url, baseUrl: api.url, ...api.fixtures.client },
 	});
-	expect((await proc.getMany({ companyId })).error).toBeUndefined();
+	expect((await runInVirtualTime(() => proc.getMany({ companyId }))).error).toBeUndefined();
 	expect(api.tokensIssued()).toBe(1);
 	api.revokeTokens();
 	api.setLatency(100);
 
-	const runs = await Promise.all(
-		Array.from({ length: EXECUTIONS }, async () => await proc.getMany({ companyId })),
+	const runs = await runInVirtualTime(() =>
+		Promise.all(Array.from({ length: EXECUTIONS }, async () => await proc.getMany({ companyId }))),
 	);
 
 	reportFigures('Concurrency: 20 executions at once after a revoked token', {

@@ -3,7 +3,7 @@
 
 /**
  * The tooling's code read with TypeScript's own parser and resolver: which product files each test
- * file runs, by following imports (the README's test map, test-map.js, is checked against it), and
+ * file runs, by following imports (the test map in docs/development.md is checked against it), and
  * the house rules (house-rules.test.ts).
  */
 
@@ -74,17 +74,21 @@ function resolveImport(specifier, from) {
 
 /**
  * The module specifiers a file names: imports and exports, `import type`, `typeof import()`,
- * `require()` and `jest.mock()`; and every string literal, for paths named as text.
+ * `require()` and `jest.mock()`; every string literal, for paths named as text; and the names it
+ * imports from n8n-workflow, types included.
  * @param {ts.SourceFile} sourceFile
- * @returns {{ specifiers: string[], strings: string[] }}
+ * @returns {{ specifiers: string[], strings: string[], n8nNames: string[] }}
  */
 function namesIn(sourceFile) {
 	/** @type {string[]} */
 	const specifiers = [];
 	/** @type {string[]} */
 	const strings = [];
+	/** @type {string[]} */
+	const n8nNames = [];
 	/** @param {ts.Node} node */
 	const visit = (node) => {
+		if (ts.isImportDeclaration(node)) n8nNames.push(...n8nWorkflowNames(node));
 		if (ts.isStringLiteralLike(node)) {
 			strings.push(node.text);
 			const parent = node.parent;
@@ -101,7 +105,16 @@ function namesIn(sourceFile) {
 		ts.forEachChild(node, visit);
 	};
 	visit(sourceFile);
-	return { specifiers, strings };
+	return { specifiers, strings, n8nNames };
+}
+
+/** @param {ts.ImportDeclaration} declaration @returns {string[]} what it binds of n8n-workflow */
+function n8nWorkflowNames(declaration) {
+	const from = declaration.moduleSpecifier;
+	const bindings = declaration.importClause?.namedBindings;
+	if (!ts.isStringLiteral(from) || from.text !== 'n8n-workflow') return [];
+	if (!bindings || !ts.isNamedImports(bindings)) return [];
+	return bindings.elements.map((element) => element.name.text);
 }
 
 /** @param {ts.CallExpression} call @returns {boolean} whether it loads the module it names */
@@ -112,19 +125,39 @@ function isModuleCall(call) {
 	return ['require', 'jest.mock', 'jest.requireActual'].includes(text);
 }
 
+/**
+ * What the graph knows of a file: the repository files it imports, the product files it names as
+ * text, and the names it imports from n8n-workflow.
+ * @typedef {{ imports: string[], mentions: string[], n8nNames: string[] }} FileEntry
+ */
+
+/**
+ * A repository made up for the test map's own tests: its product files, its test files, and
+ * what each file imports (a file it leaves out imports nothing).
+ * @typedef {{ sources: string[], tests: string[], files: Record<string, Partial<FileEntry>> }} GraphFixture
+ */
+
 /** Imports of every file read so far, and the product files each names as text. */
 class ImportGraph {
-	constructor() {
-		/** @type {Map<string, { imports: string[], mentions: string[] }>} */
+	/** @param {GraphFixture} [fixture] a made-up repository; this one when left out */
+	constructor(fixture) {
+		/** @type {Map<string, FileEntry>} */
 		this.files = new Map();
-		this.sources = sourceFiles();
+		this.sources = fixture?.sources ?? sourceFiles();
+		this.tests = fixture?.tests ?? testFiles();
+		if (fixture) {
+			for (const file of [...this.sources, ...this.tests, ...Object.keys(fixture.files)]) {
+				const { imports = [], mentions = [], n8nNames = [] } = fixture.files[file] ?? {};
+				this.files.set(file, { imports, mentions, n8nNames });
+			}
+		}
 	}
 
-	/** @param {string} file from the root */
+	/** @param {string} file from the root @returns {FileEntry} */
 	read(file) {
 		let entry = this.files.get(file);
 		if (!entry) {
-			const { specifiers, strings } = namesIn(parse(file));
+			const { specifiers, strings, n8nNames } = namesIn(parse(file));
 			const imports = specifiers.map((specifier) => resolveImport(specifier, file));
 			const mentions = MAP_MODULES.includes(file)
 				? []
@@ -134,7 +167,8 @@ class ImportGraph {
 								string.endsWith(source) || string.endsWith(source.replace(/\.ts$/, '.js')),
 						),
 					);
-			entry = { imports: [...new Set(imports.filter((found) => found !== undefined))], mentions };
+			const found = [...new Set(imports.filter((one) => one !== undefined))];
+			entry = { imports: found, mentions, n8nNames };
 			this.files.set(file, entry);
 		}
 		return entry;
@@ -143,6 +177,11 @@ class ImportGraph {
 	/** @param {string} file @returns {string[]} the files it imports itself */
 	imports(file) {
 		return this.read(file).imports;
+	}
+
+	/** @param {string} file @returns {string[]} the names it imports from n8n-workflow */
+	n8nNames(file) {
+		return this.read(file).n8nNames;
 	}
 
 	/** @param {string} file @returns {Set<string>} it and every file it imports, at any depth */

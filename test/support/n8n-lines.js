@@ -28,7 +28,8 @@ const N8N_WORKFLOW_LINES = Object.freeze([
 
 /**
  * Compiles the package into a new folder under node_modules/.cache (where `n8n-workflow`
- * resolves from the repository's node_modules, as it does from n8n's).
+ * resolves from the repository's node_modules, as it does from n8n's). Without type checking
+ * (`npm run typecheck` does that): tsc's output is the same, byte for byte, without its time.
  * @returns {string} the folder, holding credentials/ and nodes/ as dist/ does
  */
 function compilePackage() {
@@ -49,6 +50,7 @@ function compilePackage() {
 			'false',
 			'--sourceMap',
 			'false',
+			'--noCheck',
 		],
 		{ cwd: root, stdio: 'pipe' },
 	);

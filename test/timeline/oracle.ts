@@ -181,8 +181,8 @@ export function announcedIn(items: INodeExecutionData[]): Announced[] {
 }
 
 /**
- * The budget, category, location and builder filters as the README states them, in the filter
- * parameters' own shape (comma-separated text), written apart from the node's code.
+ * The budget, category, location and builder filters as docs/using-the-nodes.md states them, in
+ * the filter parameters' own shape (comma-separated text), written apart from the node's code.
  */
 export interface FilterParameters {
 	budgetAtLeast?: number;

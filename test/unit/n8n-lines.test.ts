@@ -1,4 +1,4 @@
-import type { ICredentialDataDecryptedObject, INodeType } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, INodeType, INodeTypeDescription } from 'n8n-workflow';
 
 import {
 	compilePackage,
@@ -6,7 +6,7 @@ import {
 	n8nWorkflowReads,
 	removeDir,
 } from '../support/n8n-lines';
-import { workflowNode } from '../support/n8n-fixtures';
+import { project, workflowNode } from '../support/n8n-fixtures';
 
 /**
  * The compiled package against n8n-workflow as each supported n8n line ships it (exact-pinned npm
@@ -190,5 +190,108 @@ describe('transport/n8n-features on each line', () => {
 		expect(calls).toEqual([]);
 		expect(allowedDomains(detected, restricted)).toBe('other.example');
 		expect(calls).toEqual([{ node, credentialData: restricted }]);
+	});
+});
+
+describe("the nodes' builder hints and search aliases (issue 33)", () => {
+	const NODES = {
+		getMany: ['SupplierMatchedProjects', 'supplierMatchedProjects'],
+		trigger: ['SupplierMatchedProjectsTrigger', 'supplierMatchedProjectsTrigger'],
+	} as const;
+	const DIR = 'nodes/SupplierMatchedProjects';
+
+	type Description = INodeTypeDescription & {
+		usableAsTool?: { replacements?: Record<string, unknown> };
+	};
+
+	function descriptionOf(which: keyof typeof NODES, moduleName = 'n8n-workflow'): Description {
+		const [className] = NODES[which];
+		return loadAgainst(moduleName, () => {
+			const classes = compiledFile<Record<string, new () => INodeType>>(
+				`${DIR}/${className}.node.js`,
+			);
+			return new classes[className]().description as Description;
+		}).loaded;
+	}
+
+	/** Every string under a `builderHint` key, anywhere in the description. */
+	function builderHintTexts(value: unknown, inHint = false): string[] {
+		if (typeof value === 'string') return inHint ? [value] : [];
+		if (Array.isArray(value)) return value.flatMap((entry) => builderHintTexts(entry, inHint));
+		if (typeof value !== 'object' || value === null) return [];
+		return Object.entries(value).flatMap(([key, entry]) =>
+			builderHintTexts(entry, inHint || key === 'builderHint'),
+		);
+	}
+
+	describe.each(N8N_WORKFLOW_LINES)('n8n $n8n (its $module)', ({ module: moduleName }) => {
+		test('both nodes resolve their parameters, hints and codex in place, as n8n does when a node is added', () => {
+			const { NodeHelpers } = jest.requireActual<typeof import('n8n-workflow')>(moduleName);
+
+			for (const which of ['getMany', 'trigger'] as const) {
+				const description = descriptionOf(which, moduleName);
+				const node = workflowNode(
+					'node-1',
+					'Node',
+					`n8n-nodes-supplier-matched-projects.${NODES[which][1]}`,
+				);
+				const parameters = NodeHelpers.getNodeParameters(
+					description.properties,
+					{},
+					true,
+					false,
+					node,
+					description,
+				);
+
+				expect(description.builderHint?.searchHint).toEqual(expect.any(String));
+				expect(description.codex?.alias).toEqual(
+					expect.arrayContaining(['Tenders', 'Bids', 'RFQ']),
+				);
+				expect(parameters).toEqual(
+					expect.objectContaining({ companyId: '', output: expect.any(String) }),
+				);
+			}
+		});
+	});
+
+	test('no builder hint carries a wire-format expression or a connection name (no-builder-hint-leakage)', () => {
+		const texts = (['getMany', 'trigger'] as const).flatMap((which) =>
+			builderHintTexts(descriptionOf(which)),
+		);
+
+		expect(texts.length).toBeGreaterThan(10);
+		expect(texts.filter((text) => /={{|\bai_[a-zA-Z]+\b/.test(text))).toEqual([]);
+	});
+
+	test("each node's codex is its .node.json file's, and the tool copy adds its own words to the node's", () => {
+		for (const which of ['getMany', 'trigger'] as const) {
+			const file = jest.requireActual<Record<string, unknown>>(
+				`${compiled}/${DIR}/${NODES[which][0]}.node.json`,
+			);
+			const { categories, alias, resources } = file;
+
+			expect(descriptionOf(which).codex).toEqual({ categories, alias, resources });
+		}
+		const getMany = descriptionOf('getMany');
+		const toolCodex = getMany.usableAsTool?.replacements?.codex as { alias: string[] };
+		expect(toolCodex.alias.slice(0, getMany.codex?.alias?.length)).toEqual(getMany.codex?.alias);
+		expect(toolCodex.alias.length).toBeGreaterThan(getMany.codex?.alias?.length ?? 0);
+	});
+
+	test("the output hints name exactly the columns of a simplified tender row, the trigger's too", () => {
+		const items = compiledFile<{ shapeItems: (projects: unknown[], options: object) => object[] }>(
+			`${DIR}/helpers/items.js`,
+		);
+		const [row] = items.shapeItems([project()], { output: 'tenders', simplify: true });
+		const columnsIn = (which: keyof typeof NODES) => {
+			const output = descriptionOf(which).properties.find((property) => property.name === 'output');
+			const hint = output?.builderHint?.propertyHint ?? '';
+			const last = 'tenderingSubcontractors';
+			return hint.slice(hint.indexOf('tenderId'), hint.indexOf(last) + last.length).split(', ');
+		};
+
+		expect(columnsIn('getMany')).toEqual(Object.keys(row));
+		expect(columnsIn('trigger')).toEqual(Object.keys(row));
 	});
 });

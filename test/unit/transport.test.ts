@@ -31,6 +31,7 @@ import {
 	type RetryPolicy,
 } from '../../nodes/SupplierMatchedProjects/transport/retry';
 import { readSettings } from '../../nodes/SupplierMatchedProjects/transport/settings';
+import { runInVirtualTime, useVirtualTime } from '../support/clock';
 import { workflowNode } from '../support/n8n-fixtures';
 
 const node = workflowNode(
@@ -667,7 +668,11 @@ describe('a failed token exchange reaching the node', () => {
 });
 
 describe('a 429 with Retry-After: the count every n8n process on the credential shares', () => {
-	beforeEach(() => restart({ maxAttempts: 2, baseDelayMs: 1, maxDelayMs: 1 }));
+	beforeEach(() => {
+		useVirtualTime();
+		restart({ maxAttempts: 2, baseDelayMs: 1, maxDelayMs: 1 });
+	});
+	afterEach(() => jest.useRealTimers());
 
 	const page = { data: [], _metadata: { nextCursor: null, hasNextPage: false } };
 
@@ -678,13 +683,13 @@ describe('a 429 with Retry-After: the count every n8n process on the credential 
 			() => answers.shift() ?? { statusCode: 200, headers: {}, body: page },
 		);
 		const started = Date.now();
-		expect(await outcomeOf(context)).toEqual(page);
+		expect(await runInVirtualTime(() => outcomeOf(context))).toEqual(page);
 		expect(sent).toHaveLength(4);
 		expect(Date.now() - started).toBeGreaterThanOrEqual(3000);
 		// Each 429 halved what this process allows itself (100, 50, 25, 12): 11 left, where its own
 		// count alone would leave 99.
 		expect(await roomOf(context)).toEqual({ free: 11, underLimit: 99 });
-	}, 15_000);
+	});
 
 	it('stops with the budget message when the API asks for longer than the node waits (5 minutes at most); this process then sends nothing until then', async () => {
 		const { context, sent } = fakeContext(settings, () => limited('3600'));
@@ -719,7 +724,7 @@ describe('a 429 with Retry-After: the count every n8n process on the credential 
 				headers,
 				body: { code: 'RATE_LIMITED' },
 			}));
-			expect(((await outcomeOf(context)) as NodeApiError).message).toBe(
+			expect(((await runInVirtualTime(() => outcomeOf(context))) as NodeApiError).message).toBe(
 				"The API's rate limit was reached after 2 attempts (HTTP 429)",
 			);
 			expect(sent).toHaveLength(2);
@@ -728,7 +733,11 @@ describe('a 429 with Retry-After: the count every n8n process on the credential 
 });
 
 describe('a walk whose turn does not come within the wait', () => {
-	afterEach(() => jest.restoreAllMocks());
+	beforeEach(() => useVirtualTime());
+	afterEach(() => {
+		jest.restoreAllMocks();
+		jest.useRealTimers();
+	});
 
 	/** One request answered 429 with this Retry-After, which the node gives up on at once. */
 	async function refused(retryAfter: string): Promise<void> {
@@ -738,6 +747,14 @@ describe('a walk whose turn does not come within the wait', () => {
 
 	/** A walk that waits for another one holding the turn longer than the node waits. */
 	async function lateWalk(): Promise<{ walked: boolean; outcome: string; firstRan: boolean }> {
+		return await runInVirtualTime(walkBehindASlowOne);
+	}
+
+	async function walkBehindASlowOne(): Promise<{
+		walked: boolean;
+		outcome: string;
+		firstRan: boolean;
+	}> {
 		const { context } = fakeContext(settings);
 		let walked = false;
 		let firstRan = false;
@@ -770,7 +787,7 @@ describe('a walk whose turn does not come within the wait', () => {
 
 		// Past a Retry-After, the only wait left is the pacing of one slot: still the queue.
 		await refused('1');
-		await sleep(1100);
+		await runInVirtualTime(() => sleep(1100));
 		expect((await lateWalk()).outcome).toMatch(/^Walks through the results .* are queued/);
 
 		// The same wait while a longer Retry-After is still ahead: the budget is the cause.
@@ -779,7 +796,7 @@ describe('a walk whose turn does not come within the wait', () => {
 		const spent = await lateWalk();
 		expect(spent.walked).toBe(false);
 		expect(spent.outcome).toMatch(/counted by the API .* allowed in 60 s$/);
-	}, 15_000);
+	});
 
 	it('leaves the turns as they were: the next walk runs at once', async () => {
 		restart({ maxTotalWaitMs: 50 });

@@ -1,4 +1,4 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { CodexData, INodeProperties } from 'n8n-workflow';
 
 import { MAX_BUDGET, MAX_DAYS } from '../helpers/bounds';
 import { PROJECT_STATUSES, TENDER_TYPES } from '../helpers/filters';
@@ -7,6 +7,22 @@ import { PROJECT_STATUSES, TENDER_TYPES } from '../helpers/filters';
  * Parameters both nodes show. They carry no display conditions; each node adds its own
  * (see updateDisplayOptions in n8n-workflow).
  */
+
+/** What n8n reads of a `<Node>.node.json` file (its `getCodex`). */
+interface CodexFile {
+	categories: string[];
+	alias: string[];
+	resources: Required<NonNullable<CodexData['resources']>>;
+}
+
+/**
+ * A node's categories and search aliases, from its `<Node>.node.json`. n8n takes the description's
+ * own `codex` for a package installed from the Community Nodes panel (`~/.n8n/nodes`) and only the
+ * file for `~/.n8n/custom`; both come from the file, so they cannot differ.
+ */
+export function codexOf(file: CodexFile): CodexData {
+	return { categories: file.categories, alias: file.alias, resources: file.resources };
+}
 
 /** A filter that picks from the values the API spells out, each shown as spelled, in alphabetical order. */
 function valuesFilter(
@@ -28,6 +44,10 @@ export const companyIdProperty: INodeProperties = {
 	placeholder: 'e.g. 4f6d2a1c',
 	description:
 		'ID of the supplier company whose matched projects to read. It must be registered to the client ID of the credential.',
+	builderHint: {
+		propertyHint:
+			"Required: the supplier company's ID on the Supplier Matched-Projects API (e.g. 4f6d2a1c), which is not the credential's client ID. Ask the user for it; the API refuses a company not registered to the credential's client.",
+	},
 };
 
 export const outputProperty: INodeProperties = {
@@ -47,6 +67,11 @@ export const outputProperty: INodeProperties = {
 		},
 	],
 	default: 'projects',
+	description: 'One item per project with its tenders, or one item per tender with its project',
+	builderHint: {
+		propertyHint:
+			"For emails, chat messages and spreadsheet rows use output 'tenders' with simplify true: one flat item per tender with the columns tenderId, tenderName, tenderType, tenderStatus, tenderOpenAt, quotesDueAt, builderName, builderWebsite, matchedKeywords, projectId, projectName, projectAddress, projectCategory, projectStatus, projectBudgetLow, projectBudgetHigh, projectUrl, consultants, tenderingSubcontractors (dates as YYYY-MM-DD, lists joined with '; '). Without simplify a tender item is the API's tender (id, name, type, builder.name, quotesDueAt, status, matchedKeywords[]) with its project under project. Output 'projects' gives one item per project (projectId, projectName, address, category, budget, status, url, tenders[]); simplified, one row per project with tenderCount, tenderNames, earliestQuotesDueAt and builders.",
+	},
 };
 
 export const simplifyProperty: INodeProperties = {
@@ -65,6 +90,10 @@ export const filtersProperty: INodeProperties = {
 	placeholder: 'Add Filter',
 	default: {},
 	description: 'Applied by the node to what the API returns; the API itself has no filters',
+	builderHint: {
+		propertyHint:
+			'Set only the filters the user asked for; each one left out keeps everything. Text filters take comma-separated words, any one of which matches; budgets are in dollars, days count from today.',
+	},
 	options: [
 		{
 			displayName: 'Budget At Least',

@@ -20,6 +20,18 @@ import {
 export const TOOL_DESCRIPTION =
 	"Lists the construction projects whose currently open tenders match the supplier's keywords, earliest quotes due date first (the API holds only open tenders). Each project gives its ID, name, address, category, budget band, status and link, and for each tender its name, builder, quotes due date, days left, status and matched keywords. Optional filters: location, category, builder, matched keywords, budget range, quotes due within a number of days, and project IDs (to fetch chosen projects again). The answer's summary says how many projects it returns and whether more match.";
 
+/**
+ * The words an agent builder types when it wants the node as a tool, on top of the node's own
+ * aliases: n8n copies the node's codex to its tool copy, and these are for the copy alone.
+ */
+export const TOOL_ALIASES: readonly string[] = [
+	'Tender Search',
+	'Search Tenders',
+	'Find Tenders',
+	'Find Bids',
+	'Tender Lookup',
+];
+
 /** The default number of projects the tool returns, sized so a default answer stays near 4,000 tokens. */
 export const DEFAULT_TOOL_LIMIT = 20;
 
@@ -38,7 +50,7 @@ export function fromAi(
 	return `={{ /*n8n-auto-generated-fromAI-override*/ $fromAI('${key}', \`${description}\`, '${type}', ${literal}) }}`;
 }
 
-/** The keys under which the model fills each filter; the README lists them. */
+/** The keys under which the model fills each filter; docs/using-the-nodes.md lists them. */
 export const MODEL_FILTER_KEYS = {
 	projectIds: 'projectIds',
 	locations: 'location',

@@ -1,6 +1,6 @@
 /**
- * The bounds of every number and text a user or a model can set, in one place (the README's
- * "Bounds" and docs/reliability.md list them), and how a message quotes what was given.
+ * The bounds of every number and text a user or a model can set, in one place (the Limits of
+ * docs/running-n8n.md and docs/reliability.md list them), and how a message quotes what was given.
  */
 
 /** Quotes Due Within (Days) and Days Before Quotes Due: ten years ahead. */

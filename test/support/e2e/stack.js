@@ -133,14 +133,17 @@ function secretsOnDisk(dir, tokenRecorder) {
  */
 
 /**
- * An MCP session with an MCP Server Trigger, as an assistant opens one.
+ * An MCP session with an MCP Server Trigger or n8n's own MCP server, as an assistant opens one.
  * @param {string} url
  * @param {string} clientName
+ * @param {Record<string, string>} [headers] sent with every request (n8n's server wants a key)
  * @returns {Promise<McpSession>}
  */
-async function connectMcp(url, clientName) {
+async function connectMcp(url, clientName, headers = {}) {
 	const client = new Client({ name: clientName, version: '1.0.0' });
-	await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+	await client.connect(
+		new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }),
+	);
 	return {
 		listTools: async () => (await client.listTools()).tools,
 		callTool: async (name, args = {}) =>

@@ -17,14 +17,20 @@ const stderrLogger = {
 
 /**
  * Every row of every spreadsheet a workflow wrote into `filesDir` whose name starts with
- * `prefix`, read with the same library n8n writes them with (SheetJS as @e965/xlsx, from the n8n install).
+ * `prefix`, read with the same library n8n writes them with: SheetJS from the n8n install, as
+ * @e965/xlsx (2.40 on) or xlsx (2.30 and older).
  * @param {{ filesDir: string, n8n: { runtime: { n8nHome: string } } }} env
  * @param {string} prefix
  * @returns {Record<string, unknown>[]}
  */
 function readSpreadsheetRows(env, prefix) {
+	const modules = path.join(env.n8n.runtime.n8nHome, 'node_modules');
+	const sheetJs = ['@e965/xlsx', 'xlsx']
+		.map((name) => path.join(modules, name))
+		.find((folder) => fs.existsSync(folder));
+	if (sheetJs === undefined) throw new Error(`no SheetJS (@e965/xlsx or xlsx) in ${modules}`);
 	/** @type {{ readFile: (file: string) => { SheetNames: string[], Sheets: Record<string, unknown> }, utils: { sheet_to_json: (sheet: unknown) => Record<string, unknown>[] } }} */
-	const xlsx = require(path.join(env.n8n.runtime.n8nHome, 'node_modules', '@e965', 'xlsx'));
+	const xlsx = require(sheetJs);
 	const dir = env.filesDir;
 	return fs
 		.readdirSync(dir)
