@@ -28,6 +28,8 @@ const SUITES = {
 	'--queue': { label: 'e2e queue', config: 'jest.e2e-queue.config.js' },
 	'--compat': { label: 'e2e compat', config: 'jest.e2e-compat.config.js' },
 	'--mcp': { label: 'e2e mcp', config: 'jest.e2e-mcp.config.js' },
+	// The editor in Debian's headless Chromium, as a user drives it; also takes docs/screenshots.
+	'--browser': { label: 'e2e browser', config: 'jest.e2e-browser.config.js' },
 	// The e2e suite's durable-scheduler file alone, so that CI can run it beside the rest.
 	'--scheduler': {
 		label: 'e2e scheduler',

@@ -424,7 +424,13 @@ async function ensureNpmRuntime(logger, n8nVersion, manifestDir) {
 	};
 }
 
-module.exports = { ensureRuntime, cacheRoot, supportedN8nVersions, selectedN8nVersion };
+module.exports = {
+	ensureRuntime,
+	cacheRoot,
+	buildOnce,
+	supportedN8nVersions,
+	selectedN8nVersion,
+};
 
 if (require.main === module) {
 	const logger = { log: (/** @type {string} */ line) => console.log(`[n8n-runtime] ${line}`) };

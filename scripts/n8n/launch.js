@@ -63,6 +63,20 @@ function throwAwayFolder({ cleanups, logger, prefix, keep }) {
 }
 
 /**
+ * SMP_E2E_TARBALL when set (the e2e global setup packs once for every suite), else packed now.
+ * @param {Logger} logger
+ * @param {Cleanups} cleanups
+ * @returns {Promise<string>}
+ */
+async function packedTarball(logger, cleanups) {
+	const given = process.env.SMP_E2E_TARBALL;
+	if (given) return given;
+	const packed = await buildAndPack(logger);
+	cleanups.push(async () => fs.rmSync(path.dirname(packed), { recursive: true, force: true }));
+	return packed;
+}
+
+/**
  * @typedef {object} LaunchOptions
  * @property {Logger} logger
  * @property {Cleanups} cleanups
@@ -75,6 +89,8 @@ function throwAwayFolder({ cleanups, logger, prefix, keep }) {
  * @property {number} [port] the editor's port (default: a free one)
  * @property {string} [logLevel]
  * @property {NodeJS.ProcessEnv} [extraEnv]
+ * @property {boolean} [withoutPackage] start n8n without the package, for a test that installs it
+ *   as users do (from the Community Nodes panel)
  * @property {(prepared: PreparedN8n, removeFolderIfOrphaned: string | undefined) => Promise<N8nInstance>} [start]
  *   starts n8n's processes and puts their stop on the cleanups, returning the main instance
  *   (queue mode); by default one `n8n start`
@@ -88,13 +104,6 @@ function throwAwayFolder({ cleanups, logger, prefix, keep }) {
 async function launchN8n(options) {
 	const { logger, cleanups, folder } = options;
 	const runtime = await ensureRuntime(logger);
-	// SMP_E2E_TARBALL when set (the e2e global setup packs once for every suite), else packed now.
-	let tarball = process.env.SMP_E2E_TARBALL;
-	if (!tarball) {
-		const packed = await buildAndPack(logger);
-		cleanups.push(async () => fs.rmSync(path.dirname(packed), { recursive: true, force: true }));
-		tarball = packed;
-	}
 	const filesDir = path.join(folder, 'files');
 	fs.mkdirSync(filesDir, { recursive: true });
 	const prepared = await prepareN8n({
@@ -104,8 +113,11 @@ async function launchN8n(options) {
 		logLevel: options.logLevel,
 		extraEnv: { N8N_RESTRICT_FILE_ACCESS_TO: filesDir, ...options.extraEnv },
 	});
-	logger.log(`installing ${path.basename(tarball)} into ${prepared.n8nFolder}/nodes`);
-	await installIntoN8n(prepared.userFolder, tarball);
+	if (!options.withoutPackage) {
+		const tarball = await packedTarball(logger, cleanups);
+		logger.log(`installing ${path.basename(tarball)} into ${prepared.n8nFolder}/nodes`);
+		await installIntoN8n(prepared.userFolder, tarball);
+	}
 	logger.log('importing credentials and workflows (n8n import:credentials, import:workflow)');
 	const cliLog = await importIntoN8n(prepared, options.data(filesDir));
 

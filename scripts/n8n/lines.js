@@ -78,10 +78,18 @@ function featuresOf(version) {
 		 */
 		mcpRegistryModule: inRange(version, '2.30.0'),
 		/**
-		 * The credential's Test applies its response-code rules to a redirect it did not follow
-		 * (2.40.7 does; 2.30.8 and older show n8n's own "Request failed with status code 302").
+		 * The credential's Test applies its response-code rules to an error answer: a redirect it
+		 * did not follow, a 404 (2.40.7 and 2.41.1 do; 2.30.8 and older show n8n's own message,
+		 * "Request failed with status code 302", "The resource you are requesting could not be
+		 * found", the error having no response attached where the tester looks).
 		 */
-		testRulesOnRedirects: inRange(version, '2.40.0'),
+		testResponseCodeRules: inRange(version, '2.40.0'),
+		/**
+		 * Pasting or importing a workflow in the editor picks the user's own credential for a node
+		 * whose credential is unknown, and says so ("Credentials auto-added": 2.40.7 and 2.41.1 do;
+		 * 2.30.8 and 1.123.81 drop the unknown credential, so the node asks for one).
+		 */
+		credentialsPickedOnPaste: inRange(version, '2.40.0'),
 	};
 }
 

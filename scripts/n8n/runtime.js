@@ -223,17 +223,25 @@ async function importIntoN8n(prepared, { credentials, workflows }) {
 			fs.writeFileSync(file, JSON.stringify(content));
 			return file;
 		};
-		const output = [
-			await n8nCli(prepared, [
-				'import:credentials',
-				`--input=${write('credentials.json', credentials)}`,
-			]),
-			await n8nCli(prepared, [
-				'import:workflow',
-				`--input=${write('workflows.json', workflowsForImport(prepared.runtime.n8nVersion, workflows))}`,
-			]),
-		];
-		await afterWorkflowImport(prepared);
+		// Each CLI command boots n8n (seconds): none for an empty list.
+		const output = [];
+		if (credentials.length > 0) {
+			output.push(
+				await n8nCli(prepared, [
+					'import:credentials',
+					`--input=${write('credentials.json', credentials)}`,
+				]),
+			);
+		}
+		if (workflows.length > 0) {
+			output.push(
+				await n8nCli(prepared, [
+					'import:workflow',
+					`--input=${write('workflows.json', workflowsForImport(prepared.runtime.n8nVersion, workflows))}`,
+				]),
+			);
+			await afterWorkflowImport(prepared);
+		}
 		return output.join('\n');
 	} finally {
 		fs.rmSync(importDir, { recursive: true, force: true });

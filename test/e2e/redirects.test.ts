@@ -82,7 +82,7 @@ describe('a redirect to another origin fails the execution and reaches nothing t
 		const result = await env.client.testCredential(env.testButtonCredentialId);
 		expect(result.status).toBe('Error');
 		expect(result.message).toContain(
-			env.features.testRulesOnRedirects
+			env.features.testResponseCodeRules
 				? 'the Base URL answered with a redirect (HTTP 302), which the test does not follow'
 				: 'Request failed with status code 302',
 		);
