@@ -327,7 +327,6 @@ describe('Get Many', () => {
 		const output = await executeStep(/^budgetLow/);
 
 		expect(output.columns).toEqual(FLAT_PROJECT_COLUMNS);
-		await env.page.mouse.move(10, 450);
 		await env.screenshots.take(env.page, 'node-output.png');
 	});
 
@@ -343,7 +342,6 @@ describe('Get Many', () => {
 			.reduce((sum, project) => sum + project.tenders.length, 0);
 		expect(output.count).toBe(tenders);
 		expect(output.columns).toEqual(FLAT_TENDER_COLUMNS);
-		await env.page.mouse.move(10, 450);
 		await env.screenshots.take(env.page, 'node-parameters.png');
 		await panel.getByRole('combobox', { name: 'Add Filter' }).click();
 		await env.page.getByRole('option', { name: 'Budget At Least' }).waitFor();
@@ -378,7 +376,6 @@ describe('the trigger', () => {
 		await expect(panel.getByRole('cell', { name: 'newTender' }).first().isVisible()).resolves.toBe(
 			true,
 		);
-		await env.page.mouse.move(10, 450);
 		await env.screenshots.take(page, 'trigger-test-event.png');
 		await closePanel(page);
 	});
