@@ -45,8 +45,8 @@ const N8N_NOT_FOUND = 'The resource you are requesting could not be found';
 /** The issue n8n shows on a node of ours whose credential it dropped (pasted on 1.x, 2.30). */
 const OUR_CREDENTIAL_UNSET =
 	/^Issues:?\s+Credentials for Supplier Matched Projects( Trigger| Tool)? are not set\.$/;
-/** The columns of Get Many's simplified rows, in order (helpers/items.ts, simplifyProject). */
-const FLAT_COLUMNS = [
+/** The columns of simplified rows, in order, as docs/using-the-nodes.md lists them. */
+const FLAT_PROJECT_COLUMNS = [
 	'projectId',
 	'projectName',
 	'address',
@@ -64,6 +64,29 @@ const FLAT_COLUMNS = [
 	'consultants',
 	'tenderingSubcontractors',
 ];
+const FLAT_TENDER_COLUMNS = [
+	'tenderId',
+	'tenderName',
+	'tenderType',
+	'tenderStatus',
+	'tenderOpenAt',
+	'quotesDueAt',
+	'builderName',
+	'builderWebsite',
+	'matchedKeywords',
+	'projectId',
+	'projectName',
+	'projectAddress',
+	'projectCategory',
+	'projectStatus',
+	'projectBudgetLow',
+	'projectBudgetHigh',
+	'projectUrl',
+	'consultants',
+	'tenderingSubcontractors',
+];
+/** Get Many as the node panel lists it among the app's actions. */
+const GET_MANY_ACTION = 'Get many matched projects';
 
 /** The fields of the tool's panel that the model fills ($fromAI), as the panel labels them. */
 const MODEL_FILLED_FIELDS = [
@@ -245,10 +268,10 @@ describe('the node panel finds the package by the phrasings users type', () => {
 
 			const panel = await openPanelResult(env.page, APP_NAME);
 
-			await expect(
-				panel.getByText('Get many matched projects', { exact: true }).isVisible(),
-			).resolves.toBe(true);
-			await env.page.keyboard.press('Escape');
+			await expect(panel.getByText(GET_MANY_ACTION, { exact: true }).isVisible()).resolves.toBe(
+				true,
+			);
+			await closePanel(env.page);
 			await openNextStepPanel(env.page);
 		});
 
@@ -267,6 +290,15 @@ describe('the node panel finds the package by the phrasings users type', () => {
 describe('Get Many', () => {
 	let panel: Awaited<ReturnType<typeof openNode>>;
 
+	async function executeStep(firstColumn: RegExp) {
+		await panel.getByRole('button', { name: 'Execute step' }).first().click();
+		await panel
+			.getByRole('columnheader', { name: firstColumn })
+			.first()
+			.waitFor({ timeout: 60_000 });
+		return await outputTable(panel);
+	}
+
 	test('with the credential picked and a Company ID, "Execute step" fills the output panel', async () => {
 		const { page } = env;
 		await newWorkflow(page, env.baseUrl);
@@ -274,17 +306,15 @@ describe('Get Many', () => {
 		await searchNodePanel(page, APP_NAME);
 		const nodePanel = await openPanelResult(page, APP_NAME);
 		await nodePanel.getByText(/^Actions/).click();
-		await nodePanel.getByText('Get many matched projects', { exact: true }).click();
+		await nodePanel.getByText(GET_MANY_ACTION, { exact: true }).click();
 		panel = page.getByRole('dialog').filter({ has: page.getByRole('link', { name: 'Docs' }) });
 		await panel.getByRole('combobox', { name: 'Select Credential' }).click();
 		await pickOption(page, CREDENTIAL_NAME);
 		await panel
 			.getByRole('textbox', { name: 'Parameter: "companyId"' })
 			.fill(env.fixtures.companyId);
-		await env.screenshots.take(page, 'node-parameters.png');
 
-		await panel.getByRole('button', { name: 'Execute step' }).first().click();
-		const output = await outputTable(panel);
+		const output = await executeStep(/^projectId/);
 
 		const open = env.sandbox.listOpen(env.fixtures.companyId);
 		expect(output.count).toBe(Math.min(open.length, 50));
@@ -294,14 +324,27 @@ describe('Get Many', () => {
 	test('with Simplify, the table shows the flat columns', async () => {
 		await switchByLabel(panel, 'Simplify').set(true);
 
-		await panel.getByRole('button', { name: 'Execute step' }).first().click();
-		await panel.getByRole('columnheader', { name: /budgetLow/ }).waitFor({ timeout: 60_000 });
-		const output = await outputTable(panel);
+		const output = await executeStep(/^budgetLow/);
 
-		expect(output.columns).toEqual(FLAT_COLUMNS);
-		await env.page.mouse.move(10, 450);
+		expect(output.columns).toEqual(FLAT_PROJECT_COLUMNS);
 		await env.screenshots.take(env.page, 'node-output.png');
+	});
+
+	test("set up as the README's daily digest, it lists every open tender as a flat row", async () => {
+		await switchByLabel(panel, 'Return All').set(true);
+		await fieldByLabel(panel, 'Output').click();
+		await pickOption(env.page, 'Tenders');
+
+		const output = await executeStep(/^tenderId/);
+
+		const tenders = env.sandbox
+			.listOpen(env.fixtures.companyId)
+			.reduce((sum, project) => sum + project.tenders.length, 0);
+		expect(output.count).toBe(tenders);
+		expect(output.columns).toEqual(FLAT_TENDER_COLUMNS);
+		await env.screenshots.take(env.page, 'node-parameters.png');
 		await panel.getByRole('combobox', { name: 'Add Filter' }).click();
+		await env.page.getByRole('option', { name: 'Budget At Least' }).waitFor();
 		await env.screenshots.take(env.page, 'node-filters.png');
 		await env.page.keyboard.press('Escape');
 		await closePanel(env.page);
@@ -322,17 +365,17 @@ describe('the trigger', () => {
 		await panel
 			.getByRole('textbox', { name: 'Parameter: "companyId"' })
 			.fill(env.fixtures.companyId);
+		await switchByLabel(panel, 'Simplify').set(true);
 		await env.screenshots.take(page, 'trigger-parameters.png');
 
 		await panel.getByRole('button', { name: 'Fetch Test Event' }).first().click();
 		const output = await outputTable(panel);
 
 		expect(output.count).toBeGreaterThan(0);
-		expect(output.columns.slice(0, 3)).toEqual(['event', 'id', 'name']);
+		expect(output.columns).toEqual(['event', ...FLAT_TENDER_COLUMNS]);
 		await expect(panel.getByRole('cell', { name: 'newTender' }).first().isVisible()).resolves.toBe(
 			true,
 		);
-		await env.page.mouse.move(10, 450);
 		await env.screenshots.take(page, 'trigger-test-event.png');
 		await closePanel(page);
 	});

@@ -69,9 +69,17 @@ async function openTriggerPanel(page) {
  */
 async function openNextStepPanel(page) {
 	const button = page.getByRole('button', { name: 'Open nodes panel' });
-	if ((await button.count()) > 0) await button.click();
-	else await page.keyboard.press('Tab');
-	await searchBox(page).waitFor();
+	// A panel that is still closing takes the first click as its own: try again, a few times.
+	for (let attempt = 1; ; attempt++) {
+		if ((await button.count()) > 0) await button.click();
+		else await page.keyboard.press('Tab');
+		const opened = await searchBox(page)
+			.waitFor({ timeout: 5_000 })
+			.then(() => true)
+			.catch(() => false);
+		if (opened) return;
+		if (attempt === 3) throw new Error('the node panel did not open for the next step');
+	}
 }
 
 /**

@@ -57,6 +57,14 @@ function screenshotsFolder(cleanups, logger) {
 			if (!shown.includes(name)) {
 				throw new Error(`docs/screenshots has no ${name}; the docs show ${shown.join(', ')}`);
 			}
+			// Away from anything with a tooltip, and after n8n's success pop-ups have gone (they
+			// close by themselves) so that they cover nothing.
+			await page.mouse.move(720, 2);
+			await page
+				.locator('.el-notification')
+				.first()
+				.waitFor({ state: 'detached', timeout: 15_000 })
+				.catch(() => undefined);
 			await page.screenshot({ path: path.join(folder, name) });
 			taken.add(name);
 			if (forDocs) logger.log(`saved docs/screenshots/${name}`);
