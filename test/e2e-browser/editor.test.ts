@@ -256,6 +256,14 @@ describe('the node panel finds the package by the phrasings users type', () => {
 	const getManyPhrasings = phrasingsFile.phrasings.filter((entry) => entry.node === 'getMany');
 	const results = new Map<string, string[]>();
 
+	/** Types a phrasing into the open panel and checks its first result (or its known miss). */
+	async function searchedFirst(phrase: string) {
+		const names = await searchNodePanel(env.page, phrase);
+		results.set(phrase, names);
+
+		expectFirst(phrase, names);
+	}
+
 	afterAll(() => {
 		const lines = [...results].map(
 			([phrase, names]) =>
@@ -272,12 +280,7 @@ describe('the node panel finds the package by the phrasings users type', () => {
 
 		test.each(triggerPhrasings.map((entry) => entry.phrase))(
 			'"%s" shows the trigger first (or is a known miss)',
-			async (phrase) => {
-				const names = await searchNodePanel(env.page, phrase);
-				results.set(phrase, names);
-
-				expectFirst(phrase, names);
-			},
+			searchedFirst,
 		);
 	});
 
@@ -306,12 +309,7 @@ describe('the node panel finds the package by the phrasings users type', () => {
 
 		test.each(getManyPhrasings.map((entry) => entry.phrase))(
 			'"%s" shows Get Many\'s app first (or is a known miss)',
-			async (phrase) => {
-				const names = await searchNodePanel(env.page, phrase);
-				results.set(phrase, names);
-
-				expectFirst(phrase, names);
-			},
+			searchedFirst,
 		);
 	});
 });
