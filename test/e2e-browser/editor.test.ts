@@ -6,6 +6,7 @@ import {
 	fieldByLabel,
 	issuesOf,
 	newWorkflow,
+	nodeDetails,
 	openNextStepPanel,
 	openNode,
 	openPanelResult,
@@ -309,7 +310,7 @@ describe('Get Many', () => {
 		const nodePanel = await openPanelResult(page, APP_NAME);
 		await nodePanel.getByText(/^Actions/).click();
 		await nodePanel.getByText(GET_MANY_ACTION, { exact: true }).click();
-		panel = page.getByRole('dialog').filter({ has: page.getByRole('link', { name: 'Docs' }) });
+		panel = nodeDetails(page);
 		await panel.getByRole('combobox', { name: 'Select Credential' }).click();
 		await pickOption(page, CREDENTIAL_NAME);
 		await panel
@@ -361,9 +362,7 @@ describe('the trigger', () => {
 		await searchNodePanel(page, APP_NAME);
 		const nodePanel = await openPanelResult(page, APP_NAME);
 		await nodePanel.getByText('On new tender', { exact: true }).click();
-		const panel = page
-			.getByRole('dialog')
-			.filter({ has: page.getByRole('link', { name: 'Docs' }) });
+		const panel = nodeDetails(page);
 		await panel
 			.getByRole('textbox', { name: 'Parameter: "companyId"' })
 			.fill(env.fixtures.companyId);

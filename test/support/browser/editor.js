@@ -16,6 +16,9 @@ const TEST_IDS = Object.freeze({
 	nodePanel: '[data-test-id="node-creator"]',
 	nodePanelResultName: '[data-test-id="node-creator-item-name"]',
 	issueMarker: '[data-test-id="node-issues"]',
+	nodePanelClose: '[data-test-id="ndv-close-button"]',
+	// The canvas's own "Execute workflow": each trigger node has a hidden one of the same name.
+	executeWorkflow: '[data-test-id="execute-workflow-button"]',
 });
 
 /**
@@ -164,6 +167,15 @@ async function issuesOf(page, name) {
 }
 
 /**
+ * The open node's panel (NDV): the dialog with the node's "Docs" link.
+ * @param {Page} page
+ * @returns {Locator}
+ */
+function nodeDetails(page) {
+	return page.getByRole('dialog').filter({ has: page.getByRole('link', { name: 'Docs' }) });
+}
+
+/**
  * Opens a node's panel (NDV) by double-clicking it on the canvas.
  * @param {Page} page
  * @param {string} name
@@ -171,18 +183,26 @@ async function issuesOf(page, name) {
  */
 async function openNode(page, name) {
 	await canvasNode(page, name).dblclick();
-	const panel = page.getByRole('dialog').filter({ has: page.getByRole('link', { name: 'Docs' }) });
+	const panel = nodeDetails(page);
 	await panel.waitFor();
 	return panel;
 }
 
 /**
- * Closes whatever panel is open (NDV, node panel) with Escape.
+ * Closes whatever panel is open (NDV, node panel) with Escape. A node's panel that stays open (a
+ * select that kept the focus after a pick takes the Escape as its own) is closed as a user closes
+ * it: "Back to canvas" on n8n 1.x, its close button on 2.x.
  * @param {Page} page
  */
 async function closePanel(page) {
 	await page.keyboard.press('Escape');
 	await page.waitForTimeout(300);
+	const nodePanel = nodeDetails(page);
+	if (!(await nodePanel.isVisible())) return;
+	const backToCanvas = page.getByText('Back to canvas', { exact: true });
+	if (await backToCanvas.isVisible()) await backToCanvas.click();
+	else await page.locator(TEST_IDS.nodePanelClose).click();
+	await nodePanel.waitFor({ state: 'hidden' });
 }
 
 /**
@@ -245,6 +265,42 @@ function switchByLabel(scope, label) {
 			}
 		},
 	};
+}
+
+/**
+ * Switches a parameter from Fixed to Expression and pastes an expression into it, as a user who
+ * copied it: hovering the parameter shows its Fixed / Expression switch.
+ * @param {Page} page
+ * @param {Locator} scope
+ * @param {string} label
+ * @param {string} expression
+ */
+async function pasteExpression(page, scope, label, expression) {
+	const labelElement = scope
+		.locator('label')
+		.filter({ hasText: new RegExp(`^\\s*${escapeRegExp(label)}(\\s|\\*|$)`) })
+		.first();
+	const parameter = labelElement.locator('xpath=ancestor::div[.//input or .//textarea][1]');
+	await labelElement.hover();
+	await parameter.getByText('Expression', { exact: true }).click();
+	await page.evaluate(`navigator.clipboard.writeText(${JSON.stringify(expression)})`);
+	await parameter.locator('[contenteditable="true"]').first().click();
+	await page.keyboard.press('Control+V');
+}
+
+/**
+ * Runs the open workflow from the canvas ("Execute workflow") and waits until n8n says how it went.
+ * @param {Page} page
+ * @returns {Promise<string>} what n8n's pop-up says, e.g. "Workflow executed successfully"
+ */
+async function executeWorkflow(page) {
+	await page.locator(TEST_IDS.executeWorkflow).click();
+	const toast = page
+		.locator('.el-notification')
+		.filter({ hasText: /workflow/i })
+		.first();
+	await toast.waitFor({ timeout: 120_000 });
+	return (await toast.innerText()).trim();
 }
 
 /**
@@ -329,12 +385,15 @@ module.exports = {
 	pasteWorkflow,
 	canvasNode,
 	issuesOf,
+	nodeDetails,
 	openNode,
 	closePanel,
 	fieldByLabel,
 	showHint,
 	switchByLabel,
 	pickOption,
+	pasteExpression,
+	executeWorkflow,
 	outputTable,
 	publishWorkflow,
 };

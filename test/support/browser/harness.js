@@ -17,7 +17,7 @@ const os = require('node:os');
 const path = require('node:path');
 
 const { SANDBOX_FIXTURES } = require('../../../sandbox');
-const { EXAMPLES_DIR, EXAMPLE_IDS } = require('../../../scripts/n8n/examples');
+const { EXAMPLES_DIR, EXAMPLE_IDS, credentialsFor } = require('../../../scripts/n8n/examples');
 const { featuresOf } = require('../../../scripts/n8n/lines');
 const { packageJson } = require('../../../scripts/n8n/package');
 const { ensureRuntime, startN8n } = require('../../../scripts/n8n/runtime');
@@ -26,9 +26,12 @@ const { signIn } = require('./editor');
 const { startRegistry, withVersion } = require('./registry');
 const { startRegistryProxy } = require('./registry-proxy');
 const { screenshotsFolder } = require('./screenshots');
+const { startSmtpSink } = require('../../../scripts/n8n/smtp-sink');
 const stack = require('../e2e/stack');
 
 const OWNER = { email: 'browser-owner@example.com', firstName: 'Browser', lastName: 'Owner' };
+const README = path.resolve(__dirname, '..', '..', '..', 'README.md');
+const FIRST_WORKFLOW_HEADING = '## First workflow: a daily digest';
 
 /**
  * @typedef {object} ExampleFile
@@ -111,6 +114,82 @@ function startEditor(logger) {
 }
 
 /**
+ * What the README's first workflow tells a user to pick and type, read from the README's own
+ * text so that the test follows it word for word, and fails when the text and n8n part.
+ * @returns {FrontPageDigest}
+ */
+function frontPageDigest() {
+	const readme = fs.readFileSync(README, 'utf8');
+	const start = readme.indexOf(FIRST_WORKFLOW_HEADING);
+	if (start < 0) throw new Error(`README.md has no "${FIRST_WORKFLOW_HEADING}" section`);
+	const section = readme.slice(start).split(/\n## /)[0];
+	const prose = section.replace(/\s+/g, ' ');
+	/** @param {RegExp} pattern @param {string} [text] */
+	const find = (pattern, text = prose) => {
+		const found = pattern.exec(text)?.[1]?.trim();
+		if (!found) throw new Error(`README.md's first workflow no longer matches ${pattern}`);
+		return found;
+	};
+	return {
+		trigger: find(/\(_([^_]+)_ in the list of triggers\)/),
+		hour: find(/_Trigger at Hour_ to _([^_]+)_/),
+		getMany: find(/search for \*\*Supplier Matched Projects\*\* and pick _([^_]+)_/),
+		aggregate: find(/set _Aggregate_ to _([^_]+)_/),
+		outputField: find(/_Put Output in Field_ to `([^`]+)`/),
+		sendEmailAction: find(/add \*\*Send Email\*\* \(_([^_]+)_\)/),
+		subject: find(/_Subject_ such as `([^`]+)`/),
+		emailFormat: find(/set _Email Format_ to _([^_]+)_/),
+		expression: find(/```\n([^`]+?)\n\s*```/, section),
+	};
+}
+
+/**
+ * @typedef {object} FrontPageDigest
+ * @property {string} trigger what to pick in the list of triggers ("On a schedule")
+ * @property {string} hour Trigger at Hour
+ * @property {string} getMany the action to pick for Get Many
+ * @property {string} aggregate Aggregate's choice
+ * @property {string} outputField Put Output in Field
+ * @property {string} sendEmailAction the action to pick for Send Email
+ * @property {string} subject
+ * @property {string} emailFormat
+ * @property {string} expression the Text to paste
+ */
+
+/**
+ * The editor with the package installed and the two credentials the README's first workflow
+ * asks for already made (the package's, and SMTP to a local mail sink): the README's steps, and
+ * only they, are the user's.
+ * @param {{ log: (line: string) => void }} logger
+ */
+function startFirstWorkflow(logger) {
+	return stack.startStack(logger, async (cleanups) => {
+		const { sandbox } = await stack.startRecordedSandbox(cleanups, {});
+		const smtp = await startSmtpSink();
+		cleanups.push(() => smtp.stop());
+		const { n8n, page } = await launchWithBrowser(cleanups, logger, {
+			data: () => ({
+				credentials: credentialsFor({
+					baseUrl: sandbox.url,
+					smtp: { host: smtp.host, port: smtp.port },
+				}),
+				workflows: [],
+			}),
+		});
+		return {
+			sandbox,
+			smtp,
+			page,
+			baseUrl: n8n.baseUrl,
+			n8nVersion: n8n.runtime.n8nVersion,
+			fixtures: SANDBOX_FIXTURES,
+			digest: frontPageDigest(),
+			stop: cleanups.stopAll,
+		};
+	});
+}
+
+/**
  * An n8n without the package, a local registry holding the packed package, and a newer copy of
  * it ready to publish, for the Community Nodes panel test.
  * @param {{ log: (line: string) => void }} logger
@@ -171,6 +250,7 @@ function installedVersions(userFolder, name) {
 
 module.exports = {
 	startEditor,
+	startFirstWorkflow,
 	startCommunityNodes,
 	exampleFiles,
 	// The AI Agent example is not among the examples the e2e suite runs by id.
