@@ -9,6 +9,7 @@
  * a test knows exactly which strings must never show up anywhere.
  */
 
+const fs = require('node:fs');
 const http = require('node:http');
 
 /**
@@ -248,16 +249,43 @@ async function startScriptedServer(initial) {
 	};
 }
 
+/** Where the OS picks ports for `listen(0)`: Linux says; elsewhere, IANA's dynamic range. */
+function ephemeralRangeStart() {
+	try {
+		const range = fs.readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8');
+		const low = Number(range.trim().split(/\s+/)[0]);
+		if (Number.isInteger(low)) return low;
+	} catch {
+		// Not Linux.
+	}
+	return 49152;
+}
+
+/** @param {number} port @returns {Promise<boolean>} whether nothing listens on it now */
+function isFree(port) {
+	return new Promise((resolve) => {
+		const server = http.createServer();
+		server.once('error', () => resolve(false));
+		server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+	});
+}
+
 /**
- * A port on the loopback interface where nothing listens (it was free a moment ago), for
- * "connection refused".
+ * A port on the loopback interface where nothing listens, for "connection refused". It lies
+ * below the range the OS hands out for `listen(0)`, so no server a parallel test starts can take
+ * it while a test relies on it (a freed ephemeral port can be, and once answered as another
+ * test's token issuer).
  * @returns {Promise<number>}
  */
 async function closedPort() {
-	const server = http.createServer();
-	const port = await listenOnLoopback(server);
-	await new Promise((resolve) => server.close(() => resolve(undefined)));
-	return port;
+	const floor = 20000;
+	const top = Math.min(ephemeralRangeStart(), 32768);
+	if (top <= floor) throw new Error(`the ephemeral port range starts at ${top}, below ${floor}`);
+	for (let attempt = 1; attempt <= 50; attempt++) {
+		const port = floor + Math.floor(Math.random() * (top - floor));
+		if (await isFree(port)) return port;
+	}
+	throw new Error(`no free loopback port between ${floor} and ${top}`);
 }
 
 module.exports = { startScriptedServer, closedPort };
