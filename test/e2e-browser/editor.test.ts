@@ -3,6 +3,7 @@ import { TOOL_DESCRIPTION } from '../../nodes/SupplierMatchedProjects/descriptio
 import phrasingsFile from '../support/phrasings.json';
 import {
 	closePanel,
+	executeStep,
 	fieldByLabel,
 	issuesOf,
 	newWorkflow,
@@ -293,15 +294,6 @@ describe('the node panel finds the package by the phrasings users type', () => {
 describe('Get Many', () => {
 	let panel: Awaited<ReturnType<typeof openNode>>;
 
-	async function executeStep(firstColumn: RegExp) {
-		await panel.getByRole('button', { name: 'Execute step' }).first().click();
-		await panel
-			.getByRole('columnheader', { name: firstColumn })
-			.first()
-			.waitFor({ timeout: 60_000 });
-		return await outputTable(panel);
-	}
-
 	test('with the credential picked and a Company ID, "Execute step" fills the output panel', async () => {
 		const { page } = env;
 		await newWorkflow(page, env.baseUrl);
@@ -317,7 +309,7 @@ describe('Get Many', () => {
 			.getByRole('textbox', { name: 'Parameter: "companyId"' })
 			.fill(env.fixtures.companyId);
 
-		const output = await executeStep(/^projectId/);
+		const output = await executeStep(panel, /^projectId/);
 
 		const open = env.sandbox.listOpen(env.fixtures.companyId);
 		expect(output.count).toBe(Math.min(open.length, 50));
@@ -327,7 +319,7 @@ describe('Get Many', () => {
 	test('with Simplify, the table shows the flat columns', async () => {
 		await switchByLabel(panel, 'Simplify').set(true);
 
-		const output = await executeStep(/^budgetLow/);
+		const output = await executeStep(panel, /^budgetLow/);
 
 		expect(output.columns).toEqual(FLAT_PROJECT_COLUMNS);
 		await env.screenshots.take(env.page, 'node-output.png');
@@ -338,7 +330,7 @@ describe('Get Many', () => {
 		await fieldByLabel(panel, 'Output').click();
 		await pickOption(env.page, 'Tenders');
 
-		const output = await executeStep(/^tenderId/);
+		const output = await executeStep(panel, /^tenderId/);
 
 		const tenders = env.sandbox
 			.listOpen(env.fixtures.companyId)

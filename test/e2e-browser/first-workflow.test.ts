@@ -1,5 +1,6 @@
 import {
 	closePanel,
+	executeStep,
 	executeWorkflow,
 	fieldByLabel,
 	newWorkflow,
@@ -67,12 +68,8 @@ test('2. The tenders: Get Many with Return All, Output Tenders and Simplify list
 	await pickOption(page, 'Tenders');
 	await switchByLabel(panel, 'Simplify').set(true);
 
-	await panel.getByRole('button', { name: 'Execute step' }).first().click();
+	await executeStep(panel, /^tenderId/);
 
-	await panel
-		.getByRole('columnheader', { name: /^tenderId/ })
-		.first()
-		.waitFor({ timeout: 60_000 });
 	await closePanel(page);
 });
 

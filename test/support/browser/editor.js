@@ -206,18 +206,29 @@ async function closePanel(page) {
 }
 
 /**
- * The text box of a form field, by the label a user reads above it (n8n's labels are not tied to
- * their inputs, so the field is the nearest element around the label that holds an input).
+ * A form field's label, by the text a user reads (a required field's ends in "*").
+ * @param {Locator} scope
+ * @param {string} label
+ */
+function labelOf(scope, label) {
+	return scope
+		.locator('label')
+		.filter({ hasText: new RegExp(`^\\s*${escapeRegExp(label)}(\\s|\\*|$)`) });
+}
+
+/**
+ * From a label, its field: n8n's labels are not tied to their inputs, so the field is the nearest
+ * element around the label that holds an input.
+ */
+const FIELD_AROUND_LABEL = 'xpath=ancestor::div[.//input or .//textarea][1]';
+
+/**
+ * The text box of a form field, by the label a user reads above it.
  * @param {Locator} scope
  * @param {string} label
  */
 function fieldByLabel(scope, label) {
-	return scope
-		.locator('label')
-		.filter({ hasText: new RegExp(`^\\s*${escapeRegExp(label)}(\\s|\\*|$)`) })
-		.locator('xpath=ancestor::div[.//input or .//textarea][1]')
-		.locator('input, textarea')
-		.first();
+	return labelOf(scope, label).locator(FIELD_AROUND_LABEL).locator('input, textarea').first();
 }
 
 /**
@@ -229,10 +240,7 @@ function fieldByLabel(scope, label) {
  * @returns {Promise<boolean>} whether the hint is shown
  */
 async function showHint(page, scope, label, hint) {
-	const labelElement = scope
-		.locator('label')
-		.filter({ hasText: new RegExp(`^\\s*${escapeRegExp(label)}(\\s|\\*|$)`) })
-		.first();
+	const labelElement = labelOf(scope, label).first();
 	await labelElement.hover();
 	await labelElement.locator('svg').first().hover();
 	const shown = await page
@@ -276,11 +284,8 @@ function switchByLabel(scope, label) {
  * @param {string} expression
  */
 async function pasteExpression(page, scope, label, expression) {
-	const labelElement = scope
-		.locator('label')
-		.filter({ hasText: new RegExp(`^\\s*${escapeRegExp(label)}(\\s|\\*|$)`) })
-		.first();
-	const parameter = labelElement.locator('xpath=ancestor::div[.//input or .//textarea][1]');
+	const labelElement = labelOf(scope, label).first();
+	const parameter = labelElement.locator(FIELD_AROUND_LABEL);
 	await labelElement.hover();
 	await parameter.getByText('Expression', { exact: true }).click();
 	await page.evaluate(`navigator.clipboard.writeText(${JSON.stringify(expression)})`);
@@ -314,6 +319,18 @@ async function pickOption(page, text) {
 		.filter({ has: page.getByText(text, { exact: true }) })
 		.first()
 		.click();
+}
+
+/**
+ * Presses an open NDV's "Execute step" and reads its output table once the column this run shows
+ * first is there (the table of an earlier run may still be showing until then).
+ * @param {Locator} panel
+ * @param {RegExp} firstColumn
+ */
+async function executeStep(panel, firstColumn) {
+	await panel.getByRole('button', { name: 'Execute step' }).first().click();
+	await panel.getByRole('columnheader', { name: firstColumn }).first().waitFor({ timeout: 60_000 });
+	return await outputTable(panel);
 }
 
 /**
@@ -394,6 +411,7 @@ module.exports = {
 	pickOption,
 	pasteExpression,
 	executeWorkflow,
+	executeStep,
 	outputTable,
 	publishWorkflow,
 };
