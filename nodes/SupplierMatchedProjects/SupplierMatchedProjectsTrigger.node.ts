@@ -18,24 +18,29 @@ import { MAX_DAYS } from './helpers/bounds';
 import { filterProjects } from './helpers/filters';
 import { dayOf, todayIn } from './helpers/dates';
 import { packageRuntime, type SupplierRuntime } from './runtime';
-import { diffPoll } from './trigger/diff';
+import { diffPoll, isFreshFor } from './trigger/diff';
 import { listedTenders, scopeOf } from './trigger/listing';
 import { endTurn, holdsTurn, takeTurn } from './trigger/overlap';
 import {
 	dueSoonWindow,
 	emittedItems,
-	fetchListing,
+	fetchPages,
 	fetchSample,
 	readTriggerParameters,
 	triggerKey,
 	type TriggerParameters,
 } from './trigger/poll';
-import { readTriggerState, writeTriggerState, type TriggerState } from './trigger/state';
+import { seqOf, stateToGoOn } from './trigger/memory';
+import {
+	readTriggerState,
+	writeTriggerState,
+	type ReadStateResult,
+	type TriggerState,
+} from './trigger/state';
 import codexFile from './SupplierMatchedProjectsTrigger.node.json';
 
-/** The state the last emitting poll saved; an unreadable one is logged and starts a new baseline. */
-function savedState(context: IPollFunctions, staticData: IDataObject): TriggerState | undefined {
-	const read = readTriggerState(staticData);
+/** An unreadable saved state is logged; the trigger then starts a new baseline. */
+function savedState(context: IPollFunctions, read: ReadStateResult): TriggerState | undefined {
 	if (read.kind === 'unreadable') {
 		context.logger.warn(
 			`Supplier Matched Projects Trigger "${context.getNode().name}" cannot read its saved state (${read.reason}); it records the open tenders as a new baseline`,
@@ -48,6 +53,25 @@ function savedState(context: IPollFunctions, staticData: IDataObject): TriggerSt
 function replaceStaticData(staticData: IDataObject, next: IDataObject): void {
 	for (const key of Object.keys(staticData)) if (!(key in next)) delete staticData[key];
 	Object.assign(staticData, next);
+}
+
+/** Time kept back from n8n's poll budget for comparing and writing the state. */
+function reserveOf(budgetMs: number): number {
+	return Math.min(POLL_RESERVE_MS, budgetMs / 10);
+}
+
+const POLL_RESERVE_MS = 3_000;
+
+/**
+ * The instant the poll's walk must end: n8n's poll budget (2.40 on; 36 s under its durable
+ * scheduler) less what the comparing and writing take. Lines without a budget have no bound but
+ * the transport's own waits.
+ */
+function pollDeadline(context: IPollFunctions, startedAt: number): number {
+	const budget: unknown =
+		typeof context.getPollBudgetMs === 'function' ? context.getPollBudgetMs() : undefined;
+	if (typeof budget !== 'number' || !(budget > 0)) return Number.POSITIVE_INFINITY;
+	return startedAt + budget - reserveOf(budget);
 }
 
 export class SupplierMatchedProjectsTrigger implements INodeType {
@@ -232,11 +256,25 @@ async function pollInTurn(
 	today: string,
 	stillInTurn: () => boolean,
 ): Promise<INodeExecutionData[][] | null> {
+	const startedAt = Date.now();
+	const key = triggerKey(context);
 	const staticData = context.getWorkflowStaticData('node');
-	const previous = savedState(context, staticData);
+	const { read, handedOn } = stateToGoOn(
+		readTriggerState(staticData),
+		runtime.quietStates.get(key),
+		startedAt,
+	);
+	if (!handedOn) runtime.quietStates.delete(key);
+	const previous = savedState(context, read);
+	const scope = scopeOf(parameters.companyId, parameters.filters);
+	const goesOn = previous !== undefined && !isFreshFor(previous, scope, parameters.event);
 	// A failed walk leaves the state untouched: the tenders it missed come with the next good poll.
-	const listing = await fetchListing(context, runtime, parameters, previous);
-	if (listing === null) return null;
+	const polled = await fetchPages(context, runtime, parameters, previous, {
+		from: goesOn ? previous.walk?.cursor : undefined,
+		completedAt: previous?.completedAt ?? 0,
+		deadline: pollDeadline(context, startedAt),
+	});
+	if (polled === null) return null;
 	if (!stillInTurn()) {
 		context.logger.warn(
 			`Supplier Matched Projects Trigger "${context.getNode().name}" dropped a poll that ran so long that a later poll took over`,
@@ -244,21 +282,29 @@ async function pollInTurn(
 		return null;
 	}
 
-	const { projects, pages } = listing;
+	const { projects, pages, resumeAt } = polled;
 	const kept = filterProjects(projects, parameters.filters, today);
+	const readSeq = seqOf(read);
 	const diff = diffPoll({
 		previous,
-		scope: scopeOf(parameters.companyId, parameters.filters),
+		scope,
 		today: dayOf(Date.now()),
-		loadedFromStorage: !runtime.statesWrittenHere.has(staticData),
+		loadedFromStorage: runtime.lastWrites.get(key) !== readSeq,
 		listed: listedTenders(kept),
 		projectCount: projects.length,
 		pages,
+		resumeAt,
 		event: parameters.event,
 		dueSoon: dueSoonWindow(parameters, today),
 		emitOpenOnFirstRun: parameters.emitOpenOnFirstRun,
 	});
-	replaceStaticData(staticData, writeTriggerState(diff.next));
-	runtime.statesWrittenHere.add(staticData);
-	return emittedItems(kept, diff, parameters);
+	const seq = readSeq + 1;
+	const completedAt = diff.walkComplete ? Date.now() : previous?.completedAt;
+	const written = writeTriggerState({ ...diff.next, seq, completedAt });
+	replaceStaticData(staticData, written);
+	runtime.lastWrites.set(key, seq);
+	const items = emittedItems(kept, diff, parameters);
+	if (items === null) runtime.quietStates.set(key, { basedOn: readSeq, written, at: Date.now() });
+	else runtime.quietStates.delete(key);
+	return items;
 }

@@ -4,6 +4,7 @@ import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './transport/retry';
 import { TokenCache } from './transport/token';
 import { Turns } from './transport/turns';
 import type { FailureStreak } from './trigger/failures';
+import type { QuietState } from './trigger/memory';
 import type { RunningPoll } from './trigger/overlap';
 
 export interface RuntimeOptions {
@@ -36,13 +37,19 @@ export class SupplierRuntime implements ApiConnection {
 	/** Failed polls in a row, by trigger: a failure that will not pass is reported once per streak. */
 	readonly failureStreaks = new Map<string, FailureStreak>();
 
+	/** Polls in a row that read nothing for want of a request slot, by trigger. */
+	readonly waitStreaks = new Map<string, FailureStreak>();
+
 	/**
-	 * Static data objects this process has written. One that is not among them was just read from
-	 * the database (activation, restart, workflow update), so the polls since its last save are
+	 * The write count of the state this process last wrote, by trigger. A state read with another
+	 * count comes from elsewhere (a restart, another process), so the polls since its last save are
 	 * unknown: the trigger's state is told, and keeps every remembered tender for a full retention
 	 * period.
 	 */
-	readonly statesWrittenHere = new WeakSet<object>();
+	readonly lastWrites = new Map<string, number>();
+
+	/** Each trigger's last quiet poll, in case n8n drops its state (trigger/memory.ts). */
+	readonly quietStates = new Map<string, QuietState>();
 
 	constructor(options: RuntimeOptions = {}) {
 		this.retryPolicy = Object.freeze({ ...DEFAULT_RETRY_POLICY, ...options.retryPolicy });

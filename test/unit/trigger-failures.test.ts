@@ -2,7 +2,6 @@ import type { JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { PagingError } from '../../nodes/SupplierMatchedProjects/helpers/paging';
-import { budgetExhausted, budgetRefusal } from '../../nodes/SupplierMatchedProjects/trigger/budget';
 import {
 	failureOf,
 	isHeard,
@@ -45,11 +44,6 @@ describe('which failed polls the trigger only logs, and which it reports', () =>
 		],
 		['a token issuer throttling', apiError({ failure: { cause: 'rate-limited' } })],
 		['paging the service broke', new PagingError('a cursor repeated')],
-		[
-			"a share of the limit the API's 429s hold this process to",
-			budgetRefusal(node, { projectCount: 500 }, { free: 2, underLimit: 90 }),
-		],
-		["a walk stopped by the API's count", budgetExhausted(node, 3, 200, 'api')],
 	])('passes on its own: %s', (_case, error) => {
 		expect(passesOnItsOwn(error)).toBe(true);
 	});
@@ -66,12 +60,6 @@ describe('which failed polls the trigger only logs, and which it reports', () =>
 			'a declared cause that needs the user, whatever the HTTP code says',
 			apiError({ httpCode: '503', failure: { cause: 'configuration-invalid' } }),
 		],
-		['a walk no budget can carry', budgetExhausted(node, 101, 10_000, 'process')],
-		[
-			"a walk this process's own requests leave no room for",
-			budgetRefusal(node, { projectCount: 500 }, { free: 2, underLimit: 2 }),
-		],
-		["a walk stopped by this process's own count", budgetExhausted(node, 3, 200, 'process')],
 		['a parameter to fix', new NodeOperationError(node, 'Company ID is empty')],
 		['anything else', new Error('unexpected')],
 	])('needs the user: %s', (_case, error) => {
@@ -89,8 +77,6 @@ describe('why a poll failed, in n8n terms', () => {
 		['a host name not found', noAnswer('ENOTFOUND'), 'configuration-invalid'],
 		['an expired certificate', noAnswer('CERT_HAS_EXPIRED'), 'configuration-invalid'],
 		['paging the service broke', new PagingError('a cursor repeated'), 'temporarily-unavailable'],
-		["a walk the API's 429s hold back", budgetExhausted(node, 3, 200, 'api'), 'rate-limited'],
-		["this process's budget used up", budgetExhausted(node, 3, 200, 'process'), 'quota-exhausted'],
 		[
 			'a parameter to fix',
 			new NodeOperationError(node, 'Company ID is empty'),

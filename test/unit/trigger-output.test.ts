@@ -1,22 +1,9 @@
-import {
-	advisedInterval,
-	budgetExhausted,
-	budgetRefusal,
-	expectedRequests,
-	requestsFor,
-} from '../../nodes/SupplierMatchedProjects/trigger/budget';
 import { listedTenders, scopeOf } from '../../nodes/SupplierMatchedProjects/trigger/listing';
 import {
 	announcedItems,
 	type Announcement,
 } from '../../nodes/SupplierMatchedProjects/trigger/output';
-import { project, tender, workflowNode } from '../support/n8n-fixtures';
-
-const node = workflowNode(
-	'trigger',
-	'Supplier Matched Projects Trigger',
-	'supplierMatchedProjectsTrigger',
-);
+import { project, tender } from '../support/n8n-fixtures';
 
 const due = { quotesDueAt: { from: '2030-02-01', to: '2030-02-08' } };
 
@@ -213,97 +200,5 @@ describe('announcedItems: quotesDueSoon', () => {
 		]);
 		const [row] = announcedItems([reminded], reminders, shape('projects', 'quotesDueSoon', true));
 		expect(row).toMatchObject({ event: 'quotesDueSoon', tenderCount: 2, daysLeft: 1 });
-	});
-});
-
-describe('rate budget arithmetic', () => {
-	it.each([
-		[0, 1],
-		[100, 1],
-		[101, 2],
-		[10_000, 100],
-		[10_001, 101],
-	])('a walk over %i projects takes %i requests', (projects, requests) => {
-		expect(requestsFor(projects)).toBe(requests);
-	});
-
-	it.each([
-		[1, 'every minute'],
-		[20, 'every minute'],
-		[21, 'every 2 minutes'],
-		[100, 'every 5 minutes'],
-	])('walks of %i requests fit when polling %s', (requests, interval) => {
-		expect(advisedInterval(requests)).toBe(interval);
-	});
-
-	it('lets a walk through that fits in what is left', () => {
-		expect(
-			budgetRefusal(node, { projectCount: 2_500 }, { free: 25, underLimit: 25 }),
-		).toBeUndefined();
-	});
-
-	it('refuses a walk that needs more than is left, naming projects, requests and budget', () => {
-		const refusal = budgetRefusal(node, { projectCount: 2_501 }, { free: 25, underLimit: 25 });
-		expect(refusal?.message).toBe(
-			'A poll over 2501 matched projects needs 26 requests, but this credential has 25 of its 100 requests per 5 minutes left',
-		);
-		expect(refusal?.description).toContain('Set the poll interval to every 2 minutes or more');
-		expect(refusal?.httpCode).toBe('429');
-		expect(refusal?.spentBy).toBe('process');
-	});
-
-	it.each([
-		[
-			"the API's 429s, when the whole limit would carry it",
-			{ free: 20, underLimit: 90 },
-			"the API's answers of 429 hold this n8n process to 20 more for now: other processes or clients are using the credential's 100 requests per 5 minutes",
-			'api',
-		],
-		[
-			"this process's own count, when even the whole limit would not carry it",
-			{ free: 5, underLimit: 20 },
-			'this credential has 20 of its 100 requests per 5 minutes left',
-			'process',
-		],
-	])('says who holds the walk back: %s', (_, room, reason, spentBy) => {
-		const refusal = budgetRefusal(node, { projectCount: 2_501 }, room);
-		expect(refusal?.message).toBe(
-			`A poll over 2501 matched projects needs 26 requests, but ${reason}`,
-		);
-		expect(refusal?.spentBy).toBe(spentBy);
-	});
-
-	it('judges a walk by the requests the previous one took, not by its projects', () => {
-		// One oversized page from an API that ignores the page size: 12,000 projects, 1 request.
-		const previous = { projectCount: 12_000, pages: 1 };
-		expect(expectedRequests(previous)).toBe(1);
-		expect(budgetRefusal(node, previous, { free: 1, underLimit: 1 })).toBeUndefined();
-		expect(
-			budgetRefusal(node, { projectCount: 150, pages: 3 }, { free: 2, underLimit: 2 }),
-		).toBeDefined();
-	});
-
-	it('never refuses for good: a count above 10,000 without pages is judged at the limit', () => {
-		const previous = { projectCount: 15_000 };
-		expect(expectedRequests(previous)).toBe(100);
-		expect(budgetRefusal(node, previous, { free: 100, underLimit: 100 })).toBeUndefined();
-		const refusal = budgetRefusal(node, previous, { free: 99, underLimit: 99 });
-		expect(refusal?.message).toBe(
-			'A poll over 15000 matched projects needs 100 requests, but this credential has 99 of its 100 requests per 5 minutes left',
-		);
-		expect(refusal?.failure).toEqual({ cause: 'quota-exhausted' });
-	});
-
-	it('says a walk stopped past 100 requests cannot fit, as a configuration to change', () => {
-		const stopped = budgetExhausted(node, 101, 10_000);
-		expect(stopped.description).toContain("narrow the supplier account's keywords");
-		expect(stopped.failure).toEqual({ cause: 'configuration-invalid' });
-		expect(budgetExhausted(node, 3, 200, 'api').failure).toEqual({ cause: 'rate-limited' });
-	});
-
-	it('says where a walk stopped when the budget ran out partway', () => {
-		expect(budgetExhausted(node, 37, 3_600).message).toBe(
-			"The poll stopped at request 37, after 3600 matched projects: this credential's 100 requests per 5 minutes are used up",
-		);
 	});
 });

@@ -4,7 +4,14 @@ import { readPage, type ListedPage } from './entries';
 /** The API serves 1 to 100 projects per page. */
 export const MAX_PAGE_SIZE = 100;
 
-export type FetchPage = (page: { cursor?: string; limit: number }) => Promise<ListedPage>;
+/** One page asked for; `sendBy` (epoch ms): give up rather than wait past it for the rate limit. */
+export interface PageRequest {
+	cursor?: string;
+	limit: number;
+	sendBy?: number;
+}
+
+export type FetchPage = (page: PageRequest) => Promise<ListedPage>;
 
 /** Told of each entry a walk left out, in a sentence that says where it was and what was wrong. */
 export type OnSkipped = (skipped: string) => void;
@@ -52,7 +59,7 @@ function cursorAfter(
 /**
  * Walks the result pages in order and yields each page's readable projects; `onSkipped` hears of
  * every entry left out (see readPage) before its page is yielded. Cursors go back exactly as the
- * API sent them. `nextLimit` gives the page size of each request (1 to 100). Stops after the page
+ * API sent them; `from` starts at a cursor an earlier walk was given. `nextLimit` gives the page size of each request (1 to 100). Stops after the page
  * that says there is no next page, or when the consumer stops iterating.
  *
  * `everyPage` is for a consumer that takes every page (no Limit can stop it): the request for the
@@ -66,10 +73,11 @@ export async function* walkPages(
 	fetchPage: FetchPage,
 	nextLimit: () => number,
 	onSkipped: OnSkipped,
-	options: { everyPage?: boolean } = {},
+	options: { everyPage?: boolean; from?: string } = {},
 ): AsyncGenerator<Project[], void, undefined> {
-	const usedCursors = new Set<string>();
-	let pending: Promise<Requested> | undefined = requested(fetchPage, undefined, nextLimit());
+	const { from } = options;
+	const usedCursors = new Set<string>(from === undefined ? [] : [from]);
+	let pending: Promise<Requested> | undefined = requested(fetchPage, from, nextLimit());
 	try {
 		for (let pageNumber = 1; pending !== undefined; pageNumber++) {
 			const outcome: Requested = await pending;

@@ -13,15 +13,15 @@ import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import type { ErrorBody } from '../api/types';
 import type { ListedPage } from '../helpers/entries';
-import { MAX_PAGE_SIZE, type FetchPage } from '../helpers/paging';
+import { MAX_PAGE_SIZE, type FetchPage, type PageRequest } from '../helpers/paging';
 import { isObject } from '../helpers/values';
 import { describeApiFailure, errorCodeOf, notAPageAdvice, type FailedRequest } from './api-errors';
 import {
-	API_RATE_LIMIT,
-	API_RATE_WINDOW_MS,
+	API_RATE_LIMIT_TEXT,
 	type RateAnswer,
 	type RateBudget,
 	type RequestRoom,
+	type RequestTurn,
 	type SpentBy,
 } from './budget';
 import { credentialAllowedDomains } from './n8n-features';
@@ -60,7 +60,7 @@ export class RateBudgetError extends NodeApiError {
 			node,
 			{ waitMs },
 			{
-				message: `This credential has used its 100 requests per 5 minutes${counted}; the next one is allowed in ${seconds} s`,
+				message: `This credential has used its ${API_RATE_LIMIT_TEXT}${counted}; the next one is allowed in ${seconds} s`,
 				description: `The node keeps each credential within the API rate limit and stopped rather than wait that long. Run the workflow later, set a Limit to fetch fewer pages, or poll less often. The limit is shared by every workflow and every n8n process using this credential (in queue mode: the main instance and all workers), so count them all.`,
 				httpCode: '429',
 			},
@@ -109,10 +109,22 @@ declare const checked: unique symbol;
 /** A company ID that passed companyIdProblem, as shared/parameters.ts checkedCompanyId gives it. */
 export type CompanyId = string & { readonly [checked]: true };
 
+/** What bounds a walk, as its caller sets it when opening it. */
+export interface WalkOptions {
+	/** No wait, retry or request of the walk may run past this instant (epoch ms). */
+	until?: number;
+	/** The walk's place in its credential's queue; a workflow run's by default. */
+	turn?: RequestTurn;
+	/** Told how long each answer took once its request was sent (ms). */
+	onAnswered?: (elapsedMs: number) => void;
+}
+
 /** A walk through one company's result pages, with the credential read once when it opened. */
 export interface Walk {
 	/** Requests the credential can still send now, counted across the process. */
 	room(): RequestRoom;
+	/** Requests waiting for a slot of the credential's rate limit now, in this process. */
+	queued(): number;
 	/** Runs `walk` in the credential's turn (see inTurn). */
 	inTurn<T>(walk: () => Promise<T>): Promise<T>;
 	/** One page, with retries, the rate budget and every failure mapped to a NodeApiError. */
@@ -193,6 +205,7 @@ export async function openWalk(
 	api: ApiConnection,
 	context: SupplierContext,
 	companyId: CompanyId,
+	bounds: WalkOptions = {},
 ): Promise<Walk> {
 	const node = context.getNode();
 	const credentials = await context.getCredentials<ICredentialDataDecryptedObject>(CREDENTIAL_TYPE);
@@ -205,11 +218,15 @@ export async function openWalk(
 		failedRequest: { companyId, clientId: settings.clientId, baseUrl: settings.baseUrl },
 		options: requestOptions(node, credentials, settings, companyId, api.retryPolicy),
 		budgetKey: credentialKey(settings),
+		until: bounds.until ?? Number.POSITIVE_INFINITY,
+		turn: bounds.turn ?? { background: false, since: Date.now() },
+		onAnswered: bounds.onAnswered,
 		cancelSignal:
 			'getExecutionCancelSignal' in context ? context.getExecutionCancelSignal() : undefined,
 	};
 	return {
 		room: () => api.rateBudget.room(opened.budgetKey),
+		queued: () => api.rateBudget.waiting(opened.budgetKey),
 		inTurn: async (walk) => await inTurn(opened, walk),
 		fetchPage: async (page) => await requestResultsPage(opened, page),
 	};
@@ -240,7 +257,7 @@ async function inTurn<T>(opened: OpenedWalk, walk: () => Promise<T>): Promise<T>
  */
 function turnNotCome(api: ApiConnection, node: INode, key: string, waitedMs: number): NodeApiError {
 	const spent = api.rateBudget.spentFor(key);
-	if (spent !== undefined && spent.waitMs > API_RATE_WINDOW_MS / API_RATE_LIMIT) {
+	if (spent !== undefined && spent.waitMs > api.rateBudget.paceMs) {
 		return new RateBudgetError(node, spent.waitMs, spent.spentBy);
 	}
 	const seconds = Math.ceil(waitedMs / 1000);
@@ -253,7 +270,7 @@ function turnNotCome(api: ApiConnection, node: INode, key: string, waitedMs: num
 		{
 			message,
 			description:
-				'Runs that read the results with one credential take turns, so that its rate limit (100 requests per 5 minutes) is spent on runs that finish. Run the workflow again when the others are done, run fewer workflows with this credential at the same time, or set a Limit so that each run reads fewer pages.',
+				`Runs that read the results with one credential take turns, so that its rate limit (${API_RATE_LIMIT_TEXT}) is spent on runs that finish. Run the workflow again when the others are done, run fewer workflows with this credential at the same time, or set a Limit so that each run reads fewer pages.`,
 			httpCode: '429',
 		},
 	);
@@ -334,6 +351,10 @@ interface OpenedWalk {
 	/** The results GET, without the page's query. */
 	options: IHttpRequestOptions;
 	budgetKey: string;
+	/** See WalkOptions. */
+	until: number;
+	turn: RequestTurn;
+	onAnswered: ((elapsedMs: number) => void) | undefined;
 	cancelSignal: AbortSignal | undefined;
 }
 
@@ -341,6 +362,8 @@ interface OpenedWalk {
 interface PageCall extends OpenedWalk {
 	/** No wait may end after this (epoch ms). */
 	deadline: number;
+	/** No slot of the rate budget is taken after this (epoch ms). */
+	sendBy: number;
 }
 
 /** Counted across the attempts of one call. */
@@ -383,10 +406,7 @@ type Verdict = { page: ListedPage } | { retry: Retry; failure: () => NodeApiErro
  * does); retries as `triesAgain` says, keeps within the credential's rate budget, and turns every
  * failure into a NodeApiError that names the cause and the fix.
  */
-async function requestResultsPage(
-	opened: OpenedWalk,
-	page: { cursor?: string; limit: number },
-): Promise<ListedPage> {
+async function requestResultsPage(opened: OpenedWalk, page: PageRequest): Promise<ListedPage> {
 	const call = pageCall(opened, page);
 	const tries: Tries = { attempts: 0, waitedOut: 0, retriedUnauthorised: false, redirects: 0 };
 	for (;;) {
@@ -398,7 +418,7 @@ async function requestResultsPage(
 }
 
 /** Checks the page asked for and prepares the request every attempt sends. */
-function pageCall(opened: OpenedWalk, page: { cursor?: string; limit: number }): PageCall {
+function pageCall(opened: OpenedWalk, page: PageRequest): PageCall {
 	if (!Number.isInteger(page.limit) || page.limit < 1 || page.limit > MAX_PAGE_SIZE) {
 		throw new NodeOperationError(
 			opened.node,
@@ -407,10 +427,12 @@ function pageCall(opened: OpenedWalk, page: { cursor?: string; limit: number }):
 	}
 	const qs =
 		page.cursor === undefined ? { limit: page.limit } : { limit: page.limit, cursor: page.cursor };
+	const deadline = Math.min(Date.now() + opened.api.retryPolicy.maxTotalWaitMs, opened.until);
 	return {
 		...opened,
 		options: { ...opened.options, qs },
-		deadline: Date.now() + opened.api.retryPolicy.maxTotalWaitMs,
+		deadline,
+		sendBy: Math.min(deadline, page.sendBy ?? deadline),
 	};
 }
 
@@ -448,16 +470,24 @@ function requestOptions(
 /** Sends one attempt once the rate budget has a slot for it. */
 async function sendAttempt(call: PageCall, tries: Tries): Promise<Attempt> {
 	const { rateBudget } = call.api;
-	const budget = await rateBudget.acquire(call.budgetKey, call.deadline);
+	const budget = await rateBudget.acquire(call.budgetKey, call.sendBy, call.turn);
 	if (!budget.acquired) throw new RateBudgetError(call.node, budget.waitMs, budget.spentBy);
 	tries.attempts++;
 	// A copy per attempt: the token used for it is remembered against this object.
 	const credentials = { ...call.credentials };
 	const { redirectedTo } = tries;
-	const options =
+	const sent =
 		redirectedTo === undefined ? call.options : { ...call.options, url: redirectedTo, qs: {} };
+	// An answer later than the walk's bound would come too late to use.
+	const left = call.until - Date.now();
+	const options =
+		left < (sent.timeout ?? Number.POSITIVE_INFINITY)
+			? { ...sent, timeout: Math.max(1, Math.floor(left)) }
+			: sent;
+	const sentAt = Date.now();
 	const outcome = await send(call, credentials, options);
 	rateBudget.answered(call.budgetKey, rateAnswerOf(outcome));
+	call.onAnswered?.(Date.now() - sentAt);
 	const url = redirectedTo ?? requestedUrl(call.options.url, call.options.qs);
 	return { number: tries.attempts, url, outcome, credentials };
 }

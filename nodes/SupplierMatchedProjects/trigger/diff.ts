@@ -5,6 +5,7 @@ import {
 	type TenderSnapshot,
 	type TrackedTender,
 	type TriggerState,
+	type WalkProgress,
 } from './state';
 
 export type TriggerEvent = 'newTender' | 'newOrUpdatedTender' | 'quotesDueSoon';
@@ -53,11 +54,17 @@ export interface PollDiffInput {
 	 * last save and now may have listed any remembered tender without that being saved.
 	 */
 	loadedFromStorage: boolean;
+	/** What this poll's pages listed: the whole walk, or its next part. */
 	listed: readonly ListedTender[];
-	/** Projects the walk listed, filters aside. */
+	/** Projects this poll's pages listed, filters aside. */
 	projectCount: number;
-	/** Requests the walk took, when known. */
+	/** Requests this poll's pages took, when known. */
 	pages?: number;
+	/**
+	 * The cursor of the page after this poll's last one, when the poll stopped before the walk's
+	 * last page (see WalkProgress); undefined when its pages ended the walk.
+	 */
+	resumeAt?: string;
 	event: TriggerEvent;
 	/** Only the quotesDueSoon event reads it. */
 	dueSoon: DueSoonWindow;
@@ -68,6 +75,8 @@ export interface PollDiffInput {
 export interface PollDiff {
 	/** No baseline existed for this scope: what is listed now is the baseline. */
 	firstRun: boolean;
+	/** This poll's pages ended a walk: what was not listed in it is judged gone. */
+	walkComplete: boolean;
 	/** In walk order. */
 	newTenderIds: string[];
 	/** In walk order. */
@@ -172,7 +181,86 @@ function memoisedDayOfDate(): (date: string) => number | undefined {
 }
 
 /**
- * What one complete walk means against the remembered state: which tenders are new, which
+ * Whether a state says nothing of this walk: it was written for other filters or another company,
+ * or for the other kind of event (quotesDueSoon remembers only what came inside its window).
+ */
+export function isFreshFor(previous: TriggerState, scope: string, event: TriggerEvent): boolean {
+	return previous.scope !== scope || (previous.reminders === true) !== (event === 'quotesDueSoon');
+}
+
+/**
+ * Where this poll's pages stand in their walk. A walk may span polls: new tenders, changes and
+ * reminders are judged as their pages are read, while a tender counts as gone, and the counts of
+ * a walk are kept, only once a walk is complete.
+ */
+interface WalkPart {
+	/** No state of this scope and kind: everything starts from nothing. */
+	fresh: boolean;
+	/** The pages continue a walk that an earlier poll began. */
+	continuing: boolean;
+	/** The pages belong to the first walk: what they list is recorded, not announced. */
+	baseline: boolean;
+	complete: boolean;
+	/** The day the walk started. */
+	startDay: number;
+	progress: WalkProgress | undefined;
+	projects: number;
+	pages: number | undefined;
+}
+
+function walkPartOf(input: PollDiffInput, fresh: boolean): WalkPart {
+	const { previous, today } = input;
+	const before = fresh ? undefined : previous?.walk;
+	const continuing = before !== undefined;
+	const projects = (before?.projects ?? 0) + input.projectCount;
+	const pages =
+		input.pages === undefined ? undefined : (before?.pages ?? 0) + input.pages;
+	const complete = input.resumeAt === undefined;
+	const startDay = before?.startDay ?? today;
+	return {
+		fresh,
+		continuing,
+		baseline: fresh || previous?.baseline === true,
+		complete,
+		startDay,
+		progress: complete
+			? undefined
+			: { cursor: input.resumeAt as string, pages: pages ?? 1, projects, startDay },
+		projects,
+		pages,
+	};
+}
+
+/** The header of the next state: the walk's counts once complete, its progress until then. */
+function nextHeader(
+	input: PollDiffInput,
+	part: WalkPart,
+	loadedDay: number | undefined,
+): Omit<TriggerState, 'tenders'> {
+	const { previous } = input;
+	const kept = part.fresh ? undefined : previous;
+	return {
+		scope: input.scope,
+		day: input.today,
+		loadedDay,
+		projectCount: part.complete ? part.projects : (kept?.projectCount ?? part.projects),
+		pages: part.complete ? part.pages : kept?.pages,
+		...(part.progress === undefined ? {} : { walk: part.progress }),
+		...(part.complete || !part.baseline ? {} : { baseline: true }),
+	};
+}
+
+/**
+ * Whether a remembered tender that this poll's pages did not list may be judged gone now: only
+ * when they ended a walk, and not when an earlier poll of the same walk listed it.
+ */
+function judgedUnlisted(part: WalkPart, known: TrackedTender): boolean {
+	if (!part.complete) return false;
+	return !(part.continuing && known.lastListedDay >= part.startDay);
+}
+
+/**
+ * What this poll's pages mean against the remembered state: which tenders are new, which
  * changed (only for newOrUpdatedTender), which came inside the due-date window (only for
  * quotesDueSoon), and the state to remember next. Pure: the caller decides whether the outcome
  * is final before writing `next`.
@@ -180,16 +268,16 @@ function memoisedDayOfDate(): (date: string) => number | undefined {
 export function diffPoll(input: PollDiffInput): PollDiff {
 	const { previous, scope, today, listed, event } = input;
 	const reminders = event === 'quotesDueSoon';
-	const firstRun =
-		previous === undefined ||
-		previous.scope !== scope ||
-		(previous.reminders === true) !== reminders;
+	const firstRun = previous === undefined || isFreshFor(previous, scope, event);
 	const loadedDay =
 		previous !== undefined && input.loadedFromStorage
 			? Math.max(previous.loadedDay ?? today, today)
 			: previous?.loadedDay;
-	if (reminders) return dueSoonDiff(input, firstRun, loadedDay);
-	const silentlyTrack = firstRun && !input.emitOpenOnFirstRun;
+	const part = walkPartOf(input, firstRun);
+	if (reminders) return dueSoonDiff(input, part, loadedDay);
+	// A state of another scope still says which tenders were seen: none is new again.
+	const known = previous;
+	const silentlyTrack = part.baseline && !input.emitOpenOnFirstRun;
 	const keepSnapshots = event === 'newOrUpdatedTender';
 
 	// Listed tenders go in first; the map itself then tells a listed id from an unlisted one. Each
@@ -205,32 +293,36 @@ export function diffPoll(input: PollDiffInput): PollDiff {
 		// listedTenders gives each id once; a repeat from another caller overwrote the first
 		// listing, so start again with the repeats left out.
 		if (tenders.size === size) return diffPoll({ ...input, listed: onceEach(listed) });
-		const known = previous?.tenders.get(id);
-		if (known === undefined) {
+		const before = known?.tenders.get(id);
+		if (before === undefined) {
 			if (!silentlyTrack) newTenderIds.push(id);
 			continue;
 		}
 		remembered++;
 		// A remembered tender without a snapshot was tracked under newTender: its values start now.
-		if (!keepSnapshots || known.snapshot === undefined) continue;
-		if (!sameSnapshot(known.snapshot, snapshot)) {
-			updates.push({ id, changes: changesBetween(known.snapshot, snapshot) });
+		if (!keepSnapshots || before.snapshot === undefined) continue;
+		if (!sameSnapshot(before.snapshot, snapshot)) {
+			updates.push({ id, changes: changesBetween(before.snapshot, snapshot) });
 		}
 	}
 
 	const unlisted: Array<[string, TrackedTender]> = [];
-	if (previous !== undefined && remembered < previous.tenders.size) {
-		for (const [id, known] of previous.tenders) {
+	if (known !== undefined && remembered < known.tenders.size) {
+		for (const [id, tracked] of known.tenders) {
 			if (tenders.has(id)) continue;
-			const unlistedSince = Math.max(known.lastListedDay, loadedDay ?? known.lastListedDay);
-			if (today - unlistedSince > RETENTION_DAYS) continue;
 			// Reused as it is when nothing is to be dropped: most of 100,000 entries are.
 			const kept =
-				known.dueDays === undefined && (keepSnapshots || known.snapshot === undefined)
-					? known
-					: keepSnapshots && known.snapshot !== undefined
-						? { lastListedDay: known.lastListedDay, snapshot: known.snapshot }
-						: { lastListedDay: known.lastListedDay };
+				tracked.dueDays === undefined && (keepSnapshots || tracked.snapshot === undefined)
+					? tracked
+					: keepSnapshots && tracked.snapshot !== undefined
+						? { lastListedDay: tracked.lastListedDay, snapshot: tracked.snapshot }
+						: { lastListedDay: tracked.lastListedDay };
+			if (!judgedUnlisted(part, tracked)) {
+				tenders.set(id, kept);
+				continue;
+			}
+			const unlistedSince = Math.max(tracked.lastListedDay, loadedDay ?? tracked.lastListedDay);
+			if (today - unlistedSince > RETENTION_DAYS) continue;
 			unlisted.push([id, kept]);
 		}
 	}
@@ -238,17 +330,11 @@ export function diffPoll(input: PollDiffInput): PollDiff {
 
 	return {
 		firstRun,
+		walkComplete: part.complete,
 		newTenderIds,
 		updates,
 		reminders: [],
-		next: {
-			scope,
-			day: today,
-			loadedDay,
-			projectCount: input.projectCount,
-			pages: input.pages,
-			tenders,
-		},
+		next: { ...nextHeader(input, part, loadedDay), tenders },
 	};
 }
 
@@ -268,11 +354,11 @@ function keepWithinCap(
  */
 function dueSoonDiff(
 	input: PollDiffInput,
-	firstRun: boolean,
+	part: WalkPart,
 	loadedDay: number | undefined,
 ): PollDiff {
 	const { previous, today, dueSoon } = input;
-	const silently = firstRun && !input.emitOpenOnFirstRun;
+	const silently = part.baseline && !input.emitOpenOnFirstRun;
 	const tenders = new Map<string, TrackedTender>();
 	const listedIds = new Set<string>();
 	const reminders: Reminder[] = [];
@@ -301,6 +387,10 @@ function dueSoonDiff(
 	const unlisted: Array<[string, TrackedTender]> = [];
 	for (const [id, known] of previous?.tenders ?? []) {
 		if (listedIds.has(id) || known.dueDays === undefined || known.dueDays.length === 0) continue;
+		if (!judgedUnlisted(part, known)) {
+			tenders.set(id, known);
+			continue;
+		}
 		const dueDays = liveDueDays(known.dueDays, today);
 		const unlistedSince = Math.max(known.lastListedDay, loadedDay ?? known.lastListedDay);
 		// A date still ahead must stay remembered however long the tender is away, or it would be
@@ -312,18 +402,11 @@ function dueSoonDiff(
 	keepWithinCap(tenders, unlisted);
 
 	return {
-		firstRun,
+		firstRun: part.fresh,
+		walkComplete: part.complete,
 		newTenderIds: [],
 		updates: [],
 		reminders,
-		next: {
-			scope: input.scope,
-			day: today,
-			loadedDay,
-			projectCount: input.projectCount,
-			pages: input.pages,
-			reminders: true,
-			tenders,
-		},
+		next: { ...nextHeader(input, part, loadedDay), reminders: true, tenders },
 	};
 }

@@ -4,7 +4,6 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { PagingError } from '../helpers/paging';
 import { NoAnswerError } from '../transport';
 import { TIMED_CAUSES } from '../transport/n8n-features';
-import { WalkBudgetError } from './budget';
 
 const PASSING_CAUSES: ReadonlySet<string> = new Set(TIMED_CAUSES);
 
@@ -16,13 +15,11 @@ export const UNREACHABLE_STREAK_MS = 30 * 60_000;
 
 /**
  * Failures the next poll may not see: the service or the token issuer failing or too busy (its
- * 429s included, and the share of the limit they hold this process to), the network, paging.
- * Anything else (the credential, the company, a budget this process spends itself) needs the
- * user, so it is reported.
+ * 429s included), the network, paging. Anything else (the credential, the company) needs the
+ * user, so it is reported. A poll that waits for a request slot does not fail at all.
  */
 export function passesOnItsOwn(error: unknown): boolean {
 	if (error instanceof PagingError) return true;
-	if (error instanceof WalkBudgetError) return error.spentBy === 'api';
 	if (!(error instanceof NodeApiError)) return false;
 	// The transport declares why where no API status can tell: a failed token exchange has none.
 	if (error.failure !== undefined) return PASSING_CAUSES.has(error.failure.cause);

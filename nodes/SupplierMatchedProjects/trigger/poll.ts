@@ -1,4 +1,4 @@
-import type { IDataObject, INode, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { Project } from '../api/types';
@@ -6,26 +6,20 @@ import { MAX_DAYS, quoted } from '../helpers/bounds';
 import { isoDateToDay } from '../helpers/dates';
 import { filterProjects, type ProjectFilters } from '../helpers/filters';
 import type { OutputMode } from '../helpers/items';
-import {
-	collectProjects,
-	MAX_PAGE_SIZE,
-	walkPages,
-	type FetchPage,
-	type OnSkipped,
-} from '../helpers/paging';
+import { MAX_PAGE_SIZE, walkPages, type FetchPage, type OnSkipped } from '../helpers/paging';
 import { nodeErrorOf } from '../shared/errors';
 import { checkedCompanyId, checkedFilters, checkedOutput } from '../shared/parameters';
 import {
 	isRateBudgetError,
+	NoAnswerError,
 	openWalk,
 	type ApiConnection,
 	type CompanyId,
 	type Walk,
 } from '../transport';
-import { budgetExhausted, budgetRefusal } from './budget';
+import { API_RATE_LIMIT_TEXT } from '../transport/budget';
 import { daysLeftInWindow, type DueSoonWindow, type PollDiff, type TriggerEvent } from './diff';
 import { failureOf, isHeard, type FailureStreak } from './failures';
-import { scopeOf } from './listing';
 import { announcedItems, type Announcement } from './output';
 import type { TriggerState } from './state';
 
@@ -182,15 +176,22 @@ async function sample(
 	return [items.slice(0, SAMPLE_SIZE).map((json) => ({ json }))];
 }
 
-/** One complete walk: every project listed for the company now, and the requests it took. */
-export interface Listing {
+/**
+ * What one poll read of its walk: the projects of its pages, the requests they took, and where
+ * the walk goes on when the poll stopped before its last page.
+ */
+export interface PolledPages {
 	projects: Project[];
 	pages: number;
+	/** The cursor of the next page; undefined when these pages ended the walk. */
+	resumeAt?: string;
 }
 
 /** What a scheduled poll uses of its n8n process: the API, and its record of failed polls by trigger. */
 export interface PollingProcess extends ApiConnection {
 	readonly failureStreaks: Map<string, FailureStreak>;
+	/** Since when each trigger has stopped for want of a request slot, and whether it said so. */
+	readonly waitStreaks: Map<string, FailureStreak>;
 }
 
 /** One trigger of one workflow: n8n's own key for its static data is the node's name. */
@@ -198,29 +199,53 @@ export function triggerKey(context: IPollFunctions): string {
 	return JSON.stringify([context.getWorkflow().id ?? '', context.getNode().name]);
 }
 
+/** Where the poll's walk starts, and how it stands in its credential's queue. */
+export interface PollPlan {
+	/** The cursor an earlier poll of the same walk stopped at; undefined: a new walk. */
+	from?: string;
+	/** When the trigger's last walk was complete (epoch ms); 0: never. */
+	completedAt: number;
+	/** No request may be sent, nor any answer awaited, past this instant (epoch ms). */
+	deadline: number;
+}
+
+/** The poll stopped before this page, to stay within its time or wait for a request slot. */
+class WalkPaused extends Error {
+	constructor(
+		readonly cursor: string | undefined,
+		readonly waited: boolean,
+	) {
+		super('The poll stopped its walk here');
+	}
+}
+
+/** An answer this much slower than the slowest seen yet is still expected in time. */
+const PAGE_TIME_HEADROOM = 1.5;
+
+/** Before any answer was timed: a page's time when the API is well. */
+const FIRST_PAGE_MS = 2_000;
+
 /**
- * The complete listing, or null when the walk failed in a way that stays quiet: it passes on its
- * own and a previous state lets the next good poll catch up. Anything else is thrown, with why in
- * n8n's terms; a failure that will not pass on its own once per streak (see isHeard).
+ * The pages of the trigger's walk that fit in this poll, or null when the poll read none: it
+ * waited its turn in vain, or the walk failed in a way that stays quiet (it passes on its own and
+ * a previous state lets the next good poll catch up). Anything else is thrown, with why in n8n's
+ * terms; a failure that will not pass on its own once per streak (see isHeard).
  */
-export async function fetchListing(
+export async function fetchPages(
 	context: IPollFunctions,
 	runtime: PollingProcess,
 	parameters: TriggerParameters,
 	previous: TriggerState | undefined,
-): Promise<Listing | null> {
+	plan: PollPlan,
+): Promise<PolledPages | null> {
 	const node = context.getNode();
 	const key = triggerKey(context);
 	const streaks = runtime.failureStreaks;
 	try {
-		const walk = await openWalk(runtime, context, parameters.companyId);
-		// The previous walk's cost says nothing about another company's.
-		if (previous?.scope === scopeOf(parameters.companyId, parameters.filters)) {
-			checkBudget(node, walk, previous);
-		}
-		const listing = await walkAll(context, walk.fetchPage);
+		const read = await readPages(context, runtime, parameters, plan);
 		streaks.delete(key);
-		return listing;
+		if (read.pages === 0) return null;
+		return read;
 	} catch (error) {
 		const now = Date.now();
 		const streak = streaks.get(key) ?? { since: now, heard: false };
@@ -238,29 +263,97 @@ export async function fetchListing(
 	}
 }
 
-/** Refuses a walk the rate budget cannot carry, before anything is sent. */
-function checkBudget(node: INode, walk: Walk, previous: TriggerState): void {
-	const refusal = budgetRefusal(node, previous, walk.room());
-	if (refusal !== undefined) throw refusal;
+/**
+ * Reads pages, 100 projects per request (a new tender can sit on any page), from where the walk
+ * stands until its last page, or until the next page could not be answered before the deadline.
+ */
+async function readPages(
+	context: IPollFunctions,
+	runtime: PollingProcess,
+	parameters: TriggerParameters,
+	plan: PollPlan,
+): Promise<PolledPages> {
+	let slowestMs = 0;
+	const walk = await openWalk(runtime, context, parameters.companyId, {
+		until: plan.deadline,
+		turn: { background: true, since: plan.completedAt },
+		onAnswered: (elapsedMs) => {
+			slowestMs = Math.max(slowestMs, elapsedMs);
+		},
+	});
+	let requests = 0;
+	const inTime: FetchPage = async (page) => {
+		const expectedMs = slowestMs === 0 ? FIRST_PAGE_MS : slowestMs * PAGE_TIME_HEADROOM;
+		const sendBy = plan.deadline - expectedMs;
+		if (Date.now() > sendBy) throw new WalkPaused(page.cursor, false);
+		try {
+			const results = await walk.fetchPage({ ...page, sendBy });
+			requests++;
+			return results;
+		} catch (error) {
+			if (isRateBudgetError(error)) throw new WalkPaused(page.cursor, true);
+			if (isTimeUp(error, plan.deadline)) throw new WalkPaused(page.cursor, false);
+			throw error;
+		}
+	};
+	const projects: Project[] = [];
+	const pages = walkPages(inTime, () => MAX_PAGE_SIZE, warnSkipped(context), {
+		everyPage: true,
+		from: plan.from,
+	});
+	try {
+		for await (const data of pages) projects.push(...data);
+	} catch (error) {
+		if (!(error instanceof WalkPaused)) {
+			throw nodeErrorOf(context.getNode(), error, { pagingAdvice: PAGING_ADVICE });
+		}
+		noteWait(context, runtime, walk, plan, error.waited && requests === 0);
+		const resumeAt = error.cursor ?? plan.from;
+		// Stopped before the walk's first page: nothing was read, nothing moves.
+		if (resumeAt === undefined) return { projects: [], pages: 0 };
+		return { projects, pages: requests, resumeAt };
+	}
+	runtime.waitStreaks.delete(triggerKey(context));
+	return { projects, pages: requests };
 }
 
-/** Walks every page, 100 projects per request: a new tender can sit on any page. */
-async function walkAll(context: IPollFunctions, fetchPage: FetchPage): Promise<Listing> {
-	let requests = 0;
-	let projectsSoFar = 0;
-	const counted: FetchPage = async (page) => {
-		requests++;
-		const results = await fetchPage(page);
-		projectsSoFar += results.data.length;
-		return results;
-	};
-	try {
-		return { projects: await collectProjects(counted, warnSkipped(context)), pages: requests };
-	} catch (error) {
-		throw isRateBudgetError(error)
-			? budgetExhausted(context.getNode(), requests, projectsSoFar, error.spentBy)
-			: nodeErrorOf(context.getNode(), error, { pagingAdvice: PAGING_ADVICE });
-	}
+/** A request that timed out because the poll's time was up, not because the API is down. */
+function isTimeUp(error: unknown, deadline: number): boolean {
+	return (
+		error instanceof NoAnswerError &&
+		error.network.kind === 'timeout' &&
+		Date.now() >= deadline - TIME_UP_SLACK_MS
+	);
+}
+
+const TIME_UP_SLACK_MS = 1_000;
+
+/**
+ * A poll that read nothing for want of a request slot is no failure: its walk goes on when its
+ * turn comes. Once per streak the log says why, with the figures, and what would shorten it.
+ */
+function noteWait(
+	context: IPollFunctions,
+	runtime: PollingProcess,
+	walk: Walk,
+	plan: PollPlan,
+	starved: boolean,
+): void {
+	const key = triggerKey(context);
+	if (!starved) return;
+	const now = Date.now();
+	const streak = runtime.waitStreaks.get(key) ?? { since: now, heard: false };
+	runtime.waitStreaks.set(key, streak);
+	if (streak.heard) return;
+	streak.heard = true;
+	const waiting = walk.queued();
+	const lastWalk =
+		plan.completedAt === 0
+			? 'it has not completed a walk yet'
+			: `its last complete walk ended ${Math.round((now - plan.completedAt) / 1000)} s ago`;
+	context.logger.warn(
+		`Supplier Matched Projects Trigger "${context.getNode().name}" is waiting for its turn: this credential's ${API_RATE_LIMIT_TEXT} are spent evenly, one request every ${Math.round(runtime.rateBudget.paceMs / 1000)} s, and ${waiting} more request${waiting === 1 ? ' was' : 's were'} waiting; ${lastWalk}. Nothing is lost: the walk goes on at its next poll, and the trigger whose last complete walk is oldest goes first. To be told sooner, use fewer triggers or companies per credential, narrower keywords (fewer pages), or a longer poll interval.`,
+	);
 }
 
 /** The poll's output: one item per new or updated tender (or per project), null when none. */

@@ -44,6 +44,17 @@ export interface TrackedTender {
 	dueDays?: number[];
 }
 
+/** A walk that spans polls: where the next poll goes on, and what the walk has read so far. */
+export interface WalkProgress {
+	/** The cursor of the next page, as the API sent it. */
+	cursor: string;
+	/** Requests and projects of the walk so far. */
+	pages: number;
+	projects: number;
+	/** The day the walk started: a tender listed on it or later was listed by this walk. */
+	startDay: number;
+}
+
 export interface TriggerState {
 	/** Fingerprint of what the walk selects (company and filters). */
 	scope: string;
@@ -67,6 +78,14 @@ export interface TriggerState {
 	 */
 	reminders?: boolean;
 	tenders: Map<string, TrackedTender>;
+	/** The walk under way, when the last poll stopped before its last page. */
+	walk?: WalkProgress;
+	/** The first walk of this scope (the baseline) is still under way: its tenders are recorded. */
+	baseline?: boolean;
+	/** Counts the writes: tells a state n8n kept from one it dropped (see trigger/memory.ts). */
+	seq?: number;
+	/** When the last complete walk ended (epoch ms): the trigger's turn in its credential's queue. */
+	completedAt?: number;
 }
 
 export type ReadStateResult =
@@ -173,7 +192,8 @@ function idOfKey(key: string): string {
  * Compact form, version 3 (all JSON primitives):
  *   { v: 3, s: scope, d: day, h?: loadedDay, n: projectCount, p?: pages, r?: 1,
  *     t: { [storedKey(tenderId)]: entry },
- *     b?: builderNames, m?: tenderNames }
+ *     b?: builderNames, m?: tenderNames,
+ *     w?: [cursor, pages, projects, startDay - d], f?: 1 (baseline), q?: seq, c?: completedAt }
  * where entry is the age in days since last listed (d - lastListedDay), or, when a snapshot is
  * kept, [age, due, status, type, nameIndex, builderIndex] with due in days after d (negative
  * before it). A reminders state (r: 1) has [age, ...dueDays], each due day in days after d.
@@ -212,6 +232,13 @@ export function writeTriggerState(state: TriggerState): IDataObject {
 	written.t = tenders;
 	if (builders.values.length > 0) written.b = builders.values;
 	if (names.values.length > 0) written.m = names.values;
+	const { walk } = state;
+	if (walk !== undefined) {
+		written.w = [walk.cursor, walk.pages, walk.projects, walk.startDay - state.day];
+	}
+	if (state.baseline === true) written.f = 1;
+	if (state.seq !== undefined) written.q = state.seq;
+	if (state.completedAt !== undefined) written.c = state.completedAt;
 	return written;
 }
 
@@ -238,6 +265,10 @@ export function readTriggerState(stored: IDataObject): ReadStateResult {
 		t: tenders,
 		b: builders = [],
 		m: names = [],
+		w: walk,
+		f: baseline,
+		q: seq,
+		c: completedAt,
 	} = stored;
 	if (!isWholeNumber(day)) return { kind: 'unreadable', reason: 'its day is missing' };
 	if (typeof scope !== 'string') return { kind: 'unreadable', reason: 'its scope is missing' };
@@ -256,12 +287,27 @@ export function readTriggerState(stored: IDataObject): ReadStateResult {
 	if (typeof tenders !== 'object' || tenders === null || Array.isArray(tenders)) {
 		return { kind: 'unreadable', reason: 'its tender list is missing' };
 	}
-	const header = {
+	const progress = walkProgressOf(walk, day);
+	if (progress === false) return { kind: 'unreadable', reason: 'its walk under way is malformed' };
+	if (baseline !== undefined && baseline !== 1) {
+		return { kind: 'unreadable', reason: 'its baseline mark is not 1' };
+	}
+	if (seq !== undefined && !(isWholeNumber(seq) && seq >= 0)) {
+		return { kind: 'unreadable', reason: 'its write count is not a whole number' };
+	}
+	if (completedAt !== undefined && !isWholeNumber(completedAt)) {
+		return { kind: 'unreadable', reason: 'its last complete walk is not a time' };
+	}
+	const header: Omit<TriggerState, 'tenders'> = {
 		scope,
 		day,
 		loadedDay: loadedDay as number | undefined,
 		projectCount,
 		pages: pages as number | undefined,
+		...(progress === undefined ? {} : { walk: progress }),
+		...(baseline === 1 ? { baseline: true } : {}),
+		...(seq === undefined ? {} : { seq }),
+		...(completedAt === undefined ? {} : { completedAt }),
 	};
 	if (reminders === 1) return readReminders(header, tenders as IDataObject);
 	if (!isTextList(builders)) {
@@ -274,6 +320,17 @@ export function readTriggerState(stored: IDataObject): ReadStateResult {
 	return typeof tracked === 'string'
 		? { kind: 'unreadable', reason: tracked }
 		: { kind: 'state', state: { ...header, tenders: tracked } };
+}
+
+/** The walk under way as stored, undefined when there is none, false when it is malformed. */
+function walkProgressOf(stored: unknown, day: number): WalkProgress | undefined | false {
+	if (stored === undefined) return undefined;
+	if (!Array.isArray(stored) || stored.length !== 4) return false;
+	const [cursor, pages, projects, start] = stored as unknown[];
+	if (typeof cursor !== 'string' || cursor === '') return false;
+	if (!isWholeNumber(pages) || pages < 1 || !isWholeNumber(projects) || projects < 0) return false;
+	if (!isWholeNumber(start) || start > 0 || Math.abs(day + start) > MAX_DATE_DAY) return false;
+	return { cursor, pages, projects, startDay: day + start };
 }
 
 /** The tenders of a newTender or newOrUpdatedTender state, or why one cannot be read. */
