@@ -2,6 +2,7 @@ import type { ResultsPage } from '../../nodes/SupplierMatchedProjects/api/types'
 import {
 	collectProjects,
 	MAX_PAGE_SIZE,
+	MAX_WALK_PAGES,
 	PagingError,
 	walkPages,
 	walkToLimit,
@@ -120,6 +121,37 @@ describe('walkPages', () => {
 		}
 		expect(api.requests.map((r) => r.limit)).toEqual([10, 7, 20]);
 		expect(seen.flat()).toEqual(Array.from({ length: 30 }, (_, i) => i + 1));
+	});
+});
+
+describe('walkPages from a cursor, and its bound', () => {
+	it('starts at the cursor an earlier walk was given, and never follows it again', async () => {
+		const api = fakeApi(300);
+		const seen: string[] = [];
+		const from = 'c/+=?&#100';
+		for await (const data of walkPages(api.fetchPage, () => 100, noSkips, { from })) {
+			seen.push(...idsOf(data));
+		}
+		expect(api.requests.map((request) => request.cursor)).toEqual([from, 'c/+=?&#200']);
+		expect(seen[0]).toBe(api.all[100].projectId);
+		expect(seen).toHaveLength(200);
+	});
+
+	it('stops a walk whose pages never end at MAX_WALK_PAGES, with a paging error', async () => {
+		let requests = 0;
+		const endless: FetchPage = async () => {
+			requests++;
+			return {
+				data: [],
+				_metadata: { hasNextPage: true, nextCursor: `c${requests}` },
+			};
+		};
+		await expect(collectProjects(endless, noSkips)).rejects.toThrow(
+			new PagingError(
+				'The API said page 1000 is followed by another, past the 100000 projects a walk follows at most, so the walk stopped there',
+			),
+		);
+		expect(requests).toBe(MAX_WALK_PAGES);
 	});
 });
 

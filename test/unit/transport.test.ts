@@ -224,6 +224,86 @@ describe('RateBudget', () => {
 		expect(budget.room('a').free).toBe(1);
 	});
 
+	it('spends an idle credential in a short burst, then one request per window/limit', async () => {
+		const clock = fakeClock();
+		const budget = new RateBudget({ limit: 100, windowMs: 300_000, burst: 3, ...clock });
+		const sentAt: number[] = [];
+		for (let i = 0; i < 6; i++) {
+			await sendOn(budget, 'a', counted, clock.now() + 60_000);
+			sentAt.push(clock.now());
+		}
+		const start = sentAt[0];
+		expect(sentAt.map((at) => at - start)).toEqual([0, 0, 0, 3000, 6000, 9000]);
+	});
+
+	it('never lets more than the limit into any window, however long the demand lasts', async () => {
+		const clock = fakeClock();
+		const budget = new RateBudget({ limit: 100, windowMs: 300_000, burst: 10, ...clock });
+		const sentAt: number[] = [];
+		for (let i = 0; i < 400; i++) {
+			await sendOn(budget, 'a', counted, clock.now() + 300_000);
+			sentAt.push(clock.now());
+		}
+		for (let i = 100; i < sentAt.length; i++) {
+			expect(sentAt[i] - sentAt[i - 100]).toBeGreaterThanOrEqual(300_000);
+		}
+		// Even: after the burst no gap is longer than the burst's own pace (10 requests, 30 s).
+		const gaps = sentAt.slice(1).map((at, i) => at - sentAt[i]);
+		expect(Math.max(...gaps)).toBeLessThanOrEqual(30_000);
+		// And the average reaches the limit: 400 requests in at most 4 windows and a burst.
+		expect(sentAt[399] - sentAt[0]).toBeLessThanOrEqual(4 * 300_000);
+	});
+
+	it('serves waiting requests in turn: runs first, then the trigger whose last complete walk is oldest', async () => {
+		const clock = fakeClock();
+		const budget = new RateBudget({ limit: 100, windowMs: 300_000, burst: 1, ...clock });
+		await sendOn(budget, 'a', counted, clock.now());
+		const served: string[] = [];
+		const far = clock.now() + 600_000;
+		const ask = async (name: string, turn: { background: boolean; since: number }) => {
+			const outcome = await budget.acquire('a', far, turn);
+			if (outcome.acquired) budget.answered('a', counted);
+			served.push(name);
+		};
+		await Promise.all([
+			ask('trigger walked at 300', { background: true, since: 300 }),
+			ask('trigger walked at 100', { background: true, since: 100 }),
+			ask('run started at 500', { background: false, since: 500 }),
+			ask('trigger that never walked', { background: true, since: 0 }),
+		]);
+		expect(served).toEqual([
+			'run started at 500',
+			'trigger that never walked',
+			'trigger walked at 100',
+			'trigger walked at 300',
+		]);
+		expect(clock.sleeps).toEqual([3000, 3000, 3000, 3000]);
+	});
+
+	it('lets a waiter go at once when its place in the queue cannot come before its deadline', async () => {
+		let time = 1_000_000;
+		const wakes: Array<() => void> = [];
+		const budget = new RateBudget({
+			limit: 100,
+			windowMs: 300_000,
+			burst: 1,
+			now: () => time,
+			sleep: async (ms) => {
+				await new Promise<void>((wake) => wakes.push(wake));
+				time += ms;
+			},
+		});
+		await sendOn(budget, 'a', counted, time);
+		const first = budget.acquire('a', time + 60_000, { background: true, since: 1 });
+		// Behind the first, its turn comes in 6 s: a deadline of 5 s cannot be met.
+		const second = await budget.acquire('a', time + 5_000, { background: true, since: 2 });
+		expect(second).toEqual(refusal(6000, 'process'));
+		expect(budget.waiting('a')).toBe(1);
+		wakes.shift()?.();
+		expect(await first).toEqual({ acquired: true });
+		expect(budget.waiting('a')).toBe(0);
+	});
+
 	it('never lets concurrent callers through beyond the limit', async () => {
 		const { clock, budget } = budgetOn({ limit: 5, windowMs: 1000 });
 		const outcomes = await Promise.all(

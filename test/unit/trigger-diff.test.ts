@@ -347,3 +347,85 @@ describe('diffPoll: restarts (only saved state survives)', () => {
 		expect(fromBaseline.newTenderIds).toEqual(['n']);
 	});
 });
+
+describe('diffPoll: a walk that spans polls', () => {
+	/** A poll whose pages stopped before the walk's last one, to go on at `cursor`. */
+	const partOf = (cursor: string) => ({ resumeAt: cursor, pages: 2 });
+
+	it('keeps recording the baseline across polls, and announces nothing of it', () => {
+		const first = poll({ listed: listed('a', 'b'), projectCount: 200, ...partOf('c-3') });
+		expect(first.walkComplete).toBe(false);
+		expect(first.next.walk).toEqual({ cursor: 'c-3', pages: 2, projects: 200, startDay: DAY0 });
+		expect(first.next.baseline).toBe(true);
+		const last = pollAfter(first, DAY0, listed('c'), { projectCount: 50, pages: 1 });
+		expect(last.firstRun).toBe(false);
+		expect(last.newTenderIds).toEqual([]);
+		expect(last.walkComplete).toBe(true);
+		expect(last.next).toMatchObject({ projectCount: 250, pages: 3 });
+		expect(last.next.walk).toBeUndefined();
+		expect(last.next.baseline).toBeUndefined();
+		expect([...last.next.tenders.keys()].sort()).toEqual(['a', 'b', 'c']);
+		// The baseline is complete: a tender first seen now is new.
+		expect(pollAfter(last, DAY0 + 1, listed('a', 'b', 'c', 'd')).newTenderIds).toEqual(['d']);
+	});
+
+	it('announces a new tender as soon as its page is read, and once', () => {
+		const baseline = poll({ listed: listed('a', 'b', 'c') });
+		const part = pollAfter(baseline, DAY0 + 1, listed('a', 'n1'), partOf('c-2'));
+		expect(part.newTenderIds).toEqual(['n1']);
+		// The same tender listed again later in the walk (its project moved) is not new again.
+		const rest = pollAfter(part, DAY0 + 1, listed('n1', 'b', 'c', 'n2'), { pages: 1 });
+		expect(rest.newTenderIds).toEqual(['n2']);
+	});
+
+	it('judges a tender gone only once the walk is complete, and never one an earlier part listed', () => {
+		const old = DAY0 - RETENTION_DAYS - 5;
+		const baseline = poll({ listed: listed('a', 'b', 'stale'), today: old });
+		const fresh = pollAfter(baseline, DAY0, listed('a', 'b', 'stale'));
+		// 'stale' unlisted since `old` would be forgotten by a complete walk that does not list it.
+		const aged = { ...fresh.next, tenders: new Map(fresh.next.tenders) };
+		aged.tenders.set('stale', { lastListedDay: old });
+		const part = poll({ previous: aged, today: DAY0 + 1, listed: listed('a'), ...partOf('c-2') });
+		expect(part.next.tenders.has('stale')).toBe(true);
+		expect(part.next.tenders.has('b')).toBe(true);
+		const last = pollAfter(part, DAY0 + 1, [], { pages: 1, projectCount: 0 });
+		expect(last.walkComplete).toBe(true);
+		// 'a' was listed by the walk's first part, 'b' by the walk before: both kept; 'stale' gone.
+		expect([...last.next.tenders.keys()].sort()).toEqual(['a', 'b']);
+	});
+
+	it('announces a change of a known tender as its page is read', () => {
+		const base = poll({ listed: listed('a', 'b'), event: 'newOrUpdatedTender' });
+		const moved = [{ id: 'b', snapshot: snapshot({ quotesDueAt: '2025-07-01' }) }];
+		const part = pollAfter(base, DAY0 + 1, moved, { event: 'newOrUpdatedTender', ...partOf('x') });
+		expect(part.updates).toEqual([
+			{ id: 'b', changes: { quotesDueAt: { from: '2025-06-20', to: '2025-07-01' } } },
+		]);
+		const rest = pollAfter(part, DAY0 + 1, moved, { event: 'newOrUpdatedTender' });
+		expect(rest.updates).toEqual([]);
+	});
+
+	it('starts a new walk, from the first page, when the filters change mid-walk', () => {
+		const part = poll({ listed: listed('a'), ...partOf('c-2') });
+		const other = pollAfter(part, DAY0, listed('a', 'b'), { scope: 'scope-b' });
+		expect(other.firstRun).toBe(true);
+		expect(other.next.walk).toBeUndefined();
+		expect(other.next.projectCount).toBe(1);
+	});
+
+	it('reminds of a tender inside the due-date window as its page is read, once', () => {
+		const dueSoon = { event: 'quotesDueSoon' as const, dueSoon: { today: DAY0, days: 3 } };
+		const base = poll({ listed: [], ...dueSoon });
+		const due = [{ id: 'r', snapshot: snapshot({ quotesDueAt: '2024-10-04' }) }];
+		// DAY0 is 2024-10-04 (20,000 days after the epoch): due today.
+		const part = pollAfter(base, DAY0, due, { ...dueSoon, ...partOf('c-2') });
+		expect(part.reminders.map((reminder) => reminder.id)).toEqual(['r']);
+		expect(pollAfter(part, DAY0, due, dueSoon).reminders).toEqual([]);
+	});
+
+	it('stores the walk under way, the baseline mark, the write count and the last complete walk', () => {
+		const part = poll({ listed: listed('a'), ...partOf('cursor/with?odd=chars') });
+		const state: TriggerState = { ...part.next, seq: 7, completedAt: 1_700_000_000_000 };
+		expect(reloaded(state)).toEqual(state);
+	});
+});

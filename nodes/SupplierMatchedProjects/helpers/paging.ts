@@ -4,6 +4,13 @@ import { readPage, type ListedPage } from './entries';
 /** The API serves 1 to 100 projects per page. */
 export const MAX_PAGE_SIZE = 100;
 
+/**
+ * The most pages one walk follows: 100,000 projects at 100 a page, far beyond any supplier's
+ * keywords. Paced to the rate limit such a walk takes 50 minutes; an API whose pages never end
+ * is stopped here rather than followed for ever.
+ */
+export const MAX_WALK_PAGES = 1_000;
+
 /** One page asked for; `sendBy` (epoch ms): give up rather than wait past it for the rate limit. */
 export interface PageRequest {
 	cursor?: string;
@@ -83,7 +90,12 @@ export async function* walkPages(
 			const outcome: Requested = await pending;
 			pending = undefined;
 			if ('failure' in outcome) throw outcome.failure;
-			const next = cursorAfter(outcome.page, pageNumber, usedCursors);
+			let next = cursorAfter(outcome.page, pageNumber, usedCursors);
+			if (typeof next === 'string' && pageNumber >= MAX_WALK_PAGES) {
+				next = new PagingError(
+					`The API said page ${pageNumber} is followed by another, past the ${MAX_WALK_PAGES * MAX_PAGE_SIZE} projects a walk follows at most, so the walk stopped there`,
+				);
+			}
 			if (options.everyPage === true && typeof next === 'string') {
 				pending = requested(fetchPage, next, nextLimit());
 			}
