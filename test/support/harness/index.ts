@@ -22,13 +22,18 @@ import { SupplierMatchedProjectsTrigger } from '../../../nodes/SupplierMatchedPr
 import { CREDENTIAL_TYPE } from '../../../nodes/SupplierMatchedProjects/transport';
 import { testCredential } from './credential-test';
 import { runNode, TestCredentialsHelper, type NodeRun } from './engine';
-import { PollHarness } from './poll';
+import { PollHarness, type PollHarnessOptions } from './poll';
 import { callAsTool, type ToolCall } from './tool';
 
 export { CREDENTIAL_TYPE };
 export { testCredential } from './credential-test';
 export * from './engine';
-export { PollHarness, type PollOutcome } from './poll';
+export {
+	DURABLE_POLL_BUDGET_MS,
+	DURABLE_POLL_TIMEOUT_MS,
+	PollHarness,
+	type PollOutcome,
+} from './poll';
 export { callAsTool, type ToolCall } from './tool';
 
 export interface CredentialFields {
@@ -126,13 +131,18 @@ export class N8nProcess implements PackageProcess {
 		);
 	}
 
-	/** The trigger in an active workflow, polled as n8n's active-workflow manager does. */
-	poll(parameters: INodeParameters, timezone?: string): PollHarness {
+	/** The trigger in an active workflow, polled as n8n's poller or its durable scheduler does. */
+	poll(
+		parameters: INodeParameters,
+		timezone?: string,
+		scheduler?: PollHarnessOptions['scheduler'],
+	): PollHarness {
 		return new PollHarness({
 			nodeType: this.trigger,
 			parameters,
 			credentialsHelper: this.credentials,
 			timezone,
+			scheduler,
 		});
 	}
 

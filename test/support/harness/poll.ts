@@ -4,8 +4,14 @@
  * data is written to "the database" (`saved`) only where the cli writes it: after an activation
  * (its first poll included) and when a poll emits. A restart reloads what was saved; whatever
  * non-emitting polls changed in memory is gone.
+ *
+ * With `scheduler: 'durable'`, as n8n 2.41 runs a poll under its durable scheduler in full
+ * (trigger-execution-context.factory, poll-trigger-task-handler): the node's state is a durable
+ * cursor (`cursor`), made from the static data when the activation poll starts and committed
+ * only after a scheduled poll, with its emit or alone; each scheduled poll reads it afresh, has
+ * a budget of 36 s, and is abandoned at 45 s (its outcome dropped). A restart polls nothing.
  */
-import { PollContext } from 'n8n-core';
+import { PollContext, runPollInStagingScope } from 'n8n-core';
 import type {
 	IDataObject,
 	Logger,
@@ -15,7 +21,7 @@ import type {
 	INodeType,
 	WorkflowActivateMode,
 } from 'n8n-workflow';
-import { UserError, Workflow } from 'n8n-workflow';
+import { sleep, UserError, Workflow } from 'n8n-workflow';
 
 import {
 	createAdditionalData,
@@ -31,7 +37,13 @@ export interface PollHarnessOptions {
 	credentialsHelper: TestCredentialsHelper;
 	/** Workflow timezone. */
 	timezone?: string;
+	/** How n8n schedules the polls: its in-memory poller (default) or its durable scheduler. */
+	scheduler?: 'legacy' | 'durable';
 }
+
+/** n8n 2.41's durable scheduler with its defaults: the poll budget, and the timeout that abandons a poll. */
+export const DURABLE_POLL_BUDGET_MS = 36_000;
+export const DURABLE_POLL_TIMEOUT_MS = 45_000;
 
 /** What one poll led to, as the cli sees it. */
 export type LogLevel = 'error' | 'warn' | 'info' | 'debug';
@@ -39,7 +51,8 @@ export type LogLevel = 'error' | 'warn' | 'info' | 'debug';
 export type PollOutcome =
 	| { kind: 'emitted'; items: INodeExecutionData[] }
 	| { kind: 'nothing' }
-	| { kind: 'error'; error: Error };
+	| { kind: 'error'; error: Error }
+	| { kind: 'abandoned' };
 
 const EVERY_MINUTE: INodeParameters = { item: [{ mode: 'everyMinute' }] };
 
@@ -65,6 +78,12 @@ export class PollHarness {
 	/** Every error a scheduled poll reported (an error execution in n8n). */
 	readonly errors: Error[] = [];
 
+	/** Under the durable scheduler: the node's durable cursor, as the database holds it. */
+	cursor: IDataObject | undefined;
+
+	/** Under the durable scheduler: polls abandoned at the timeout. */
+	abandoned = 0;
+
 	/** What the node logged (n8n's log file), instead of the console. */
 	readonly logs: Array<{ level: LogLevel; message: string }> = [];
 
@@ -78,7 +97,7 @@ export class PollHarness {
 
 	private active: Activation | undefined;
 
-	constructor(private readonly options: PollHarnessOptions) {
+	constructor(private options: PollHarnessOptions) {
 		this.node = createTestNode(options.nodeType, {
 			pollTimes: EVERY_MINUTE,
 			...options.parameters,
@@ -90,8 +109,13 @@ export class PollHarness {
 		return `node:${this.node.name}`;
 	}
 
-	/** This node's static data as the database holds it. */
+	private get durable(): boolean {
+		return this.options.scheduler === 'durable';
+	}
+
+	/** This node's static data as the database holds it (the durable cursor, once made). */
 	savedNodeData(): IDataObject {
+		if (this.durable && this.cursor !== undefined) return this.cursor;
 		return (this.saved[this.nodeKey] as IDataObject | undefined) ?? {};
 	}
 
@@ -162,6 +186,7 @@ export class PollHarness {
 	 */
 	async activate(activation: WorkflowActivateMode = 'activate'): Promise<PollOutcome> {
 		this.active = undefined;
+		if (this.durable) return await this.activateDurable(activation);
 		const workflow = this.createWorkflow(copy(this.saved));
 		let outcome: PollOutcome = { kind: 'nothing' };
 		const pollFunctions = this.gateRequests(
@@ -197,9 +222,32 @@ export class PollHarness {
 		return first;
 	}
 
-	/** n8n restarts: memory is lost, the workflow is activated again from the database. */
+	/**
+	 * n8n is killed and started again as a new process: the trigger runs on that process's classes
+	 * (a runtime of its own), with the database as it was.
+	 */
+	async restartIn(process: {
+		trigger: INodeType;
+		credentials: TestCredentialsHelper;
+	}): Promise<PollOutcome> {
+		this.options = {
+			...this.options,
+			nodeType: process.trigger,
+			credentialsHelper: process.credentials,
+		};
+		return await this.restart();
+	}
+
+	/**
+	 * n8n restarts: memory is lost, the workflow is activated again from the database. The durable
+	 * scheduler finds the trigger's jobs in place and polls nothing until the next one falls due.
+	 */
 	async restart(): Promise<PollOutcome> {
 		this.active = undefined;
+		if (this.durable && this.cursor !== undefined) {
+			this.active = { workflow: this.createWorkflow(copy(this.saved)), execute: this.scheduledPoll };
+			return { kind: 'nothing' };
+		}
 		return await this.activate('init');
 	}
 
@@ -210,8 +258,123 @@ export class PollHarness {
 		return await current.execute();
 	}
 
+	/**
+	 * A poll context as n8n 2.41's factory makes one under durable cursors: the node's static data
+	 * is a copy of the cursor (made from the workflow's static data the first time), committed with
+	 * the emit or, after a quiet scheduled poll, alone; `fenced` polls (scheduled ones) have the
+	 * budget, and one that lost its lease commits nothing.
+	 */
+	private durableContext(
+		workflow: Workflow,
+		activation: WorkflowActivateMode,
+		fenced: boolean,
+		onOutcome: (outcome: PollOutcome) => void,
+	): { context: PollContext; loseLease: () => void } {
+		let staged: { snapshot: IDataObject; seed: string } | undefined;
+		let leased = true;
+		const takeStaged = (): IDataObject | undefined => {
+			if (staged === undefined || JSON.stringify(staged.snapshot) === staged.seed) return undefined;
+			staged.seed = JSON.stringify(staged.snapshot);
+			return copy(staged.snapshot);
+		};
+		const context = new PollContext(
+			workflow,
+			this.node,
+			createAdditionalData(this.options.credentialsHelper),
+			'trigger',
+			activation,
+			(data) => {
+				const cursor = takeStaged();
+				if (!leased) return;
+				if (cursor !== undefined) this.cursor = cursor;
+				this.emits.push(data[0]);
+				onOutcome({ kind: 'emitted', items: data[0] });
+			},
+			(error) => {
+				this.errors.push(error);
+				onOutcome({ kind: 'error', error });
+			},
+			async () => {
+				const cursor = takeStaged();
+				if (cursor !== undefined && leased) this.cursor = cursor;
+			},
+			async (poll) => {
+				this.cursor ??= copy((workflow.staticData[this.nodeKey] as IDataObject | undefined) ?? {});
+				staged = { snapshot: copy(this.cursor), seed: JSON.stringify(this.cursor) };
+				return await poll();
+			},
+			() => {
+				if (staged === undefined) throw new UserError('Static data read outside a poll');
+				return staged.snapshot;
+			},
+			fenced ? () => DURABLE_POLL_BUDGET_MS : undefined,
+		);
+		return {
+			context: this.gateRequests(this.captureLogs(context)),
+			loseLease: () => {
+				leased = false;
+			},
+		};
+	}
+
+	/** Activation under the durable scheduler: its jobs are made, then one poll, committed only if it emits. */
+	private async activateDurable(activation: WorkflowActivateMode): Promise<PollOutcome> {
+		const workflow = this.createWorkflow(copy(this.saved));
+		let outcome: PollOutcome = { kind: 'nothing' };
+		const { context } = this.durableContext(workflow, activation, false, (next) => {
+			outcome = next;
+		});
+		const executor = pollTriggerExecutor().create(workflow, this.node, context, () => true);
+		await executor(true);
+		this.save(workflow);
+		this.active = { workflow, execute: this.scheduledPoll };
+		return outcome;
+	}
+
+	/** A scheduled poll as the durable scheduler's task runs it: read afresh, raced against the timeout. */
+	private readonly scheduledPoll = async (): Promise<PollOutcome> => {
+		const workflow = this.createWorkflow(copy(this.saved));
+		let outcome: PollOutcome = { kind: 'nothing' };
+		const { context, loseLease } = this.durableContext(workflow, 'update', true, (next) => {
+			outcome = next;
+		});
+		const poll = this.options.nodeType.poll;
+		if (poll === undefined) throw new UserError('The node type has no poll method');
+		await runPollInStagingScope(context, async () => {
+			const timedOut: unique symbol = Symbol('timed out');
+			const polled = poll.call(context);
+			polled.catch(() => {});
+			const stopTimer = new AbortController();
+			let result: INodeExecutionData[][] | null | typeof timedOut;
+			try {
+				result = await Promise.race([
+					polled,
+					sleep(DURABLE_POLL_TIMEOUT_MS, stopTimer.signal).then(
+						(): typeof timedOut => timedOut,
+						(): typeof timedOut => timedOut,
+					),
+				]);
+			} catch (error) {
+				context.__emitError(error as Error);
+				return;
+			} finally {
+				stopTimer.abort();
+			}
+			if (result === timedOut) {
+				loseLease();
+				this.abandoned++;
+				outcome = { kind: 'abandoned' };
+				return;
+			}
+			if (result !== null) context.__emit(result);
+			else await context.__commitCursor?.();
+		});
+		return outcome;
+	};
+
 	/** This node's static data as the active workflow holds it in memory. */
 	memory(): IDataObject {
+		if (this.durable) return copy(this.cursor ?? {});
 		const current = this.active;
 		if (current === undefined) throw new UserError('The workflow is not active');
 		return copy((current.workflow.staticData[this.nodeKey] as IDataObject | undefined) ?? {});
