@@ -113,3 +113,96 @@ describe("under n8n's durable scheduler in full", () => {
 		expect(await pollFor(trigger, 2)).toEqual([opened.id]);
 	});
 });
+
+/** Figures of a run of many triggers, for the test's claims. */
+interface Run {
+	opened: Array<{ id: string; companyId: string; at: number }>;
+	/** When each company's trigger announced each tender id, by "company tender". */
+	announced: Map<string, number[]>;
+	triggers: PollHarness[];
+}
+
+/**
+ * One trigger per company on one credential, each polling every minute at its own second (as
+ * n8n's durable scheduler spreads them) for `minutes`, while a tender opens every 25 s for a
+ * company in turn until five minutes before the end.
+ */
+async function runCompanies(
+	companyIds: string[],
+	scheduler: 'legacy' | 'durable',
+	minutes: number,
+): Promise<Run> {
+	const triggers = companyIds.map((id) => world.process.poll({ companyId: id }, 'UTC', scheduler));
+	const run: Run = { opened: [], announced: new Map(), triggers };
+	const start = Date.now();
+	const until = async (at: number) => await new Promise((done) => setTimeout(done, at - Date.now()));
+	const pollEveryMinute = async (trigger: PollHarness, index: number) => {
+		await trigger.activate();
+		const spread = Math.floor((index * MINUTE_MS) / companyIds.length);
+		for (let minute = 1; minute <= minutes; minute++) {
+			await until(start + minute * MINUTE_MS + spread);
+			const outcome = await trigger.poll();
+			if (outcome.kind !== 'emitted') continue;
+			for (const id of emittedTenderIds(outcome.items)) {
+				const key = `${companyIds[index]} ${id}`;
+				run.announced.set(key, [...(run.announced.get(key) ?? []), Date.now()]);
+			}
+		}
+	};
+	const openTenders = async () => {
+		for (let second = 40, turn = 0; second < (minutes - 5) * 60; second += 25, turn += 7) {
+			await until(start + second * 1_000);
+			const companyId = companyIds[turn % companyIds.length];
+			run.opened.push({ id: world.sandbox.openTender({ companyId }).id, companyId, at: Date.now() });
+		}
+	};
+	await runInVirtualTime(async () => {
+		await Promise.all([...triggers.map(pollEveryMinute), openTenders()]);
+	});
+	return run;
+}
+
+/** The longest time between two walks of one company: first pages, asked without a cursor. */
+function longestGap(companyId: string): number {
+	const starts = world.sandbox
+		.requests()
+		.filter((entry) => entry.path.includes(`/${companyId}/`) && entry.query.cursor === undefined)
+		.map((entry) => Date.parse(entry.at));
+	return Math.max(...starts.slice(1).map((at, index) => at - starts[index]));
+}
+
+describe.each([
+	[30, 'durable' as const],
+	[30, 'legacy' as const],
+	[50, 'durable' as const],
+])('%i companies on one credential, one page each, under the %s scheduler', (companies, scheduler) => {
+	/** Companies × one page × 3 s a request: the shortest cycle the limit allows. */
+	const FLOOR_MS = Math.max(companies * 3_000, MINUTE_MS);
+
+	beforeEach(() => useVirtualTime());
+
+	it('announces every tender once to its company, with no failed poll, no 429, and fair turns', async () => {
+		const companyIds = Array.from({ length: companies }, (_, index) => `partner-co-${index + 1}`);
+		world = await startPollWorld({
+			companies: companyIds.map((id) => ({ companyId: id, keywords: [id.replace(/-/g, '')] })),
+			clients: [{ ...SANDBOX_FIXTURES.client, scopes: [SANDBOX_FIXTURES.scope], companyIds }],
+		});
+		const { opened, announced, triggers } = await runCompanies(companyIds, scheduler, 16);
+
+		expect(triggers.flatMap((trigger) => trigger.errors)).toEqual([]);
+		expect(triggers.map((trigger) => trigger.abandoned)).toEqual(triggers.map(() => 0));
+		const statuses = world.sandbox.requests().map((entry) => entry.status);
+		expect(statuses.filter((status) => status === 429)).toEqual([]);
+		expect(announced.size).toBe(opened.length);
+		const latencies = opened.map(({ id, companyId, at }) => {
+			const times = announced.get(`${companyId} ${id}`) ?? [];
+			expect(times).toHaveLength(1);
+			return times[0] - at;
+		});
+		latencies.sort((a, b) => a - b);
+		expect(latencies[Math.ceil(0.95 * latencies.length) - 1]).toBeLessThanOrEqual(1.5 * FLOOR_MS);
+		for (const companyId of companyIds) {
+			expect(longestGap(companyId)).toBeLessThanOrEqual(3 * FLOOR_MS);
+		}
+	}, 120_000);
+});

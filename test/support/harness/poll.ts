@@ -56,6 +56,8 @@ export type PollOutcome =
 
 const EVERY_MINUTE: INodeParameters = { item: [{ mode: 'everyMinute' }] };
 
+let workflows = 0;
+
 function copy<T>(value: T): T {
 	return JSON.parse(JSON.stringify(value)) as T;
 }
@@ -95,6 +97,9 @@ export class PollHarness {
 
 	private readonly node: INode;
 
+	/** Each harness is a workflow of its own, as each trigger is in n8n. */
+	private readonly workflowId = `poll-workflow-${++workflows}`;
+
 	private active: Activation | undefined;
 
 	constructor(private options: PollHarnessOptions) {
@@ -131,7 +136,7 @@ export class PollHarness {
 
 	private createWorkflow(staticData: IDataObject): Workflow {
 		return new Workflow({
-			id: 'poll-workflow',
+			id: this.workflowId,
 			name: 'Poll workflow',
 			nodes: [this.node],
 			connections: {},
