@@ -64,8 +64,8 @@ const POLL_RESERVE_MS = 3_000;
 
 /**
  * The instant the poll's walk must end: n8n's poll budget (2.40 on; 36 s under its durable
- * scheduler) less what the comparing and writing take. Lines without a budget have no bound but
- * the transport's own waits.
+ * scheduler, 5 minutes otherwise) less what the comparing and writing take. Lines without a
+ * budget have no bound but the transport's own waits.
  */
 function pollDeadline(context: IPollFunctions, startedAt: number): number {
 	const budget: unknown =

@@ -369,6 +369,19 @@ describe('diffPoll: a walk that spans polls', () => {
 		expect(pollAfter(last, DAY0 + 1, listed('a', 'b', 'c', 'd')).newTenderIds).toEqual(['d']);
 	});
 
+	it('announces a tender the baseline reads after its first part when it opened after the walk began', () => {
+		const first = poll({ listed: listed('a'), ...partOf('c-2') });
+		const later = [
+			{ id: 'same-day', snapshot: snapshot(), openedDay: DAY0 },
+			{ id: 'next-day', snapshot: snapshot(), openedDay: DAY0 + 1 },
+			{ id: 'no-date', snapshot: snapshot() },
+		];
+		const rest = pollAfter(first, DAY0 + 1, later, { pages: 1 });
+		expect(rest.newTenderIds).toEqual(['next-day']);
+		// In the walk's first part, what is open is the baseline, whatever its date.
+		expect(poll({ listed: [{ ...later[1], openedDay: DAY0 + 1 }] }).newTenderIds).toEqual([]);
+	});
+
 	it('announces a new tender as soon as its page is read, and once', () => {
 		const baseline = poll({ listed: listed('a', 'b', 'c') });
 		const part = pollAfter(baseline, DAY0 + 1, listed('a', 'n1'), partOf('c-2'));

@@ -32,6 +32,8 @@ export interface Reminder {
 export interface ListedTender {
 	id: string;
 	snapshot: TenderSnapshot;
+	/** The day it opened (tenderOpenAt), when the API says. */
+	openedDay?: number;
 }
 
 export type TenderChanges = {
@@ -251,6 +253,15 @@ function nextHeader(
 }
 
 /**
+ * A tender a baseline walk that spans polls reads after its first part, yet opened after the day
+ * the walk started: it was not open when the baseline began, so it is new. (One that opened on
+ * that same day cannot be told from the baseline: the API gives the day, not the time.)
+ */
+function openedSince(part: WalkPart, tender: ListedTender): boolean {
+	return part.continuing && tender.openedDay !== undefined && tender.openedDay > part.startDay;
+}
+
+/**
  * Whether a remembered tender that this poll's pages did not list may be judged gone now: only
  * when they ended a walk, and not when an earlier poll of the same walk listed it.
  */
@@ -287,7 +298,8 @@ export function diffPoll(input: PollDiffInput): PollDiff {
 	const updates: TenderUpdate[] = [];
 	let remembered = 0;
 
-	for (const { id, snapshot } of listed) {
+	for (const tender of listed) {
+		const { id, snapshot } = tender;
 		const size = tenders.size;
 		tenders.set(id, keepSnapshots ? { lastListedDay: today, snapshot } : { lastListedDay: today });
 		// listedTenders gives each id once; a repeat from another caller overwrote the first
@@ -295,7 +307,7 @@ export function diffPoll(input: PollDiffInput): PollDiff {
 		if (tenders.size === size) return diffPoll({ ...input, listed: onceEach(listed) });
 		const before = known?.tenders.get(id);
 		if (before === undefined) {
-			if (!silentlyTrack) newTenderIds.push(id);
+			if (!silentlyTrack || openedSince(part, tender)) newTenderIds.push(id);
 			continue;
 		}
 		remembered++;

@@ -1,6 +1,7 @@
 import { createHash } from 'crypto';
 
 import type { Project } from '../api/types';
+import { isoDateToDay } from '../helpers/dates';
 import { categoryKey, folded, withoutBudgetRule, type ProjectFilters } from '../helpers/filters';
 import type { ListedTender } from './diff';
 
@@ -15,8 +16,11 @@ export function listedTenders(projects: readonly Project[]): ListedTender[] {
 		for (const tender of project.tenders ?? []) {
 			if (typeof tender?.id !== 'string' || seen.has(tender.id)) continue;
 			seen.add(tender.id);
+			const openedDay =
+				typeof tender.tenderOpenAt === 'string' ? isoDateToDay(tender.tenderOpenAt) : undefined;
 			listed.push({
 				id: tender.id,
+				...(openedDay === undefined ? {} : { openedDay }),
 				snapshot: {
 					quotesDueAt: tender.quotesDueAt ?? null,
 					status: tender.status,
