@@ -206,3 +206,47 @@ describe.each([
 		}
 	}, 120_000);
 });
+
+describe.each([['durable' as const], ['legacy' as const]])(
+	'20,000 matched projects: 200 pages, twice what the limit allows in 5 minutes (%s scheduler)',
+	(scheduler) => {
+		/** 200 pages × 3 s a request. */
+		const FLOOR_MS = 200 * 3_000;
+
+		beforeEach(() => useVirtualTime());
+
+		it('walks across polls and windows, and announces every new tender once, refusing nothing', async () => {
+			world = await startPollWorld({ projects: 48_800 });
+			expect(world.sandbox.listOpen(companyId)).toHaveLength(20_029);
+			const trigger = world.process.poll({ companyId }, 'UTC', scheduler);
+			await runInVirtualTime(async () => await trigger.activate());
+			// The baseline is the first walk, across polls.
+			while (trigger.memory().v === undefined || trigger.memory().w !== undefined) {
+				expect(await pollFor(trigger, 1)).toEqual([]);
+			}
+			const opened = [];
+			for (let index = 0; index < 4; index++) {
+				opened.push({ id: world.sandbox.openTender().id, at: Date.now() });
+				await pollFor(trigger, 3);
+			}
+			await pollFor(trigger, 30);
+
+			expect(trigger.errors).toEqual([]);
+			expect(trigger.abandoned).toBe(0);
+			const requests = world.sandbox
+				.requests()
+				.filter((entry) => entry.path.endsWith('/speci-finder/results'));
+			expect(requests.filter((entry) => entry.status === 429)).toEqual([]);
+			const sentAt = requests.map((entry) => Date.parse(entry.at));
+			for (let index = 100; index < sentAt.length; index++) {
+				expect(sentAt[index] - sentAt[index - 100]).toBeGreaterThanOrEqual(5 * MINUTE_MS);
+			}
+			for (const { id, at } of opened) {
+				const times = announcedAt.get(id) ?? [];
+				expect(times).toHaveLength(1);
+				// Found by the walk under way, or at worst by the next: within two walks and a poll.
+				expect(times[0] - at).toBeLessThanOrEqual(2 * FLOOR_MS + MINUTE_MS);
+			}
+		}, 120_000);
+	},
+);
