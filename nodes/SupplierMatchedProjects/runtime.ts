@@ -10,6 +10,8 @@ import type { RunningPoll } from './trigger/overlap';
 export interface RuntimeOptions {
 	/** Parts of the retry policy to change; tests shorten its waits. */
 	retryPolicy?: Partial<RetryPolicy>;
+	/** Requests an idle credential may send at once (RATE_BURST); tests not about pacing raise it. */
+	rateBurst?: number;
 }
 
 /**
@@ -22,7 +24,7 @@ export class SupplierRuntime implements ApiConnection {
 	readonly tokens = new TokenCache();
 
 	/** Shared by every execution of both nodes: the API counts per client, not per workflow. */
-	readonly rateBudget = new RateBudget({ limit: API_RATE_LIMIT, windowMs: API_RATE_WINDOW_MS });
+	readonly rateBudget: RateBudget;
 
 	readonly walkTurns = new Turns();
 
@@ -53,6 +55,11 @@ export class SupplierRuntime implements ApiConnection {
 
 	constructor(options: RuntimeOptions = {}) {
 		this.retryPolicy = Object.freeze({ ...DEFAULT_RETRY_POLICY, ...options.retryPolicy });
+		this.rateBudget = new RateBudget({
+			limit: API_RATE_LIMIT,
+			windowMs: API_RATE_WINDOW_MS,
+			burst: options.rateBurst,
+		});
 	}
 }
 

@@ -56,6 +56,8 @@ export interface ProcessOptions {
 	/** What "the database" holds for the package's credential; nothing when left out. */
 	credential?: CredentialFields | ICredentialDataDecryptedObject;
 	retryPolicy?: RuntimeOptions['retryPolicy'];
+	/** For tests not about pacing: requests an idle credential may send at once. */
+	rateBurst?: number;
 }
 
 /** Retries that wait milliseconds, not seconds, for tests of failures: three attempts, 1 s a request. */
@@ -73,8 +75,8 @@ export interface RunOptions {
 	timezone?: string;
 }
 
-function packageProcess(retryPolicy: RuntimeOptions['retryPolicy']): PackageProcess {
-	const runtime = new SupplierRuntime({ retryPolicy });
+function packageProcess(options: RuntimeOptions): PackageProcess {
+	const runtime = new SupplierRuntime(options);
 	return {
 		runtime,
 		node: new SupplierMatchedProjects(runtime),
@@ -97,7 +99,8 @@ export class N8nProcess implements PackageProcess {
 	readonly credentials: TestCredentialsHelper;
 
 	constructor(options: ProcessOptions = {}, shared?: PackageProcess) {
-		const { runtime, node, trigger, credential } = shared ?? packageProcess(options.retryPolicy);
+		const { runtime, node, trigger, credential } =
+			shared ?? packageProcess({ retryPolicy: options.retryPolicy, rateBurst: options.rateBurst });
 		this.runtime = runtime;
 		this.node = node;
 		this.trigger = trigger;
