@@ -90,6 +90,7 @@ beforeEach(() => {
 });
 
 afterEach(() => {
+	jest.useRealTimers();
 	// The token lives in memory only: n8n never had anything to write to the credentials table.
 	expect(proc.credentials.writes).toEqual([]);
 });
@@ -822,63 +823,61 @@ describe('concurrent executions', () => {
 		expect(scope.isDone()).toBe(true);
 	});
 
-	it('spend the rate budget on walks that finish when it cannot carry them all', async () => {
+	it('walk one after another, and one whose turn cannot come within 2 minutes stops in the queue', async () => {
+		useVirtualTime();
 		tokenEndpoint();
-		let served = 0;
+		// The cursor names the walk, numbered by its first page, and the page it follows.
+		let walks = 0;
+		const walkOfEachRequest: number[] = [];
 		const scope = results()
-			.times(100)
+			.times(60)
 			.reply((uri) => {
-				served++;
-				const at = Number(new URL(uri, API).searchParams.get('cursor') ?? '0') + 1;
-				return [200, page([project({ projectId: `p${at}` })], at < 30 ? String(at) : null)];
+				const cursor = new URL(uri, API).searchParams.get('cursor');
+				const [walk, pages] = cursor?.split('.').map(Number) ?? [++walks, 0];
+				walkOfEachRequest.push(walk);
+				return [200, page([project()], pages < 29 ? `${walk}.${pages + 1}` : null)];
 			});
 
-		const runs = await Promise.all(
-			Array.from({ length: 8 }, async () => await run({ returnAll: true })),
+		// 30 pages a walk: the second walk's turn comes at 60 s, the third's not before 150 s.
+		const runs = await runInVirtualTime(
+			async () => await Promise.all([1, 2, 3].map(async () => await run({ returnAll: true }))),
 		);
 
 		const complete = runs.filter((result) => result.error === undefined);
-		expect(complete).toHaveLength(3);
-		for (const result of complete) expect(json(result)).toHaveLength(30);
-		const stopped = runs.filter((result) =>
-			/^This credential has used its 100 requests per 5 minutes/.test(result.error?.message ?? ''),
-		);
-		expect(stopped).toHaveLength(5);
-		expect(served).toBe(100);
+		expect(complete.map((result) => json(result).length)).toEqual([30, 30]);
+		expect(runs.map((result) => result.error?.message).filter(Boolean)).toEqual([
+			expect.stringMatching(
+				/^Walks through the results on this credential are queued: this run waited 120 s/,
+			),
+		]);
+		expect(walkOfEachRequest).toEqual([...Array(30).fill(1), ...Array(30).fill(2)]);
 		expect(scope.isDone()).toBe(true);
 	});
 });
 
 describe('rate budget', () => {
-	it('keeps the credential within 100 requests per 5 minutes across executions', async () => {
+	it('paces a long walk and the next execution: 10 at once, then 3 s apart, never more than 100 in 5 minutes', async () => {
+		useVirtualTime();
 		tokenEndpoint();
-		let served = 0;
+		const sentAt: number[] = [];
 		const scope = results()
-			.times(100)
+			.times(111)
 			.reply(() => {
-				served++;
-				return [
-					200,
-					{
-						data: [project({ projectId: `p${served}` })],
-						_metadata: { hasNextPage: true, nextCursor: `c${served}` },
-					},
-				];
+				sentAt.push(Date.now());
+				const at = sentAt.length;
+				return [200, page([project({ projectId: `p${at}` })], at < 110 ? `c${at}` : null)];
 			});
+		const started = Date.now();
 
-		const first = await run({ returnAll: true });
-		expect(served).toBe(100);
-		expect(first.error?.message).toMatch(
-			/^This credential has used its 100 requests per 5 minutes; the next one is allowed in \d+ s$/,
-		);
-		expect(first.error?.description).toContain('set a Limit');
+		expect(json(await runInVirtualTime(() => run({ returnAll: true })))).toHaveLength(110);
+		expect(json(await runInVirtualTime(() => run({ limit: 1 })))).toHaveLength(1);
 
-		// Another execution is held back too, without sending anything.
-		const second = await run({});
-		expect(second.error?.message).toMatch(
-			/^This credential has used its 100 requests per 5 minutes/,
-		);
-		expect(served).toBe(100);
+		// The burst, then one request per 3 s at most; the execution right after waits its 3 s too.
+		expect(sentAt.slice(0, 10)).toEqual(Array(10).fill(started));
+		expect(sentAt.filter((at, i) => at < started + (i - 9) * 3000)).toEqual([]);
+		expect(sentAt[110] - sentAt[109]).toBeGreaterThanOrEqual(3000);
+		const inWindow = (from: number) => sentAt.filter((at) => at >= from && at < from + 300_000);
+		expect(Math.max(...sentAt.map((from) => inWindow(from).length))).toBe(100);
 		expect(scope.isDone()).toBe(true);
 	});
 });

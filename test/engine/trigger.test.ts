@@ -8,7 +8,6 @@ import {
 import { advanceTime, isoDay } from '../support/clock';
 import type { PollHarness, PollOutcome } from '../support/harness';
 import { closedPort } from '../support/reliability-server';
-import { createSandboxClient } from '../support/sandbox-client';
 import {
 	companyId,
 	DAY_MS,
@@ -289,130 +288,6 @@ describe('token failures', () => {
 		expect(trigger.memory()).toEqual(before);
 		world.useCredential();
 		expect(await newIdsOf(trigger)).toEqual([opened.id]);
-	});
-});
-
-describe('rate budget', () => {
-	it('refuses up front a walk that cannot fit in what is left of the budget', async () => {
-		world.sandbox.openTender();
-		const trigger = await world.activeTrigger();
-		// As if the last walk had taken 100 requests: 99 are left.
-		trigger.setSavedNodeData({ ...trigger.savedNodeData(), n: 9_901, p: 100 });
-		const requestsBefore = resultRequests();
-		advanceTime(MINUTE_MS);
-		await expect(trigger.restart()).rejects.toThrow(
-			'A poll over 9901 matched projects needs 100 requests, but this credential has 99 of its 100 requests per 5 minutes left',
-		);
-		expect(resultRequests()).toBe(requestsBefore);
-		expect(trigger.savedNodeData().n).toBe(9_901);
-	});
-
-	it('is not locked by a count above 10,000 that one oversized page saved: the walk rewrites it', async () => {
-		world.sandbox.openTender();
-		const trigger = await world.activeTrigger();
-		// A state saved before page counts were kept, by a walk of one page that ignored the limit.
-		const older: IDataObject = { ...trigger.savedNodeData(), n: 12_000 };
-		delete older.p;
-		trigger.setSavedNodeData(older);
-		advanceTime(10 * MINUTE_MS);
-		expect(await trigger.restart()).toEqual({ kind: 'nothing' });
-		expect(trigger.savedNodeData()).toMatchObject({ n: 1, p: 1 });
-		const opened = world.sandbox.openTender();
-		expect(await newIdsOf(trigger, 1)).toEqual([opened.id]);
-	});
-
-	it('judges a walk by what the last one cost, and not at all after a change of company', async () => {
-		world.sandbox.openTender();
-		const trigger = await world.activeTrigger();
-		// 12,000 projects in one request: 99 requests left is plenty.
-		trigger.setSavedNodeData({ ...trigger.savedNodeData(), n: 12_000, p: 1 });
-		advanceTime(MINUTE_MS);
-		expect(await trigger.restart()).toEqual({ kind: 'nothing' });
-		// A state of another company (another scope) says nothing of this company's walk.
-		trigger.setSavedNodeData({ ...trigger.savedNodeData(), s: 'another-scope', n: 9_950, p: 100 });
-		advanceTime(MINUTE_MS);
-		expect(await trigger.restart()).toEqual({ kind: 'nothing' });
-		expect(trigger.savedNodeData()).toMatchObject({ n: 1, p: 1 });
-	});
-
-	it('reports a scheduled poll the budget cannot carry, sends nothing, and catches up later', async () => {
-		await world.stop();
-		world = await startPollWorld({ projects: 600 });
-		const projectCount = world.sandbox.listOpen(companyId).length;
-		const requests = Math.ceil(projectCount / 100);
-		const trigger = await world.activeTrigger();
-		// Another workflow on the same credential uses the budget up to fewer than a walk needs.
-		let used = requests;
-		while (100 - used >= requests) {
-			const run = await world.process.getMany({ companyId });
-			expect(run.error).toBeUndefined();
-			used += requests;
-		}
-		const before = trigger.memory();
-		const requestsBefore = resultRequests();
-		const error = failed(await pollLater(trigger, 1));
-		expect(error.message).toBe(
-			`A poll over ${projectCount} matched projects needs ${requests} requests, but this credential has ${100 - used} of its 100 requests per 5 minutes left`,
-		);
-		expect((error as { description?: string }).description).toContain(
-			'Set the poll interval to every minute or more',
-		);
-		expect(resultRequests()).toBe(requestsBefore);
-		expect(trigger.memory()).toEqual(before);
-		const opened = world.sandbox.openTender();
-		expect(await newIdsOf(trigger, 5)).toEqual([opened.id]);
-	});
-
-	it('reports where a walk stopped when the budget ran out partway, state unchanged', async () => {
-		await world.stop();
-		world = await startPollWorld({}, { maxTotalWaitMs: 0 });
-		for (let index = 0; index < 50; index++) world.sandbox.openTender();
-		const trigger = await world.activeTrigger();
-		// The walk grows to two pages; the previous one had one, which the budget can still carry.
-		for (let index = 0; index < 100; index++) world.sandbox.openTender();
-		advanceTime(MINUTE_MS);
-		let used = 1;
-		while (used < 99) {
-			const run = await world.process.getMany({ companyId });
-			expect(run.error).toBeUndefined();
-			used += 2;
-		}
-		const before = trigger.memory();
-		const error = failed(await trigger.poll());
-		expect(error.message).toBe(
-			"The poll stopped at request 2, after 100 matched projects: this credential's 100 requests per 5 minutes are used up",
-		);
-		expect(trigger.memory()).toEqual(before);
-		expect(await newIdsOf(trigger, 5)).toHaveLength(100);
-	});
-	it("skips with a log, not an error, the polls that the API's 429s leave no room for, and catches up later", async () => {
-		const trigger = await world.activeTrigger();
-		// Another client on the same credential (a script, another n8n) spends the API's whole limit.
-		const other = createSandboxClient(world.sandbox.url);
-		const token = await other.token();
-		while ((await other.results({ token, limit: 1 })).status !== 429);
-		const opened = world.sandbox.openTender();
-		const before = trigger.memory();
-
-		// Met with a 429 whose Retry-After is longer than a poll waits.
-		expect(await pollLater(trigger, 1)).toEqual({ kind: 'nothing' });
-		// Then held back by what that 429 taught, before anything is sent.
-		const requestsBefore = resultRequests();
-		expect(await pollLater(trigger, 1)).toEqual({ kind: 'nothing' });
-		expect(resultRequests()).toBe(requestsBefore);
-		expect(trigger.memory()).toEqual(before);
-		expect(
-			trigger.logs.filter((entry) => entry.level === 'warn').map((entry) => entry.message),
-		).toEqual([
-			expect.stringMatching(
-				/skipped a poll: The poll stopped at request 1, after 0 matched projects: this credential's 100 requests per 5 minutes are used up, counted by the API across every n8n process that uses it\. Nothing was emitted; the next poll catches up\.$/,
-			),
-			expect.stringMatching(
-				/skipped a poll: A poll over 0 matched projects needs 1 request, but the API's answers of 429 hold this n8n process to 0 more for now: other processes or clients are using the credential's 100 requests per 5 minutes\. Nothing was emitted/,
-			),
-		]);
-
-		expect(await newIdsOf(trigger, 5)).toEqual([opened.id]);
 	});
 });
 

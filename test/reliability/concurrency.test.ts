@@ -57,30 +57,37 @@ function limitedByTheApi(api: Sandbox): number {
 		.length;
 }
 
-test('twenty executions at once: one token request, all succeed, within the budget', async () => {
-	const api = await startWith(600);
+test('twenty executions at once: one token request, all succeed, paced to the rate limit', async () => {
+	const api = await startWith(400);
 	// Slow answers widen the window in which the executions race for a token.
 	api.setLatency(150);
 	const expected = JSON.stringify(api.listOpen(companyId));
+	// Two pages a walk: the last of the twenty walks, in turn, starts well within 2 minutes.
 	const pages = Math.ceil(api.listOpen(companyId).length / 100);
-	expect(pages).toBeGreaterThan(1);
+	expect(pages).toBe(2);
 
 	const runs = await twentyAtOnce(api);
 
 	const succeeded = withTheExactList(runs, expected);
+	const sentAt = resultsRequests(api).map((entry) => Date.parse(entry.at));
 	reportFigures('Concurrency: 20 executions at once, one credential', {
 		executions: EXECUTIONS,
 		succeededWithTheExactList: succeeded,
 		tokenRequests: api.tokensIssued(),
 		pagesPerExecution: pages,
-		resultsRequests: resultsRequests(api).length,
+		resultsRequests: sentAt.length,
 		rateLimitedByTheApi: limitedByTheApi(api),
+		virtualSeconds: Math.round((sentAt[sentAt.length - 1] - sentAt[0]) / 1000),
 	});
 	expect(runs.map((run) => run.error?.message)).toEqual(Array(EXECUTIONS).fill(undefined));
 	expect(succeeded).toBe(EXECUTIONS);
 	expect(api.tokensIssued()).toBe(1);
-	expect(resultsRequests(api)).toHaveLength(EXECUTIONS * pages);
+	expect(sentAt).toHaveLength(EXECUTIONS * pages);
 	expect(limitedByTheApi(api)).toBe(0);
+	// A burst of 10 within one pace (each waits only for the answer before it), then 3 s apart.
+	const gaps = sentAt.slice(1).map((at, i) => at - sentAt[i]);
+	expect(sentAt[9] - sentAt[0]).toBeLessThan(3000);
+	expect(Math.min(...gaps.slice(10))).toBeGreaterThanOrEqual(3000);
 });
 
 test('twenty executions at once after the token was revoked: one new token', async () => {
@@ -107,33 +114,41 @@ test('twenty executions at once after the token was revoked: one new token', asy
 	expect(api.tokensIssued() - 1).toBe(1);
 });
 
-test('twenty executions needing more than the budget: 100 requests, none wasted, no 429', async () => {
+test('twenty executions needing more than 2 minutes of requests: walks finish in turn, the rest stop in the queue, none wasted, no 429', async () => {
 	const api = await startWith(1500);
 	const listed = api.listOpen(companyId).length;
 	const pages = Math.ceil(listed / 100);
-	expect(pages * EXECUTIONS).toBeGreaterThan(100);
+	// More than the burst and 2 minutes of pacing (10 + 40 requests) can carry.
+	expect(pages * EXECUTIONS).toBeGreaterThan(50);
 	const expected = JSON.stringify(api.listOpen(companyId));
 
 	const runs = await twentyAtOnce(api);
 
 	const exact = withTheExactList(runs, expected);
-	const stoppedByTheBudget = runs.filter((run) =>
-		/used its 100 requests per 5 minutes/.test(run.error?.message ?? ''),
+	const stoppedInTheQueue = runs.filter((run) =>
+		/^Walks through the results on this credential are queued: this run waited 120 s/.test(
+			run.error?.message ?? '',
+		),
 	).length;
-	reportFigures('Concurrency: 20 executions at once needing more than the budget', {
+	reportFigures('Concurrency: 20 executions at once needing more than 2 minutes of requests', {
 		executions: EXECUTIONS,
 		requestsNeeded: pages * EXECUTIONS,
 		resultsRequestsSent: resultsRequests(api).length,
 		succeededWithTheExactList: exact,
-		stoppedByTheBudget,
+		stoppedInTheQueue,
 		rateLimitedByTheApi: limitedByTheApi(api),
 		tokenRequests: api.tokensIssued(),
 	});
-	expect(resultsRequests(api).length).toBeLessThanOrEqual(100);
+	expect(exact + stoppedInTheQueue).toBe(EXECUTIONS);
+	// Every request went to a walk that finished, each walk's first page after the last page of the
+	// walk before it: the walks that stopped sent nothing.
+	const firstPages = resultsRequests(api).flatMap((entry, index) =>
+		entry.query.cursor === undefined ? [index] : [],
+	);
+	expect(firstPages).toEqual(Array.from({ length: exact }, (_, walk) => walk * pages));
+	expect(resultsRequests(api)).toHaveLength(exact * pages);
 	expect(limitedByTheApi(api)).toBe(0);
-	expect(exact + stoppedByTheBudget).toBe(EXECUTIONS);
 	expect(api.tokensIssued()).toBe(1);
-	// The 100 requests the budget allows are enough for this many complete walks. Spending them on
-	// walks that are then abandoned halfway leaves the user nothing for five minutes.
-	expect(exact).toBeGreaterThanOrEqual(Math.floor(100 / pages));
+	// The burst and 2 minutes of pacing are spent on whole walks, one after another.
+	expect(exact).toBeGreaterThanOrEqual(Math.floor(50 / pages));
 });

@@ -14,6 +14,7 @@ import type {
 	INodeParameters,
 } from 'n8n-workflow';
 
+import { API_RATE_LIMIT, RATE_BURST } from '../../nodes/SupplierMatchedProjects/transport/budget';
 import { startSandbox } from '../../sandbox';
 import {
 	n8nProcess,
@@ -247,16 +248,17 @@ const errorPaths: ErrorPath[] = [
 		error: /sent no cursor/,
 	},
 	{
-		name: 'rate budget used up',
+		name: 'no request slot within the wait',
 		arrange: () => {
-			for (let index = 0; index < 100; index++) {
-				void proc.runtime.rateBudget.acquire(
-					JSON.stringify([recorder.url, PROBE.clientId]),
-					Date.now(),
-				);
+			// The burst spent, the next slot is one pace (3 s) away: past a wait of 1 s.
+			proc = n8nProcess({ retryPolicy: { ...SHORT_WAITS, maxTotalWaitMs: 1000 } });
+			const key = JSON.stringify([recorder.url, PROBE.clientId]);
+			for (let index = 0; index < RATE_BURST; index++) {
+				void proc.runtime.rateBudget.acquire(key, Date.now());
 			}
 		},
-		error: /100 requests per 5 minutes/,
+		error:
+			/^Requests on this credential are spent evenly, one every 3 s to keep to its 100 requests per 5 minutes, and others were ahead of this run: its next one would go in \d s$/,
 	},
 	{ name: 'invalid company id', parameters: { companyId: '..' }, error: /cannot be sent/ },
 	{
@@ -325,6 +327,8 @@ describe('the trigger keeps secrets out of static data, items, errors and logs',
 	}
 
 	test('through activation, new tenders, faults, revoked tokens and a restart', async () => {
+		// Some 50 requests in a few real seconds: a burst as large as the limit, not the API's pace.
+		proc = n8nProcess({ retryPolicy: SHORT_WAITS, rateBurst: API_RATE_LIMIT });
 		const helper = proc.withCredential(probeCredentials());
 		const harness = trigger(helper);
 		await harness.activate();

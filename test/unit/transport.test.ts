@@ -135,10 +135,11 @@ describe('RateBudget', () => {
 		return { clock, budget: new RateBudget({ ...options, ...clock }) };
 	}
 
-	const refusal = (waitMs: number, spentBy: 'process' | 'api') => ({
+	const refusal = (waitMs: number, spentBy: 'process' | 'api', queued = false) => ({
 		acquired: false,
 		waitMs,
 		spentBy,
+		queued,
 	});
 
 	it('lets `limit` sends through, then waits for the oldest answer to leave the window', async () => {
@@ -297,7 +298,7 @@ describe('RateBudget', () => {
 		const first = budget.acquire('a', time + 60_000, { background: true, since: 1 });
 		// Behind the first, its turn comes in 6 s: a deadline of 5 s cannot be met.
 		const second = await budget.acquire('a', time + 5_000, { background: true, since: 2 });
-		expect(second).toEqual(refusal(6000, 'process'));
+		expect(second).toEqual(refusal(6000, 'process', true));
 		expect(budget.waiting('a')).toBe(1);
 		wakes.shift()?.();
 		expect(await first).toEqual({ acquired: true });

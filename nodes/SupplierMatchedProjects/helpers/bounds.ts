@@ -11,7 +11,7 @@ export const MAX_BUDGET = 1_000_000_000_000;
 
 /**
  * Get Many's Limit: 100 pages of 100 projects, all the API's rate limit allows one credential in
- * 5 minutes; a run that needs more pages stops at the rate budget anyway.
+ * 5 minutes (Return All walks further, paced, up to MAX_WALK_PAGES).
  */
 export const MAX_LIMIT = 10_000;
 

@@ -42,10 +42,13 @@ export interface RequestTurn {
 	since: number;
 }
 
-/** Either a slot was taken, or none frees up before the deadline and this is how long one would take. */
+/**
+ * Either a slot was taken, or none frees up before the deadline and this is how long one would
+ * take; `queued` when the window has room and the wait is the pace and the requests ahead.
+ */
 export type BudgetOutcome =
 	| { acquired: true }
-	| { acquired: false; waitMs: number; spentBy: SpentBy };
+	| { acquired: false; waitMs: number; spentBy: SpentBy; queued: boolean };
 
 export interface RateBudgetOptions {
 	limit: number;
@@ -128,9 +131,11 @@ export class RateBudget {
 		return queue;
 	}
 
+	/** Earns the pace's tokens, but never more than the window has room for: no burst when it frees. */
 	private refill(queue: CredentialQueue, now: number): void {
-		const earned = (now - queue.refilledAt) / this.paceMs;
-		queue.tokens = Math.min(this.burst, queue.tokens + Math.max(0, earned));
+		const earned = Math.max(0, (now - queue.refilledAt) / this.paceMs);
+		const room = queue.share.free(now);
+		queue.tokens = Math.min(this.burst, queue.tokens + earned, Math.max(room, queue.tokens));
 		queue.refilledAt = now;
 	}
 
@@ -157,11 +162,14 @@ export class RateBudget {
 		return this.queues.get(key)?.waiting.length ?? 0;
 	}
 
-	/** How long until a send fits on this key, and who counted it full; undefined when one fits now. */
+	/**
+	 * How long until the window (or a Retry-After) lets a send through on this key, and who counted
+	 * it full; undefined when it has room now, whatever the pace and the queue.
+	 */
 	spentFor(key: string): { waitMs: number; spentBy: SpentBy } | undefined {
 		const queue = this.queue(key);
 		const now = this.now();
-		const at = this.sendableAt(queue, now, queue.waiting.length);
+		const at = queue.share.sendableAt(now);
 		if (at <= now) return undefined;
 		return { waitMs: at - now, spentBy: this.spentBy(queue, now) };
 	}
@@ -205,7 +213,12 @@ export class RateBudget {
 				continue;
 			}
 			queue.waiting.splice(queue.waiting.indexOf(waiter), 1);
-			waiter.settle({ acquired: false, waitMs: at - now, spentBy: this.spentBy(queue, now) });
+			waiter.settle({
+				acquired: false,
+				waitMs: at - now,
+				spentBy: this.spentBy(queue, now),
+				queued: queue.share.sendableAt(now) <= waiter.deadline,
+			});
 		}
 	}
 

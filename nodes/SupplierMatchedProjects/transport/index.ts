@@ -17,7 +17,9 @@ import { MAX_PAGE_SIZE, type FetchPage, type PageRequest } from '../helpers/pagi
 import { isObject } from '../helpers/values';
 import { describeApiFailure, errorCodeOf, notAPageAdvice, type FailedRequest } from './api-errors';
 import {
+	API_RATE_LIMIT,
 	API_RATE_LIMIT_TEXT,
+	API_RATE_WINDOW_MS,
 	type RateAnswer,
 	type RateBudget,
 	type RequestRoom,
@@ -44,23 +46,27 @@ export type SupplierContext = IExecuteFunctions | IPollFunctions | ILoadOptionsF
 const RESULTS_PATH = '/api/supplier/v1/companies';
 
 /**
- * Thrown when this credential's API rate limit (100 requests per 5 minutes) has no free slot within
- * the time the transport is willing to wait. `spentBy` says who counted it as used up: this
- * process's own budget (every execution here, nothing sent), or the API itself with a 429, which
- * counts every n8n process and client on the credential (queue mode's main and workers alike).
+ * Thrown when this credential's API rate limit (100 requests per 5 minutes) has no slot for the
+ * request within the time the transport is willing to wait. `spentBy` says who counted it as used
+ * up: this process's own budget (every execution here, nothing sent), or the API itself with a
+ * 429, which counts every n8n process and client on the credential (queue mode's main and workers
+ * alike). `queued`: the window had room, and the wait was the pace and the requests ahead.
  */
 export class RateBudgetError extends NodeApiError {
 	readonly spentBy: SpentBy;
 
-	constructor(node: INode, waitMs: number, spentBy: SpentBy = 'process') {
+	constructor(node: INode, waitMs: number, spentBy: SpentBy = 'process', queued = false) {
 		const seconds = Math.ceil(waitMs / 1000);
 		const counted =
 			spentBy === 'api' ? ', counted by the API across every n8n process that uses it' : '';
+		const message = queued
+			? `Requests on this credential are spent evenly, one every ${API_RATE_WINDOW_MS / API_RATE_LIMIT / 1000} s to keep to its ${API_RATE_LIMIT_TEXT}, and others were ahead of this run: its next one would go in ${seconds} s`
+			: `This credential has used its ${API_RATE_LIMIT_TEXT}${counted}; the next one is allowed in ${seconds} s`;
 		super(
 			node,
 			{ waitMs },
 			{
-				message: `This credential has used its ${API_RATE_LIMIT_TEXT}${counted}; the next one is allowed in ${seconds} s`,
+				message,
 				description: `The node keeps each credential within the API rate limit and stopped rather than wait that long. Run the workflow later, set a Limit to fetch fewer pages, or poll less often. The limit is shared by every workflow and every n8n process using this credential (in queue mode: the main instance and all workers), so count them all.`,
 				httpCode: '429',
 			},
@@ -251,12 +257,13 @@ async function inTurn<T>(opened: OpenedWalk, walk: () => Promise<T>): Promise<T>
 }
 
 /**
- * Why a walk's turn did not come within the wait. The walks ahead held it this long because they
- * waited for the rate limit: when it is still spent, that is the cause to report (a wait of one
- * slot is pacing after a 429); otherwise the queue is.
+ * Why a walk's turn did not come within the wait. When the rate limit's window (or a Retry-After)
+ * still holds sends back for longer than a slot, that is the cause to report; otherwise the walks
+ * ahead, paced, are.
  */
 function turnNotCome(api: ApiConnection, node: INode, key: string, waitedMs: number): NodeApiError {
 	const spent = api.rateBudget.spentFor(key);
+	// One slot's wait is the pacing after a 429, not a spent window.
 	if (spent !== undefined && spent.waitMs > api.rateBudget.paceMs) {
 		return new RateBudgetError(node, spent.waitMs, spent.spentBy);
 	}
@@ -269,8 +276,7 @@ function turnNotCome(api: ApiConnection, node: INode, key: string, waitedMs: num
 		{ waitedMs },
 		{
 			message,
-			description:
-				`Runs that read the results with one credential take turns, so that its rate limit (${API_RATE_LIMIT_TEXT}) is spent on runs that finish. Run the workflow again when the others are done, run fewer workflows with this credential at the same time, or set a Limit so that each run reads fewer pages.`,
+			description: `Runs that read the results with one credential take turns, so that its rate limit (${API_RATE_LIMIT_TEXT}) is spent on runs that finish. Run the workflow again when the others are done, run fewer workflows with this credential at the same time, or set a Limit so that each run reads fewer pages.`,
 			httpCode: '429',
 		},
 	);
@@ -471,7 +477,9 @@ function requestOptions(
 async function sendAttempt(call: PageCall, tries: Tries): Promise<Attempt> {
 	const { rateBudget } = call.api;
 	const budget = await rateBudget.acquire(call.budgetKey, call.sendBy, call.turn);
-	if (!budget.acquired) throw new RateBudgetError(call.node, budget.waitMs, budget.spentBy);
+	if (!budget.acquired) {
+		throw new RateBudgetError(call.node, budget.waitMs, budget.spentBy, budget.queued);
+	}
 	tries.attempts++;
 	// A copy per attempt: the token used for it is remembered against this object.
 	const credentials = { ...call.credentials };

@@ -215,8 +215,7 @@ function walkPartOf(input: PollDiffInput, fresh: boolean): WalkPart {
 	const before = fresh ? undefined : previous?.walk;
 	const continuing = before !== undefined;
 	const projects = (before?.projects ?? 0) + input.projectCount;
-	const pages =
-		input.pages === undefined ? undefined : (before?.pages ?? 0) + input.pages;
+	const pages = input.pages === undefined ? undefined : (before?.pages ?? 0) + input.pages;
 	const complete = input.resumeAt === undefined;
 	const startDay = before?.startDay ?? today;
 	return {

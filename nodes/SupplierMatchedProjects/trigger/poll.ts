@@ -2,6 +2,7 @@ import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workfl
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { Project } from '../api/types';
+import type { ListedPage } from '../helpers/entries';
 import { MAX_DAYS, quoted } from '../helpers/bounds';
 import { isoDateToDay } from '../helpers/dates';
 import { filterProjects, type ProjectFilters } from '../helpers/filters';
@@ -209,16 +210,6 @@ export interface PollPlan {
 	deadline: number;
 }
 
-/** The poll stopped before this page, to stay within its time or wait for a request slot. */
-class WalkPaused extends Error {
-	constructor(
-		readonly cursor: string | undefined,
-		readonly waited: boolean,
-	) {
-		super('The poll stopped its walk here');
-	}
-}
-
 /** An answer this much slower than the slowest seen yet is still expected in time. */
 const PAGE_TIME_HEADROOM = 1.5;
 
@@ -282,19 +273,27 @@ async function readPages(
 		},
 	});
 	let requests = 0;
+	let paused: { cursor: string | undefined; waited: boolean } | undefined;
+	// A pause ends the walk here as a last page would; `paused` tells the two apart.
+	const pauseAt = (cursor: string | undefined, waited: boolean): ListedPage => {
+		paused = { cursor, waited };
+		return { data: [], _metadata: { hasNextPage: false, nextCursor: null } };
+	};
 	const inTime: FetchPage = async (page) => {
 		const expectedMs = slowestMs === 0 ? FIRST_PAGE_MS : slowestMs * PAGE_TIME_HEADROOM;
 		const sendBy = plan.deadline - expectedMs;
-		if (Date.now() > sendBy) throw new WalkPaused(page.cursor, false);
-		try {
-			const results = await walk.fetchPage({ ...page, sendBy });
-			requests++;
-			return results;
-		} catch (error) {
-			if (isRateBudgetError(error)) throw new WalkPaused(page.cursor, true);
-			if (isTimeUp(error, plan.deadline)) throw new WalkPaused(page.cursor, false);
-			throw error;
-		}
+		if (Date.now() > sendBy) return pauseAt(page.cursor, false);
+		return await walk.fetchPage({ ...page, sendBy }).then(
+			(results) => {
+				requests++;
+				return results;
+			},
+			async (error: unknown) => {
+				if (isRateBudgetError(error)) return pauseAt(page.cursor, true);
+				if (isTimeUp(error, plan.deadline)) return pauseAt(page.cursor, false);
+				return await Promise.reject(error);
+			},
+		);
 	};
 	const projects: Project[] = [];
 	const pages = walkPages(inTime, () => MAX_PAGE_SIZE, warnSkipped(context), {
@@ -304,17 +303,17 @@ async function readPages(
 	try {
 		for await (const data of pages) projects.push(...data);
 	} catch (error) {
-		if (!(error instanceof WalkPaused)) {
-			throw nodeErrorOf(context.getNode(), error, { pagingAdvice: PAGING_ADVICE });
-		}
-		noteWait(context, runtime, walk, plan, error.waited && requests === 0);
-		const resumeAt = error.cursor ?? plan.from;
-		// Stopped before the walk's first page: nothing was read, nothing moves.
-		if (resumeAt === undefined) return { projects: [], pages: 0 };
-		return { projects, pages: requests, resumeAt };
+		throw nodeErrorOf(context.getNode(), error, { pagingAdvice: PAGING_ADVICE });
 	}
-	runtime.waitStreaks.delete(triggerKey(context));
-	return { projects, pages: requests };
+	if (paused === undefined) {
+		runtime.waitStreaks.delete(triggerKey(context));
+		return { projects, pages: requests };
+	}
+	noteWait(context, runtime, walk, plan, paused.waited && requests === 0);
+	const resumeAt = paused.cursor ?? plan.from;
+	// Stopped before the walk's first page: nothing was read, nothing moves.
+	if (resumeAt === undefined) return { projects: [], pages: 0 };
+	return { projects, pages: requests, resumeAt };
 }
 
 /** A request that timed out because the poll's time was up, not because the API is down. */
