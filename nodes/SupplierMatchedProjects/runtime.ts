@@ -1,5 +1,10 @@
 import type { ApiConnection } from './transport';
-import { API_RATE_LIMIT, API_RATE_WINDOW_MS, RateBudget } from './transport/budget';
+import {
+	API_RATE_LIMIT,
+	API_RATE_WINDOW_MS,
+	RateBudget,
+	type RateBudgetOptions,
+} from './transport/budget';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './transport/retry';
 import { TokenCache } from './transport/token';
 import { Turns } from './transport/turns';
@@ -10,8 +15,11 @@ import type { RunningPoll } from './trigger/overlap';
 export interface RuntimeOptions {
 	/** Parts of the retry policy to change; tests shorten its waits. */
 	retryPolicy?: Partial<RetryPolicy>;
-	/** Requests an idle credential may send at once (RATE_BURST); tests not about pacing raise it. */
-	rateBurst?: number;
+	/**
+	 * The rate budget's burst (RATE_BURST) and its sleep: tests whose subject is not pacing raise
+	 * the one, tests whose clock moves only when they move it pass a sleep that moves it.
+	 */
+	rateBudget?: Pick<RateBudgetOptions, 'burst' | 'sleep'>;
 }
 
 /**
@@ -58,7 +66,7 @@ export class SupplierRuntime implements ApiConnection {
 		this.rateBudget = new RateBudget({
 			limit: API_RATE_LIMIT,
 			windowMs: API_RATE_WINDOW_MS,
-			burst: options.rateBurst,
+			...options.rateBudget,
 		});
 	}
 }

@@ -328,7 +328,7 @@ describe('the trigger keeps secrets out of static data, items, errors and logs',
 
 	test('through activation, new tenders, faults, revoked tokens and a restart', async () => {
 		// Some 50 requests in a few real seconds: a burst as large as the limit, not the API's pace.
-		proc = n8nProcess({ retryPolicy: SHORT_WAITS, rateBurst: API_RATE_LIMIT });
+		proc = n8nProcess({ retryPolicy: SHORT_WAITS, rateBudget: { burst: API_RATE_LIMIT } });
 		const helper = proc.withCredential(probeCredentials());
 		const harness = trigger(helper);
 		await harness.activate();

@@ -5,9 +5,11 @@
  */
 import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
+import { API_RATE_LIMIT } from '../../nodes/SupplierMatchedProjects/transport/budget';
+import type { RuntimeOptions } from '../../nodes/SupplierMatchedProjects/runtime';
 import type { RetryPolicy } from '../../nodes/SupplierMatchedProjects/transport/retry';
 import { SANDBOX_FIXTURES, startSandbox, type SandboxOptions } from '../../sandbox';
-import { useVirtualTime } from './clock';
+import { advanceTime, useVirtualTime } from './clock';
 import {
 	CREDENTIAL_TYPE,
 	n8nProcess,
@@ -45,12 +47,14 @@ const running = new Set<PollWorld>();
 export async function startPollWorld(
 	options: SandboxOptions = {},
 	retryPolicy: Partial<RetryPolicy> = {},
+	rateBudget?: RuntimeOptions['rateBudget'],
 ): Promise<PollWorld> {
 	const sandbox = await startSandbox({ port: 0, projects: 0, ...options });
 	const credential = { authUrl: sandbox.url, baseUrl: sandbox.url, ...SANDBOX_FIXTURES.client };
 	const proc = n8nProcess({
 		retryPolicy: { baseDelayMs: 1, maxDelayMs: 5, ...retryPolicy },
 		credential,
+		rateBudget,
 	});
 	const world: PollWorld = {
 		process: proc,
@@ -83,7 +87,18 @@ export function freshPollWorldEachTest(
 ): void {
 	beforeEach(async () => {
 		useVirtualTime({ dateOnly: true });
-		set(await startPollWorld(options));
+		// The date moves only when the test moves it: a wait for the rate limit moves it that far,
+		// and a burst as large as the limit leaves the window the budget these tests meet.
+		set(
+			await startPollWorld(
+				options,
+				{},
+				{
+					burst: API_RATE_LIMIT,
+					sleep: async (ms) => advanceTime(ms),
+				},
+			),
+		);
 	});
 	afterEach(async () => {
 		await Promise.all([...running].map(async (world) => await world.stop()));

@@ -56,8 +56,8 @@ export interface ProcessOptions {
 	/** What "the database" holds for the package's credential; nothing when left out. */
 	credential?: CredentialFields | ICredentialDataDecryptedObject;
 	retryPolicy?: RuntimeOptions['retryPolicy'];
-	/** For tests not about pacing: requests an idle credential may send at once. */
-	rateBurst?: number;
+	/** For tests not about pacing: the rate budget's burst, and its sleep on a test's own clock. */
+	rateBudget?: RuntimeOptions['rateBudget'];
 }
 
 /** Retries that wait milliseconds, not seconds, for tests of failures: three attempts, 1 s a request. */
@@ -100,7 +100,8 @@ export class N8nProcess implements PackageProcess {
 
 	constructor(options: ProcessOptions = {}, shared?: PackageProcess) {
 		const { runtime, node, trigger, credential } =
-			shared ?? packageProcess({ retryPolicy: options.retryPolicy, rateBurst: options.rateBurst });
+			shared ??
+			packageProcess({ retryPolicy: options.retryPolicy, rateBudget: options.rateBudget });
 		this.runtime = runtime;
 		this.node = node;
 		this.trigger = trigger;
