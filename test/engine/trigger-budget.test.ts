@@ -10,7 +10,7 @@ import { sleep } from 'n8n-workflow';
 import { isoDay, runInVirtualTime, useVirtualTime } from '../support/clock';
 import { reportFigures } from '../support/reliability-report';
 import { createSandboxClient } from '../support/sandbox-client';
-import { n8nProcess, type PollHarness } from '../support/harness';
+import { n8nProcess, type N8nProcess, type PollHarness } from '../support/harness';
 import {
 	companyId,
 	emittedTenderIds,
@@ -121,6 +121,90 @@ describe("under n8n's durable scheduler in full", () => {
 	});
 });
 
+describe.each([
+	// 11 pages at 5 s against the durable scheduler's 36 s; 21 at 28 s against the poller's 5 minutes.
+	['durable' as const, 2_350, 5_000],
+	['legacy' as const, 4_700, 28_000],
+])(
+	'a kill in the middle of a walk that spans polls (%s scheduler)',
+	(scheduler, projects, latencyMs) => {
+		beforeEach(() => useVirtualTime());
+
+		it('announces every tender once: opened before the kill, while n8n is down, and after', async () => {
+			world = await startPollWorld({ projects });
+			world.sandbox.setLatency(latencyMs);
+			const trigger = world.process.poll({ companyId }, 'UTC', scheduler);
+			await runInVirtualTime(async () => await trigger.activate());
+			while (trigger.memory().v === undefined || trigger.memory().w !== undefined) {
+				expect(await pollFor(trigger, 1)).toEqual([]);
+			}
+			const early = world.sandbox.openTender({ quotesDueAt: isoDay(2) });
+			const late = world.sandbox.openTender({ quotesDueAt: isoDay(59) });
+			// One poll: the early tender's page is read and announced, the late one's is not yet.
+			expect(await pollFor(trigger, 1)).toEqual([early.id]);
+			expect(trigger.memory().w).toBeDefined();
+
+			const restarted = n8nProcess({
+				credential: {
+					authUrl: world.sandbox.url,
+					baseUrl: world.sandbox.url,
+					...SANDBOX_FIXTURES.client,
+				},
+			});
+			const down = world.sandbox.openTender({ quotesDueAt: isoDay(30) });
+			const restart = await runInVirtualTime(async () => await trigger.restartIn(restarted));
+			const after = world.sandbox.openTender({ quotesDueAt: isoDay(10) });
+			const announced = [
+				...(restart.kind === 'emitted' ? emittedTenderIds(restart.items) : []),
+				...(await pollFor(trigger, 6)),
+			];
+
+			expect(announced.sort()).toEqual([late.id, down.id, after.id].sort());
+			expect(trigger.errors).toEqual([]);
+			expect(trigger.abandoned).toBe(0);
+		});
+	},
+);
+
+/** Two n8n main instances (multi-main), each polling half the triggers of one credential. */
+describe('two processes on one credential', () => {
+	beforeEach(() => useVirtualTime());
+
+	it("learn their shares from the API's 429s and announce every tender once, failing no poll", async () => {
+		const companyIds = Array.from({ length: 20 }, (_, index) => `partner-co-${index + 1}`);
+		world = await startPollWorld({
+			companies: companyIds.map((id) => ({ companyId: id, keywords: [id.replace(/-/g, '')] })),
+			clients: [{ ...SANDBOX_FIXTURES.client, scopes: [SANDBOX_FIXTURES.scope], companyIds }],
+		});
+		const other = n8nProcess({
+			credential: {
+				authUrl: world.sandbox.url,
+				baseUrl: world.sandbox.url,
+				...SANDBOX_FIXTURES.client,
+			},
+		});
+		const { opened, announced, triggers } = await runCompanies(
+			companyIds,
+			'durable',
+			16,
+			(index) => (index % 2 === 0 ? world.process : other),
+		);
+
+		expect(triggers.flatMap((trigger) => trigger.errors)).toEqual([]);
+		expect(triggers.reduce((sum, trigger) => sum + trigger.abandoned, 0)).toBe(0);
+		for (const { id, companyId: company } of opened) {
+			expect({ id, times: announced.get(`${company} ${id}`)?.length }).toEqual({ id, times: 1 });
+		}
+		const sentAt = world.sandbox
+			.requests()
+			.filter((entry) => entry.path.endsWith('/speci-finder/results') && entry.status !== 429)
+			.map((entry) => Date.parse(entry.at));
+		for (let index = 100; index < sentAt.length; index++) {
+			expect(sentAt[index] - sentAt[index - 100]).toBeGreaterThanOrEqual(5 * MINUTE_MS);
+		}
+	}, 120_000);
+});
+
 describe('waiting for a turn of the rate limit', () => {
 	beforeEach(() => useVirtualTime());
 
@@ -193,8 +277,11 @@ async function runCompanies(
 	companyIds: string[],
 	scheduler: 'legacy' | 'durable',
 	minutes: number,
+	processOf: (index: number) => N8nProcess = () => world.process,
 ): Promise<Run> {
-	const triggers = companyIds.map((id) => world.process.poll({ companyId: id }, 'UTC', scheduler));
+	const triggers = companyIds.map((id, index) =>
+		processOf(index).poll({ companyId: id }, 'UTC', scheduler),
+	);
 	const run: Run = { opened: [], announced: new Map(), triggers };
 	const start = Date.now();
 	const until = async (at: number) => await sleep(Math.max(0, at - Date.now()));
