@@ -2,35 +2,182 @@ import { sleep } from 'n8n-workflow';
 
 import { startCompatE2e, type CompatEnvironment } from '../support/e2e/compat-harness';
 import { outputItems } from '../support/e2e/harness';
+import {
+	announcements,
+	finishedPolls,
+	firstAnnouncedAt,
+	listedTenderIds,
+	logLines,
+	mentioned,
+	msSincePollSecond,
+	openTenderOnLatePage,
+	PAGE_SIZE,
+	POLL_LINES,
+	readDurableState,
+	topUpMatchedProjects,
+	triggerNotes,
+	triggerPollingAt,
+	untilSecond,
+	waitForAnnouncements,
+	waitForFinishedPolls,
+	waitForLog,
+	walksSince,
+	type Announcement,
+	type DurableState,
+} from '../support/e2e/scheduler';
 import { sandboxNow, stderrLogger } from '../support/e2e/support';
 
 /**
  * The trigger under n8n's durable scheduler for poll triggers (n8n 2.33 on; the version
- * SMP_N8N_VERSION picks must have it), switched on as a self-hosting user does. The scheduler
- * runs each poll as a task, and backs a failing poll off by the cause the error declares, or its
- * HTTP status. One n8n serves every test, in this order.
+ * SMP_N8N_VERSION picks must have it), switched on in full as a self-hosting user does: the
+ * scheduler, its poll triggers, the workflow publication service and the durable poll cursors.
+ * The scheduler runs each poll as a task (abandoned after 45 s), loads the trigger's state from
+ * the database (poller_state) before it and commits it after a poll that emitted nothing, and
+ * backs a failing poll off by the cause the error declares, or its HTTP status. One n8n serves
+ * every test, in this order; the last tests kill it (kill -9) and start it again on the same
+ * database.
+ *
+ * A second trigger workflow, the durable one, polls a sandbox of its own at :30 of every minute:
+ * it is activated before the first test, with a tender opened right after, and runs beside the
+ * first tests (its requests, faults and latency apart from theirs); the second describe checks
+ * what its polls did, then kills n8n between polls, slows its API down and kills n8n mid-walk.
  */
 
 const ONE_POLL_MS = 75_000;
 /** Longer than a page call may wait in all (two minutes), so no poll can wait it out in itself. */
 const RETRY_AFTER_SECONDS = 150;
 
+/** The durable workflow: the compat trigger polling every minute at :30, on its own sandbox. */
+const DURABLE = {
+	id: 'smpSchedulerDurable',
+	name: 'scheduler: new matching tenders at :30',
+	nodeId: 'd5c0a7e1-4b1f-4c2a-9e3d-7f1a2b3c4d5e',
+	node: 'New Matching Tender',
+	second: 30,
+	credentialId: 'smpSchedulerOwnSandbox',
+};
+/** A complete walk is 10 pages of 100. */
+const MATCHED_PROJECTS = 1_000;
+const WALK_PAGES = MATCHED_PROJECTS / PAGE_SIZE;
+/** Due late in the 60-day window, so the tender's project sorts near the end of the walk. */
+const LATE_DUE_IN_DAYS = 58;
+/** Every API request (token and results) answered this late in the slow tests. */
+const LATENCY_MS = 5_000;
+const ANNOUNCED_WITHIN_MS = 3 * 60_000;
+
 let env: CompatEnvironment;
 /** Printed after the last test, so a CI log shows what was measured. */
 const figures: string[] = [];
 
-/** Waits until n8n's log says what `pattern` matches. */
-async function waitForLog(pattern: RegExp, timeoutMs: number): Promise<void> {
-	const deadline = Date.now() + timeoutMs;
-	while (!pattern.test(env.n8nLog())) {
-		if (Date.now() > deadline) throw new Error(`n8n did not log ${pattern} within ${timeoutMs} ms`);
-		await sleep(1_000);
-	}
+/** A tender the durable tests opened, and where the walk finds it ("page 10 of 10"). */
+interface LateTender {
+	id: string;
+	where: string;
 }
+
+/** What the durable workflow's activation left, and the tender opened right after it. */
+interface Activation {
+	/** Where n8n's log stood when it was activated. */
+	since: number;
+	activationMs: number;
+	tender: LateTender;
+	openedAt: number;
+	/** How long before the first scheduled poll fell due the tender opened. */
+	beforeFirstPollMs: number;
+	/** Scheduled polls finished, and walks begun on the sandbox, when it opened. */
+	pollsBefore: number;
+	walksBefore: number;
+	/** n8n's poller_state right after activation. */
+	state: DurableState;
+}
+let activation: Activation | undefined;
+
+const seconds = (ms: number) => `${Math.round(ms / 1000)} s`;
 
 function resultsRequests() {
 	const path = `/api/supplier/v1/companies/${env.fixtures.companyId}/speci-finder/results`;
 	return env.sandbox.requests().filter((entry) => entry.path === path);
+}
+
+/** The durable workflow's own sandbox. */
+function own() {
+	const { ownSandbox } = env;
+	if (ownSandbox === undefined) throw new Error('the durable workflow has no sandbox');
+	return ownSandbox;
+}
+
+/** The durable workflow's executions, with the tenders each announced. */
+const durableAnnouncements = () => announcements(env.client, DURABLE.id, DURABLE.node);
+
+/** Waits for every one of `tenderIds` to be announced by the durable workflow. */
+const waitForDurable = (tenderIds: string[], timeoutMs: number) =>
+	waitForAnnouncements(env.client, {
+		workflowId: DURABLE.id,
+		nodeName: DURABLE.node,
+		tenderIds,
+		timeoutMs,
+	});
+
+/** Executions in `after` that `before` did not list, each as the tenders it announced. */
+function newSince(before: Announcement[], after: Announcement[]): string[][] {
+	const known = new Set(before.map((one) => one.executionId));
+	return after.filter((one) => !known.has(one.executionId)).map((one) => one.tenderIds);
+}
+
+const listing = (executions: string[][]) =>
+	`[${executions.map((tenders) => tenders.join(',')).join('; ')}]`;
+
+/** The durable workflow's lines of n8n's log after `since` that contain `text`. */
+const durableLines = (text: string, since: number) =>
+	logLines(env.n8nLog(), text, { since, workflowId: DURABLE.id });
+
+/** The trigger's own log lines after `since`, as figure lines (none when it logged nothing). */
+const notesSince = (since: number) =>
+	triggerNotes(env.n8nLog(), since).map((note) => `    trigger logged ${note}`);
+
+/** A tender due late in the window on a late page of the walk, with where it sits. */
+function openLateTender(): LateTender {
+	const opened = openTenderOnLatePage(own(), env.fixtures.companyId, LATE_DUE_IN_DAYS);
+	return { id: opened.tender.id, where: `page ${opened.page} of ${opened.pages}` };
+}
+
+/** kill -9 of n8n's process group; returns a figure naming what it killed. */
+async function killN8n(): Promise<string> {
+	const killed = await env.killN8n();
+	const named = killed.map(({ command }) => (/task-runner/.test(command) ? 'task runner' : 'n8n'));
+	return `${killed.length} process(es) of its group (${named.join(', ')})`;
+}
+
+/**
+ * Activates the durable workflow 15 to 45 s before its first scheduled poll falls due, and opens
+ * a tender as soon as activation returns.
+ */
+async function activateAndOpenTender(): Promise<Activation> {
+	const sincePoll = msSincePollSecond(DURABLE.second);
+	if (sincePoll < 15_000 || sincePoll > 45_000) await untilSecond((DURABLE.second + 40) % 60);
+	const since = env.n8nLog().length;
+	const sandboxFrom = sandboxNow(own());
+	const activating = Date.now();
+	await env.client.activateWorkflow(DURABLE.id);
+	const activationMs = Date.now() - activating;
+	const tender = openLateTender();
+	const openedAt = Date.now();
+	return {
+		since,
+		activationMs,
+		tender,
+		openedAt,
+		beforeFirstPollMs: 60_000 - msSincePollSecond(DURABLE.second),
+		pollsBefore: finishedPolls(env.n8nLog(), DURABLE.id, since),
+		walksBefore: walksSince(own(), env.fixtures.companyId, sandboxFrom).length,
+		state: await readDurableState(env.n8n, DURABLE.id),
+	};
+}
+
+/** The durable workflow's activation, which the first tests run beside. */
+function activated(): Activation {
+	if (activation === undefined) throw new Error('the durable workflow was not activated');
+	return activation;
 }
 
 beforeAll(async () => {
@@ -39,11 +186,21 @@ beforeAll(async () => {
 		extraEnv: {
 			N8N_SCHEDULER_ENABLED: 'true',
 			N8N_SCHEDULER_POLL_TRIGGERS_ENABLED: 'true',
-			// The poller's state (its failures and backoff) kept by the scheduler.
+			// Without it n8n 2.41 logs "durable poll cursors stay disabled".
+			N8N_USE_WORKFLOW_PUBLICATION_SERVICE: 'true',
+			// The poller's state (the trigger's own, its failures and backoff) kept by the scheduler.
 			N8N_POLLER_DURABLE_CURSORS_ENABLED: 'true',
 		},
+		ownSandbox: { credentialId: DURABLE.credentialId, projects: 400 },
+		workflows: [triggerPollingAt(DURABLE)],
 	});
-}, 10 * 60_000);
+	// Later tenders open on existing projects, so every complete walk stays 10 pages of 100.
+	const opened = topUpMatchedProjects(own(), env.fixtures.companyId, MATCHED_PROJECTS);
+	figures.push(
+		`  durable workflow's sandbox: ${opened} projects opened, ${MATCHED_PROJECTS} matched, ${WALK_PAGES} pages a walk`,
+	);
+	activation = await activateAndOpenTender();
+}, 12 * 60_000);
 
 afterAll(async () => {
 	if (figures.length > 0) {
@@ -60,8 +217,11 @@ describe("the trigger under n8n's durable poll scheduler", () => {
 			const { id: workflowId, node } = env.workflows.trigger;
 			await env.client.activateWorkflow(workflowId);
 			// The scheduler owns the trigger's polls, and its first task polls and emits nothing.
-			await waitForLog(/Provisioned scheduler jobs for poll trigger node/, 30_000);
-			await waitForLog(/Poll returned no new data; nothing to hand off/, 2 * ONE_POLL_MS);
+			await waitForLog(env.n8nLog, 'Provisioned scheduler jobs for poll trigger node', {
+				workflowId,
+				timeoutMs: 30_000,
+			});
+			await waitForLog(env.n8nLog, POLL_LINES.quiet, { workflowId, timeoutMs: 2 * ONE_POLL_MS });
 			await sleep(5_000);
 			expect(await env.client.listExecutions(workflowId)).toEqual([]);
 
@@ -85,7 +245,7 @@ describe("the trigger under n8n's durable poll scheduler", () => {
 			const detail = await env.client.getExecution(execution.id);
 			expect(outputItems(detail, node).map((item) => item.tenderId)).toEqual([tender.id]);
 			figures.push(
-				`  429 with Retry-After ${RETRY_AFTER_SECONDS} s: next API request ${Math.round(firstAfterMs / 1000)} s later; n8n ${/Poll failed; backing off/.test(env.n8nLog()) ? 'logged a backoff' : 'logged no backoff (the trigger held its own requests back)'}`,
+				`  429 with Retry-After ${RETRY_AFTER_SECONDS} s: next API request ${Math.round(firstAfterMs / 1000)} s later; n8n ${logLines(env.n8nLog(), POLL_LINES.backedOff, { workflowId }).length > 0 ? 'logged a backoff' : 'logged no backoff (the trigger held its own requests back)'}`,
 			);
 
 			// One more poll after the one that emitted it must not emit it again.
@@ -130,3 +290,181 @@ describe("the trigger under n8n's durable poll scheduler", () => {
 		6 * 60_000,
 	);
 });
+
+describe('durable cursors across activation, kill -9 and a slow API', () => {
+	test(
+		'a tender opened right after activation, before the first scheduled poll, is announced exactly once',
+		async () => {
+			const { since, tender, openedAt, state } = activated();
+			// Nothing but the activation's own walk had run: the tender was new to every scheduled poll.
+			expect(activated().pollsBefore).toBe(0);
+			expect(activated().walksBefore).toBe(1);
+			// A few poll cycles: the first decides, the later ones must not announce it again.
+			await waitForFinishedPolls(env.n8nLog, DURABLE.id, {
+				since,
+				count: 3,
+				timeoutMs: 4 * ONE_POLL_MS,
+			});
+			await sleep(5_000);
+
+			const found = await durableAnnouncements();
+			const announcedAt = firstAnnouncedAt(found, tender.id);
+			const [seeded] = state.pollerStates;
+			const [row] = (await readDurableState(env.n8n, DURABLE.id)).pollerStates;
+			const listed = listedTenderIds(own(), env.fixtures.companyId);
+			const polls = durableLines('Poll returned ', since);
+			figures.push(
+				`  activation (${seconds(activated().activationMs)}): poller_state row ${seeded ? `created, cursor ${seeded.cursor.length} bytes mentioning ${mentioned(seeded.cursor, listed).length} of ${listed.length} listed tenders` : 'absent'}; tender ${tender.id} (${tender.where}) opened ${seconds(activated().beforeFirstPollMs)} before the first scheduled poll`,
+				`  after ${polls.length} scheduled polls (${polls.filter((line) => line.includes(POLL_LINES.emitted)).length} with new data): executions ${listing(found.map((one) => one.tenderIds))}; ${announcedAt ? `announced ${seconds(announcedAt - openedAt)} after it opened` : 'never announced'}; the cursor ${mentioned(row?.cursor ?? '', [tender.id]).length ? 'holds it as seen' : 'does not hold it'}`,
+			);
+			expect(found.map((one) => one.tenderIds)).toEqual([[tender.id]]);
+			expect((announcedAt ?? Infinity) - openedAt).toBeLessThan(3 * ONE_POLL_MS);
+		},
+		6 * 60_000,
+	);
+
+	test(
+		"n8n's durable poll cursors are on: poller_state holds the trigger's state, its static data does not",
+		async () => {
+			const { since } = activated();
+			expect(env.n8nLog()).not.toContain('durable poll cursors stay disabled');
+			const provisioned = durableLines('Provisioned scheduler jobs for poll trigger node', since);
+			expect(provisioned).not.toEqual([]);
+			// A poll that finished with nothing new commits the state it staged.
+			await waitForLog(env.n8nLog, POLL_LINES.quiet, {
+				since,
+				workflowId: DURABLE.id,
+				timeoutMs: 2 * ONE_POLL_MS,
+			});
+
+			const { pollerStates, staticData } = await readDurableState(env.n8n, DURABLE.id);
+			const listed = listedTenderIds(own(), env.fixtures.companyId);
+			const row = pollerStates.find((one) => one.nodeId === DURABLE.nodeId);
+			const cursor = row?.cursor ?? '';
+			figures.push(
+				`  durable cursor: ${pollerStates.length} poller_state row(s); cursor ${cursor.length} bytes, mentions ${mentioned(cursor, listed).length} of ${listed.length} listed tenders, written ${row?.updatedAt} (row made ${row?.createdAt}); workflow static data ${staticData.length} bytes, mentions ${mentioned(staticData, listed).length}`,
+			);
+			expect(row).toBeDefined();
+			expect(listed.filter((id) => mentioned(cursor, [id]).length === 0)).toEqual([]);
+			expect(row?.updatedAt).not.toBe(row?.createdAt);
+			expect(mentioned(staticData, listed)).toEqual([]);
+		},
+		3 * 60_000,
+	);
+
+	test(
+		'the state is durable: after kill -9 and a restart on the same database, a tender opened meanwhile is announced exactly once, and nothing else is',
+		async () => {
+			const { since } = activated();
+			// Right after a quiet poll committed the state, the second quiet one at least.
+			const quiet = durableLines(POLL_LINES.quiet, since).length;
+			await waitForLog(env.n8nLog, POLL_LINES.quiet, {
+				since,
+				workflowId: DURABLE.id,
+				count: Math.max(2, quiet + 1),
+				timeoutMs: 3 * ONE_POLL_MS,
+			});
+			const before = await durableAnnouncements();
+			const killed = await killN8n();
+			const tender = openLateTender();
+			const restartedFrom = env.n8nLog().length;
+			const restartMs = await env.restartN8n();
+			const servedAt = Date.now();
+
+			// The first poll after the restart announces it and nothing else (not the baseline);
+			// the next test's executions, only its own tender's, cover the polls after that.
+			const { found, allAnnounced, ms } = await waitForDurable([tender.id], 3 * ONE_POLL_MS);
+			await sleep(5_000);
+			const after = newSince(before, allAnnounced ? await durableAnnouncements() : found);
+			const announcedAt = firstAnnouncedAt(found, tender.id);
+			const provisioned = durableLines('Provisioned scheduler jobs', restartedFrom);
+			const activationPolls = durableLines('Poll trigger initiated', restartedFrom);
+			figures.push(
+				`  kill -9 right after a quiet poll (${Math.max(2, quiet + 1)} since activation): ${killed}; n8n served again ${seconds(restartMs)} after its restart, jobs provisioned again: ${provisioned.map((line) => line.match(/"inserted":\d+/)?.[0]).join(', ') || 'none'}, ${activationPolls.length} activation poll(s)`,
+				`  tender ${tender.id} (${tender.where}) opened while n8n was down: ${announcedAt ? `announced ${seconds(announcedAt - servedAt)} after n8n served` : `not announced within ${seconds(ms)}`}; executions since the kill: ${listing(after)}`,
+			);
+			expect(after).toEqual([[tender.id]]);
+		},
+		6 * 60_000,
+	);
+
+	test(
+		'kill -9 in the middle of a walk that spans polls (1,000 matched projects, every request 5 s late): every tender opened is announced exactly once',
+		async () => {
+			expect(own().listOpen(env.fixtures.companyId)).toHaveLength(MATCHED_PROJECTS);
+			own().setLatency(LATENCY_MS);
+			const from = env.n8nLog().length;
+			const before = await durableAnnouncements();
+			const midWalk = await waitForMidWalk(3 * ONE_POLL_MS);
+			const killed = await killN8n();
+			const tender = openLateTender();
+			const restartMs = await env.restartN8n();
+			const servedAt = Date.now();
+
+			// The next test's executions, only its own tender's, cover the polls after this one.
+			const { found, allAnnounced, ms } = await waitForDurable([tender.id], ANNOUNCED_WITHIN_MS);
+			await sleep(5_000);
+			const after = newSince(before, allAnnounced ? await durableAnnouncements() : found);
+			const announcedAt = firstAnnouncedAt(found, tender.id);
+			const abandoned = durableLines(POLL_LINES.abandoned, from).length;
+			figures.push(
+				`  kill -9 at page ${midWalk} of ${WALK_PAGES} of a walk (${LATENCY_MS / 1000} s a request): ${killed}; served again after ${seconds(restartMs)}; tender ${tender.id} (${tender.where}) opened while down: ${announcedAt ? `announced ${seconds(announcedAt - servedAt)} after n8n served` : `not announced within ${seconds(ms)}`}; ${abandoned} poll(s) abandoned at 45 s; executions since the test began ${listing(after)}`,
+				...notesSince(from),
+			);
+			expect(after).toEqual([[tender.id]]);
+		},
+		8 * 60_000,
+	);
+
+	test(
+		'slow API, durable scheduler in full: 1,000 matched projects, every request 5 s late; a tender on a late page is announced exactly once within 3 minutes, and no poll is abandoned',
+		async () => {
+			expect(own().listOpen(env.fixtures.companyId)).toHaveLength(MATCHED_PROJECTS);
+			own().setLatency(LATENCY_MS);
+			const before = await durableAnnouncements();
+			const from = env.n8nLog().length;
+			const sandboxFrom = sandboxNow(own());
+			const tender = openLateTender();
+			const openedAt = Date.now();
+
+			// Every execution of the 3 minutes after it opened, so one more would count.
+			await waitForDurable([tender.id], ANNOUNCED_WITHIN_MS);
+			await sleep(Math.max(0, openedAt + ANNOUNCED_WITHIN_MS - Date.now()));
+			const found = await durableAnnouncements();
+			const after = newSince(before, found);
+			const announcedAt = firstAnnouncedAt(found, tender.id);
+			const abandoned = durableLines(POLL_LINES.abandoned, from).length;
+			const finished = durableLines('Poll returned ', from).length;
+			const skipped = durableLines(POLL_LINES.skippedForBackoff, from).length;
+			const walks = walksSince(own(), env.fixtures.companyId, sandboxFrom);
+			figures.push(
+				`  slow API (${LATENCY_MS / 1000} s a request), tender ${tender.id} (${tender.where}): ${announcedAt ? `announced ${seconds(announcedAt - openedAt)} after it opened` : `not announced within ${seconds(ANNOUNCED_WITHIN_MS)}`}; in those 3 minutes ${abandoned} poll(s) abandoned at 45 s, ${finished} finished, ${skipped} skipped for backoff; walks (pages each): [${walks.map((walk) => walk.pages).join(', ')}]; executions ${listing(after)}`,
+				...notesSince(from),
+			);
+			own().setLatency(0);
+			expect(after).toEqual([[tender.id]]);
+			expect((announcedAt ?? Infinity) - openedAt).toBeLessThanOrEqual(ANNOUNCED_WITHIN_MS);
+			expect(abandoned).toBe(0);
+		},
+		5 * 60_000,
+	);
+});
+
+/**
+ * Waits until the durable workflow's current walk has fetched some but not all of its pages (from
+ * the second to the last but two) and its last page came within the latency, so its next request
+ * is on its way; returns the pages fetched.
+ */
+async function waitForMidWalk(timeoutMs: number): Promise<number> {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const walk = walksSince(own(), env.fixtures.companyId, '').at(-1);
+		const sinceLastMs = walk ? own().clock.now() - Date.parse(walk.lastAt) : Infinity;
+		const midway = walk !== undefined && walk.pages >= 2 && walk.pages <= WALK_PAGES - 2;
+		if (walk && midway && sinceLastMs < LATENCY_MS - 2_000) return walk.pages;
+		if (Date.now() > deadline) {
+			throw new Error(`no walk was between its second and last pages within ${seconds(timeoutMs)}`);
+		}
+		await sleep(200);
+	}
+}

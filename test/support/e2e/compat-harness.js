@@ -16,6 +16,8 @@ const { SANDBOX_FIXTURES } = require('../../../sandbox');
 const { credentialsFor, workflowsIn } = require('../../../scripts/n8n/examples');
 const { featuresOf } = require('../../../scripts/n8n/lines');
 const { packageJson } = require('../../../scripts/n8n/package');
+const { exited, signalGroup } = require('../../../scripts/n8n/processes');
+const { delay, startN8n } = require('../../../scripts/n8n/runtime');
 const { waitForPolls } = require('./support');
 const stack = require('./stack');
 
@@ -65,9 +67,78 @@ function compatCredentials(tokenRecorder, sandbox) {
 }
 
 /**
+ * The live (not zombie) processes of a process group, read from /proc (Linux), each with its
+ * command line cut to 300 characters.
+ * @param {number} groupId
+ * @returns {{ pid: number, command: string }[]}
+ */
+function groupMembers(groupId) {
+	/** @type {{ pid: number, command: string }[]} */
+	const members = [];
+	for (const name of fs.readdirSync('/proc')) {
+		if (!/^\d+$/.test(name)) continue;
+		let stat;
+		let command;
+		try {
+			stat = fs.readFileSync(`/proc/${name}/stat`, 'utf8');
+			command = fs.readFileSync(`/proc/${name}/cmdline`, 'utf8').split('\0').join(' ').trim();
+		} catch {
+			continue; // gone meanwhile
+		}
+		// "pid (comm) state ppid pgrp ...": comm may hold spaces, so read after its last ')'.
+		const [state, , group] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+		if (Number(group) === groupId && state !== 'Z') {
+			members.push({ pid: Number(name), command: command.slice(0, 300) });
+		}
+	}
+	return members;
+}
+
+/**
+ * Kills n8n as a crash or `kill -9` does: SIGKILL to its whole process group (the task runner
+ * with it), nothing shut down. Resolves once no process of the group is left.
+ * @param {import('../../../scripts/n8n/runtime').N8nInstance} n8n
+ * @returns {Promise<{ pid: number, command: string }[]>} the processes it killed
+ */
+async function killGroup(n8n) {
+	const groupId = n8n.child.pid;
+	if (groupId === undefined) throw new Error('n8n has no process id');
+	const members = groupMembers(groupId);
+	signalGroup(groupId, 'SIGKILL');
+	await exited(n8n.child);
+	const deadline = Date.now() + 10_000;
+	while (groupMembers(groupId).length > 0) {
+		if (Date.now() > deadline) {
+			throw new Error(`processes of n8n's group ${groupId} outlived SIGKILL by 10 s`);
+		}
+		await delay(100);
+	}
+	return members;
+}
+
+/**
+ * The second sandbox of options.ownSandbox, and the credential of that id for it; none when not
+ * asked for.
+ * @param {import('./stack').Cleanups} cleanups
+ * @param {{ credentialId: string, projects: number } | undefined} own
+ */
+async function startOwnSandbox(cleanups, own) {
+	if (own === undefined) return { ownSandbox: undefined, ownCredentials: [] };
+	const ownSandbox = await stack.startNoonSandbox(cleanups, { projects: own.projects });
+	const credential = {
+		...credentialsFor({ baseUrl: ownSandbox.url })[0],
+		id: own.credentialId,
+		name: 'Supplier Matched Projects (own sandbox)',
+	};
+	return { ownSandbox, ownCredentials: [credential] };
+}
+
+/**
  * @param {{ log: (line: string) => void }} logger
- * @param {{ extraEnv?: NodeJS.ProcessEnv, folderPrefix?: string, sandbox?: { rateLimit?: false } }} [options]
- *   extraEnv: laid over n8n's environment (e.g. the durable scheduler's switch)
+ * @param {{ extraEnv?: NodeJS.ProcessEnv, folderPrefix?: string, sandbox?: { rateLimit?: false }, ownSandbox?: { credentialId: string, projects: number }, workflows?: unknown[] }} [options]
+ *   extraEnv: laid over n8n's environment (e.g. the durable scheduler's switch); ownSandbox: a
+ *   second sandbox and a credential of that id for it, for workflows whose requests, faults and
+ *   latency stay apart from the suite's; workflows: imported beside the suite's own
  */
 function startCompatE2e(logger, options = {}) {
 	return stack.startStack(logger, async (cleanups) => {
@@ -76,7 +147,8 @@ function startCompatE2e(logger, options = {}) {
 			projects: 400,
 			...options.sandbox,
 		});
-		const { runtime, n8n, client } = await stack.launchInFolder(
+		const { ownSandbox, ownCredentials } = await startOwnSandbox(cleanups, options.ownSandbox);
+		const launched = await stack.launchInFolder(
 			cleanups,
 			logger,
 			options.folderPrefix ?? 'smp-n8n-compat-',
@@ -85,19 +157,27 @@ function startCompatE2e(logger, options = {}) {
 				extraEnv: options.extraEnv,
 				owner: { email: 'compat-owner@example.com', firstName: 'Compat', lastName: 'Owner' },
 				data: () => ({
-					credentials: compatCredentials(tokenRecorder, sandbox),
+					credentials: [...compatCredentials(tokenRecorder, sandbox), ...ownCredentials],
 					workflows: [
 						...workflowsIn(COMPAT_WORKFLOW_DIR),
 						JSON.parse(fs.readFileSync(API_ERROR_WORKFLOW, 'utf8')),
+						...(options.workflows ?? []),
 					],
 				}),
 			},
 		);
+		const { runtime, client, prepared, owner, folder, keep } = launched;
+		/** The n8n running now: the one launched, or the one restartN8n started after it. */
+		let n8n = launched.n8n;
 
 		return {
 			sandbox,
+			/** The second sandbox (options.ownSandbox), if asked for. */
+			ownSandbox,
 			tokenRecorder,
-			n8n,
+			get n8n() {
+				return n8n;
+			},
 			client, // logged in as the owner
 			n8nVersion: runtime.n8nVersion,
 			features: featuresOf(runtime.n8nVersion),
@@ -110,9 +190,26 @@ function startCompatE2e(logger, options = {}) {
 				stack.connectMcp(`${n8n.baseUrl}/mcp/${pathName}`, 'smp-e2e-compat'),
 			/** @type {(since: string, count: number, timeoutMs: number) => Promise<void>} */
 			waitForPolls: (since, count, timeoutMs) => waitForPolls(sandbox, { since, count, timeoutMs }),
-			/** n8n's own log of this run (its console output). */
+			/** n8n's own log of this run (its console output, every start of it in one file). */
 			n8nLog: () => fs.readFileSync(n8n.logFile, 'utf8'),
 			stopN8n: () => n8n.stop(),
+			/** `kill -9` of n8n's whole process group; @returns the processes it killed */
+			killN8n: () => killGroup(n8n),
+			/**
+			 * Starts n8n again on the same user folder, database and port (after killN8n), and logs
+			 * the client in again.
+			 * @returns {Promise<number>} ms until it served
+			 */
+			restartN8n: async () => {
+				const started = Date.now();
+				const restarted = await startN8n(prepared, {
+					removeFolderIfOrphaned: keep ? undefined : folder,
+				});
+				cleanups.push(() => restarted.stop());
+				n8n = restarted;
+				await client.login(owner);
+				return Date.now() - started;
+			},
 			/** @returns {string[]} where the client secret or an issued token appears */
 			secretsFoundOnDisk: () => stack.secretsOnDisk(n8n.userFolder, tokenRecorder),
 			stop: cleanups.stopAll,

@@ -41,15 +41,25 @@ async function startStack(logger, build) {
 }
 
 /**
- * The sandbox API behind a token recorder. Its day starts at noon, so no due date passes midnight
- * (leaving the listing) while a suite runs, whenever it starts.
+ * The sandbox API. Its day starts at noon, so no due date passes midnight (leaving the listing)
+ * while a suite runs, whenever it starts.
+ * @param {Cleanups} cleanups
+ * @param {Parameters<typeof startSandbox>[0]} options
+ */
+async function startNoonSandbox(cleanups, options) {
+	const today = new Date().toISOString().slice(0, 10);
+	const sandbox = await startSandbox({ port: 0, now: `${today}T12:00:00.000Z`, ...options });
+	cleanups.push(() => sandbox.stop());
+	return sandbox;
+}
+
+/**
+ * The sandbox API (startNoonSandbox) behind a token recorder.
  * @param {Cleanups} cleanups
  * @param {Parameters<typeof startSandbox>[0]} options
  */
 async function startRecordedSandbox(cleanups, options) {
-	const today = new Date().toISOString().slice(0, 10);
-	const sandbox = await startSandbox({ port: 0, now: `${today}T12:00:00.000Z`, ...options });
-	cleanups.push(() => sandbox.stop());
+	const sandbox = await startNoonSandbox(cleanups, options);
 	const tokenRecorder = await startTokenRecorder(sandbox.url);
 	cleanups.push(() => tokenRecorder.stop());
 	return { sandbox, tokenRecorder };
@@ -66,7 +76,7 @@ async function launchInFolder(cleanups, logger, prefix, options) {
 	const keep = process.env.SMP_E2E_KEEP === '1';
 	const folder = throwAwayFolder({ cleanups, logger, prefix, keep });
 	const launched = await launchN8n({ logger, cleanups, folder, keep, ...options });
-	return { folder, ...launched };
+	return { folder, keep, ...launched };
 }
 
 /**
@@ -170,6 +180,7 @@ async function waitUntilServing({ ready, server, failure, logFile, timeoutMs, in
 module.exports = {
 	startStack,
 	waitUntilServing,
+	startNoonSandbox,
 	startRecordedSandbox,
 	launchInFolder,
 	wrongSecretCredential,
