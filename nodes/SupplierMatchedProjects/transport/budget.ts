@@ -11,6 +11,9 @@ export const API_RATE_WINDOW_MS = 5 * 60_000;
 /** The limit in words, for every message that names it. */
 export const API_RATE_LIMIT_TEXT = `${API_RATE_LIMIT} requests per ${API_RATE_WINDOW_MS / 60_000} minutes`;
 
+/** Seconds between two requests when the limit is spent evenly: 3. */
+export const API_RATE_PACE_SECONDS = API_RATE_WINDOW_MS / API_RATE_LIMIT / 1000;
+
 /**
  * Requests an idle credential may send at once before pacing starts: a short run of the node
  * answers at once, and the window still never holds more than the limit.

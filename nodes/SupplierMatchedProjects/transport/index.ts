@@ -17,9 +17,8 @@ import { MAX_PAGE_SIZE, type FetchPage, type PageRequest } from '../helpers/pagi
 import { isObject } from '../helpers/values';
 import { describeApiFailure, errorCodeOf, notAPageAdvice, type FailedRequest } from './api-errors';
 import {
-	API_RATE_LIMIT,
 	API_RATE_LIMIT_TEXT,
-	API_RATE_WINDOW_MS,
+	API_RATE_PACE_SECONDS,
 	type RateAnswer,
 	type RateBudget,
 	type RequestRoom,
@@ -60,7 +59,7 @@ export class RateBudgetError extends NodeApiError {
 		const counted =
 			spentBy === 'api' ? ', counted by the API across every n8n process that uses it' : '';
 		const message = queued
-			? `Requests on this credential are spent evenly, one every ${API_RATE_WINDOW_MS / API_RATE_LIMIT / 1000} s to keep to its ${API_RATE_LIMIT_TEXT}, and others were ahead of this run: its next one would go in ${seconds} s`
+			? `Requests on this credential are spent evenly, one every ${API_RATE_PACE_SECONDS} s to keep to its ${API_RATE_LIMIT_TEXT}, and others were ahead of this run: its next one would go in ${seconds} s`
 			: `This credential has used its ${API_RATE_LIMIT_TEXT}${counted}; the next one is allowed in ${seconds} s`;
 		super(
 			node,

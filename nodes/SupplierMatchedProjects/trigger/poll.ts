@@ -18,7 +18,7 @@ import {
 	type CompanyId,
 	type Walk,
 } from '../transport';
-import { API_RATE_LIMIT_TEXT } from '../transport/budget';
+import { API_RATE_LIMIT_TEXT, API_RATE_PACE_SECONDS } from '../transport/budget';
 import { daysLeftInWindow, type DueSoonWindow, type PollDiff, type TriggerEvent } from './diff';
 import { failureOf, isHeard, type FailureStreak } from './failures';
 import { announcedItems, type Announcement } from './output';
@@ -338,8 +338,8 @@ function noteWait(
 	plan: PollPlan,
 	starved: boolean,
 ): void {
-	const key = triggerKey(context);
 	if (!starved) return;
+	const key = triggerKey(context);
 	const now = Date.now();
 	const streak = runtime.waitStreaks.get(key) ?? { since: now, heard: false };
 	runtime.waitStreaks.set(key, streak);
@@ -351,7 +351,7 @@ function noteWait(
 			? 'it has not completed a walk yet'
 			: `its last complete walk ended ${Math.round((now - plan.completedAt) / 1000)} s ago`;
 	context.logger.warn(
-		`Supplier Matched Projects Trigger "${context.getNode().name}" is waiting for its turn: this credential's ${API_RATE_LIMIT_TEXT} are spent evenly, one request every ${Math.round(runtime.rateBudget.paceMs / 1000)} s, and ${waiting} more request${waiting === 1 ? ' was' : 's were'} waiting; ${lastWalk}. Nothing is lost: the walk goes on at its next poll, and the trigger whose last complete walk is oldest goes first. To be told sooner, use fewer triggers or companies per credential, narrower keywords (fewer pages), or a longer poll interval.`,
+		`Supplier Matched Projects Trigger "${context.getNode().name}" is waiting for its turn: this credential's ${API_RATE_LIMIT_TEXT} are spent evenly, one request every ${API_RATE_PACE_SECONDS} s, and ${waiting} more request${waiting === 1 ? ' was' : 's were'} waiting; ${lastWalk}. Nothing is lost: the walk goes on at its next poll, and the trigger whose last complete walk is oldest goes first. To be told sooner, use fewer triggers or companies per credential, narrower keywords (fewer pages), or a longer poll interval.`,
 	);
 }
 
