@@ -14,9 +14,9 @@ import {
 	outputProperty,
 	simplifyProperty,
 } from './descriptions';
-import { MAX_DAYS } from './helpers/bounds';
-import { filterProjects } from './helpers/filters';
-import { dayOf, todayIn } from './helpers/dates';
+import { MAX_DAYS } from './projects/bounds';
+import { filterProjects } from './projects/filters';
+import { dayOf, todayIn } from './projects/dates';
 import { packageRuntime, type SupplierRuntime } from './runtime';
 import { diffPoll, isFreshFor } from './trigger/diff';
 import { listedTenders, scopeOf } from './trigger/listing';

@@ -4,7 +4,7 @@ import {
 	API_RATE_WINDOW_MS,
 	RateBudget,
 	type RateBudgetOptions,
-} from './transport/budget';
+} from './transport/rate-budget';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './transport/retry';
 import { TokenCache } from './transport/token';
 import { Turns } from './transport/turns';

@@ -118,7 +118,7 @@ function modeCosts(mode, result) {
  */
 async function measureItems(bench, repetitions, progress) {
 	const target = targetOf(bench);
-	const { shapeItems } = fromBuild('nodes/SupplierMatchedProjects/helpers/items');
+	const { shapeItems } = fromBuild('nodes/SupplierMatchedProjects/projects/items');
 	const modes = [];
 	for (const mode of MODES) {
 		progress(`  ${mode.output}${mode.simplify ? ', simplified' : ''}`);

@@ -14,7 +14,7 @@ import type {
 	INodeParameters,
 } from 'n8n-workflow';
 
-import { API_RATE_LIMIT, RATE_BURST } from '../../nodes/SupplierMatchedProjects/transport/budget';
+import { API_RATE_LIMIT, RATE_BURST } from '../../nodes/SupplierMatchedProjects/transport/rate-budget';
 import { startSandbox } from '../../sandbox';
 import {
 	n8nProcess,

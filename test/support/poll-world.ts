@@ -5,7 +5,7 @@
  */
 import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
-import { API_RATE_LIMIT } from '../../nodes/SupplierMatchedProjects/transport/budget';
+import { API_RATE_LIMIT } from '../../nodes/SupplierMatchedProjects/transport/rate-budget';
 import type { RuntimeOptions } from '../../nodes/SupplierMatchedProjects/runtime';
 import type { RetryPolicy } from '../../nodes/SupplierMatchedProjects/transport/retry';
 import { SANDBOX_FIXTURES, startSandbox, type SandboxOptions } from '../../sandbox';

@@ -5,14 +5,14 @@ import {
 	MAX_ENTRY_LENGTH,
 	MAX_LIST_ENTRIES,
 	quoted,
-} from '../../nodes/SupplierMatchedProjects/helpers/bounds';
-import { addDays } from '../../nodes/SupplierMatchedProjects/helpers/dates';
+} from '../../nodes/SupplierMatchedProjects/projects/bounds';
+import { addDays } from '../../nodes/SupplierMatchedProjects/projects/dates';
 import {
 	FilterError,
 	filterProjects,
 	parseFilters,
-} from '../../nodes/SupplierMatchedProjects/helpers/filters';
-import { describeFilters } from '../../nodes/SupplierMatchedProjects/helpers/tool-answer';
+} from '../../nodes/SupplierMatchedProjects/projects/filters';
+import { describeFilters } from '../../nodes/SupplierMatchedProjects/actions/matchedProject/tool-answer';
 import { project, tender } from '../support/n8n-fixtures';
 
 const MEGABYTE = 'x'.repeat(1_048_576);

@@ -3,7 +3,7 @@ import {
 	readPage,
 	skippedSummary,
 	tenderFault,
-} from '../../nodes/SupplierMatchedProjects/helpers/entries';
+} from '../../nodes/SupplierMatchedProjects/projects/entries';
 import { notAPageAdvice } from '../../nodes/SupplierMatchedProjects/transport/api-errors';
 
 import { project, tender } from '../support/n8n-fixtures';

@@ -6,10 +6,10 @@ import {
 	PROJECT_STATUSES,
 	TENDER_TYPES,
 	type ProjectFilters,
-} from '../../nodes/SupplierMatchedProjects/helpers/filters';
+} from '../../nodes/SupplierMatchedProjects/projects/filters';
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { filtersProperty } from '../../nodes/SupplierMatchedProjects/descriptions';
-import { addDays, todayIn } from '../../nodes/SupplierMatchedProjects/helpers/dates';
+import { addDays, todayIn } from '../../nodes/SupplierMatchedProjects/projects/dates';
 import { scopeOf } from '../../nodes/SupplierMatchedProjects/trigger/listing';
 import { project, tender } from '../support/n8n-fixtures';
 

@@ -5,7 +5,7 @@ import {
 	simplifyTenderItem,
 	splitTenders,
 	type FlatRecord,
-} from '../../nodes/SupplierMatchedProjects/helpers/items';
+} from '../../nodes/SupplierMatchedProjects/projects/items';
 import { project, tender } from '../support/n8n-fixtures';
 
 function isFlat(record: FlatRecord): boolean {

@@ -281,7 +281,7 @@ describe("the nodes' builder hints and search aliases (issue 33)", () => {
 
 	test("the output hints name exactly the columns of a simplified tender row, the trigger's too", () => {
 		const items = compiledFile<{ shapeItems: (projects: unknown[], options: object) => object[] }>(
-			`${DIR}/helpers/items.js`,
+			`${DIR}/projects/items.js`,
 		);
 		const [row] = items.shapeItems([project()], { output: 'tenders', simplify: true });
 		const columnsIn = (which: keyof typeof NODES) => {

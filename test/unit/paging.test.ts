@@ -8,7 +8,7 @@ import {
 	walkToLimit,
 	type FetchPage,
 	type OnSkipped,
-} from '../../nodes/SupplierMatchedProjects/helpers/paging';
+} from '../../nodes/SupplierMatchedProjects/transport/pages';
 import { sleep } from 'n8n-workflow';
 
 import { page, projects } from '../support/n8n-fixtures';

@@ -12,7 +12,7 @@ import {
 	answerProject,
 	COMPACT_FIELDS,
 	toolAnswerOf,
-} from '../../nodes/SupplierMatchedProjects/helpers/tool-answer';
+} from '../../nodes/SupplierMatchedProjects/actions/matchedProject/tool-answer';
 import {
 	AGENT_ACCOUNT,
 	agentAccountProjects,

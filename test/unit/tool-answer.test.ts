@@ -7,8 +7,8 @@ import {
 	summaryOf,
 	toolFailureOf,
 	withoutUnsetValues,
-} from '../../nodes/SupplierMatchedProjects/helpers/tool-answer';
-import { parseFilters } from '../../nodes/SupplierMatchedProjects/helpers/filters';
+} from '../../nodes/SupplierMatchedProjects/actions/matchedProject/tool-answer';
+import { parseFilters } from '../../nodes/SupplierMatchedProjects/projects/filters';
 import { project, tender } from '../support/n8n-fixtures';
 
 describe('compact projects', () => {

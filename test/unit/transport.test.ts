@@ -9,7 +9,7 @@ import { NodeApiError, sleep } from 'n8n-workflow';
 
 import { describeApiFailure } from '../../nodes/SupplierMatchedProjects/transport/api-errors';
 import { SupplierRuntime } from '../../nodes/SupplierMatchedProjects/runtime';
-import { RateBudget, type RateAnswer } from '../../nodes/SupplierMatchedProjects/transport/budget';
+import { RateBudget, type RateAnswer } from '../../nodes/SupplierMatchedProjects/transport/rate-budget';
 import { Turns } from '../../nodes/SupplierMatchedProjects/transport/turns';
 import {
 	companyIdProblem,

@@ -1,4 +1,4 @@
-import { isoDateToDay, todayIn } from '../../nodes/SupplierMatchedProjects/helpers/dates';
+import { isoDateToDay, todayIn } from '../../nodes/SupplierMatchedProjects/projects/dates';
 import {
 	daysLeftInWindow,
 	diffPoll,

@@ -1,7 +1,7 @@
 import type { JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { PagingError } from '../../nodes/SupplierMatchedProjects/helpers/paging';
+import { PagingError } from '../../nodes/SupplierMatchedProjects/transport/pages';
 import {
 	failureOf,
 	isHeard,

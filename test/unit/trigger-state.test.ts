@@ -1,4 +1,4 @@
-import { dayOf, dayToIsoDate } from '../../nodes/SupplierMatchedProjects/helpers/dates';
+import { dayOf, dayToIsoDate } from '../../nodes/SupplierMatchedProjects/projects/dates';
 import {
 	MAX_TRACKED_TENDERS,
 	STATE_VERSION,

@@ -1,9 +1,9 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { todayIn } from '../helpers/dates';
+import { todayIn } from '../projects/dates';
 import type { ApiConnection } from '../transport';
-import { nodeErrorOf } from '../shared/errors';
+import { nodeErrorOf } from '../transport/errors';
 import * as matchedProject from './matchedProject/MatchedProject.resource';
 
 /** One input item's run of an operation: the JSON of its output items. */

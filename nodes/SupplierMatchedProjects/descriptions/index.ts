@@ -1,7 +1,7 @@
 import type { CodexData, INodeProperties } from 'n8n-workflow';
 
-import { MAX_BUDGET, MAX_DAYS } from '../helpers/bounds';
-import { PROJECT_STATUSES, TENDER_TYPES } from '../helpers/filters';
+import { MAX_BUDGET, MAX_DAYS } from '../projects/bounds';
+import { PROJECT_STATUSES, TENDER_TYPES } from '../projects/filters';
 
 /**
  * Parameters both nodes show. They carry no display conditions; each node adds its own

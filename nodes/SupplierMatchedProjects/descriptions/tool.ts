@@ -1,11 +1,11 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { MAX_DAYS } from '../helpers/bounds';
+import { MAX_DAYS } from '../projects/bounds';
 import {
 	COMPACT_FIELDS,
 	PROJECT_ANSWER_FIELDS,
 	TENDER_ANSWER_FIELDS,
-} from '../helpers/tool-answer';
+} from '../actions/matchedProject/tool-answer';
 
 /**
  * Parameters of the node's tool copy (the `<name>Tool` type n8n makes of a `usableAsTool` node).

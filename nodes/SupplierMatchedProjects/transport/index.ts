@@ -12,9 +12,9 @@ import type {
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import type { ErrorBody } from '../api/types';
-import type { ListedPage } from '../helpers/entries';
-import { MAX_PAGE_SIZE, type FetchPage, type PageRequest } from '../helpers/paging';
-import { isObject } from '../helpers/values';
+import type { ListedPage } from '../projects/entries';
+import { MAX_PAGE_SIZE, type FetchPage, type PageRequest } from './pages';
+import { isObject } from '../projects/values';
 import { describeApiFailure, errorCodeOf, notAPageAdvice, type FailedRequest } from './api-errors';
 import {
 	API_RATE_LIMIT_TEXT,
@@ -24,7 +24,7 @@ import {
 	type RequestRoom,
 	type RequestTurn,
 	type SpentBy,
-} from './budget';
+} from './rate-budget';
 import { credentialAllowedDomains } from './n8n-features';
 import { networkFailureOf, type NetworkFailure } from './network';
 import { MAX_REDIRECTS, redirectOf, requestedUrl, type Redirect } from './redirects';

@@ -1,4 +1,4 @@
-import { API_RATE_WINDOW_MS } from './budget';
+import { API_RATE_WINDOW_MS } from './rate-budget';
 
 export interface RetryPolicy {
 	/** Sends per call, the first included. */

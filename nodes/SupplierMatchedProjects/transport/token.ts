@@ -9,7 +9,7 @@ import type {
 import { UserError } from 'n8n-workflow';
 
 import type { OAuthErrorBody, TokenResponse } from '../api/types';
-import { isObject } from '../helpers/values';
+import { isObject } from '../projects/values';
 import { networkFailureOf, type NetworkFailure } from './network';
 import { MAX_REDIRECTS, redirectOf } from './redirects';
 import { readSettings, TOKEN_PATH, type SupplierSettings } from './settings';

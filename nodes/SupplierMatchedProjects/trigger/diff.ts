@@ -1,4 +1,4 @@
-import { dayToIsoDate, isoDateToDay } from '../helpers/dates';
+import { dayToIsoDate, isoDateToDay } from '../projects/dates';
 import {
 	MAX_TRACKED_TENDERS,
 	RETENTION_DAYS,

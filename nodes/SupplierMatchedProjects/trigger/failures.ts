@@ -1,7 +1,7 @@
 import type { Failure } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { PagingError } from '../helpers/paging';
+import { PagingError } from '../transport/pages';
 import { NoAnswerError } from '../transport';
 import { TIMED_CAUSES } from '../transport/n8n-features';
 

@@ -1,8 +1,8 @@
 import { createHash } from 'crypto';
 
 import type { Project } from '../api/types';
-import { isoDateToDay } from '../helpers/dates';
-import { categoryKey, folded, withoutBudgetRule, type ProjectFilters } from '../helpers/filters';
+import { isoDateToDay } from '../projects/dates';
+import { categoryKey, folded, withoutBudgetRule, type ProjectFilters } from '../projects/filters';
 import type { ListedTender } from './diff';
 
 /**

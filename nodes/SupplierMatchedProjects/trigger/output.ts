@@ -6,7 +6,7 @@ import {
 	simplifyProject,
 	simplifyTenderItem,
 	type OutputMode,
-} from '../helpers/items';
+} from '../projects/items';
 import type { TenderChanges, TriggerEvent } from './diff';
 import type { TenderSnapshot } from './state';
 
@@ -135,7 +135,7 @@ function projectItem(
 
 /**
  * The items to emit for the announced tenders, in walk order, in the main node's shapes (see
- * helpers/items) with an `event` field, `changes` ({ field: { from, to } }) on updates, and
+ * projects/items) with an `event` field, `changes` ({ field: { from, to } }) on updates, and
  * `daysLeft` (plus `previousQuotesDueAt` when the date moved) on reminders. A tender listed more
  * than once is announced where it is first listed.
  */

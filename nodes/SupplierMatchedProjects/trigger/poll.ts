@@ -2,14 +2,14 @@ import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workfl
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { Project } from '../api/types';
-import type { ListedPage } from '../helpers/entries';
-import { MAX_DAYS, quoted } from '../helpers/bounds';
-import { isoDateToDay } from '../helpers/dates';
-import { filterProjects, type ProjectFilters } from '../helpers/filters';
-import type { OutputMode } from '../helpers/items';
-import { MAX_PAGE_SIZE, walkPages, type FetchPage, type OnSkipped } from '../helpers/paging';
-import { nodeErrorOf } from '../shared/errors';
-import { checkedCompanyId, checkedFilters, checkedOutput } from '../shared/parameters';
+import type { ListedPage } from '../projects/entries';
+import { MAX_DAYS, quoted } from '../projects/bounds';
+import { isoDateToDay } from '../projects/dates';
+import { filterProjects, type ProjectFilters } from '../projects/filters';
+import type { OutputMode } from '../projects/items';
+import { MAX_PAGE_SIZE, walkPages, type FetchPage, type OnSkipped } from '../transport/pages';
+import { nodeErrorOf } from '../transport/errors';
+import { checkedCompanyId, checkedFilters, checkedOutput } from '../parameters/index';
 import {
 	isRateBudgetError,
 	NoAnswerError,
@@ -18,7 +18,7 @@ import {
 	type CompanyId,
 	type Walk,
 } from '../transport';
-import { API_RATE_LIMIT_TEXT, API_RATE_PACE_SECONDS } from '../transport/budget';
+import { API_RATE_LIMIT_TEXT, API_RATE_PACE_SECONDS } from '../transport/rate-budget';
 import { daysLeftInWindow, type DueSoonWindow, type PollDiff, type TriggerEvent } from './diff';
 import { failureOf, isHeard, type FailureStreak } from './failures';
 import { announcedItems, type Announcement } from './output';

@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { Tender } from '../api/types';
-import { dayToIsoDate, isoDateToDay } from '../helpers/dates';
+import { dayToIsoDate, isoDateToDay } from '../projects/dates';
 
 export const STATE_VERSION = 3;
 

@@ -8,19 +8,19 @@ import {
 	simplifyProperty,
 } from '../../descriptions';
 import type { Project } from '../../api/types';
-import { MAX_LIMIT } from '../../helpers/bounds';
+import { MAX_LIMIT } from '../../projects/bounds';
 import { toolProperties } from '../../descriptions/tool';
-import { skippedSummary } from '../../helpers/entries';
-import { filterProjects, hasFilters } from '../../helpers/filters';
-import { shapeItems, type OutputMode } from '../../helpers/items';
-import { walkToLimit } from '../../helpers/paging';
+import { skippedSummary } from '../../projects/entries';
+import { filterProjects, hasFilters } from '../../projects/filters';
+import { shapeItems, type OutputMode } from '../../projects/items';
+import { walkToLimit } from '../../transport/pages';
 import { openWalk, type ApiConnection } from '../../transport';
 import {
 	checkedCompanyId,
 	checkedFilters,
 	checkedLimit,
 	checkedOutput,
-} from '../../shared/parameters';
+} from '../../parameters/index';
 import { answerAsTool, runsAsTool } from './getAll.tool';
 
 const showForGetMany = { show: { resource: ['matchedProject'], operation: ['getAll'] } };

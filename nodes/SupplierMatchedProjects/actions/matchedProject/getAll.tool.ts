@@ -2,10 +2,10 @@ import type { IDataObject, IExecuteFunctions, INode } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import type { Project } from '../../api/types';
-import { quoted } from '../../helpers/bounds';
+import { quoted } from '../../projects/bounds';
 import { DEFAULT_TOOL_LIMIT } from '../../descriptions/tool';
-import { filterProjects, hasFilters, type ProjectFilters } from '../../helpers/filters';
-import { PagingError, walkToLimit, type FetchPage, type OnSkipped } from '../../helpers/paging';
+import { filterProjects, hasFilters, type ProjectFilters } from '../../projects/filters';
+import { PagingError, walkToLimit, type FetchPage, type OnSkipped } from '../../transport/pages';
 import {
 	ANSWER_MODES,
 	COMPACT_FIELDS,
@@ -18,9 +18,9 @@ import {
 	withoutUnsetValues,
 	type AnswerField,
 	type AnswerMode,
-} from '../../helpers/tool-answer';
+} from './tool-answer';
 import { openWalk, type ApiConnection, type CompanyId } from '../../transport';
-import { checkedFilters } from '../../shared/parameters';
+import { checkedFilters } from '../../parameters/index';
 
 /**
  * Get Many as an AI tool: one answer per input item that says what it holds, with each project

@@ -1,7 +1,7 @@
 import type { INode } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { PagingError } from '../helpers/paging';
+import { PagingError } from './pages';
 
 /**
  * Where a failure happened, shared by the node and the trigger: the input item it concerns (the

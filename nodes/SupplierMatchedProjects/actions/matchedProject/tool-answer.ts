@@ -1,10 +1,10 @@
-import type { Project, Tender } from '../api/types';
-import { counted, cut } from './bounds';
-import { isoDateToDay } from './dates';
-import { withoutBudgetRule, type ProjectFilters } from './filters';
-import { builderOf, LIST_SEPARATOR, partyNames, type FlatValue } from './items';
-import { MAX_PAGE_SIZE } from './paging';
-import { isObject, listOf } from './values';
+import type { Project, Tender } from '../../api/types';
+import { counted, cut } from '../../projects/bounds';
+import { isoDateToDay } from '../../projects/dates';
+import { withoutBudgetRule, type ProjectFilters } from '../../projects/filters';
+import { builderOf, LIST_SEPARATOR, partyNames, type FlatValue } from '../../projects/items';
+import { MAX_PAGE_SIZE } from '../../transport/pages';
+import { isObject, listOf } from '../../projects/values';
 
 /**
  * What the node answers when it runs as an AI tool: one object a model can read at once, saying

@@ -1,9 +1,9 @@
 import type { IDataObject, INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { counted, MAX_COMPANY_ID_LENGTH, MAX_LIMIT, quoted } from '../helpers/bounds';
-import { FilterError, parseFilters, type ProjectFilters } from '../helpers/filters';
-import { OUTPUT_MODES, type OutputMode } from '../helpers/items';
+import { counted, MAX_COMPANY_ID_LENGTH, MAX_LIMIT, quoted } from '../projects/bounds';
+import { FilterError, parseFilters, type ProjectFilters } from '../projects/filters';
+import { OUTPUT_MODES, type OutputMode } from '../projects/items';
 import { companyIdProblem, type CompanyId } from '../transport';
 
 /**

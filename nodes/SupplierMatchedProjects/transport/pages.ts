@@ -1,5 +1,5 @@
 import type { Project } from '../api/types';
-import { readPage, type ListedPage } from './entries';
+import { readPage, type ListedPage } from '../projects/entries';
 
 /** The API serves 1 to 100 projects per page. */
 export const MAX_PAGE_SIZE = 100;
