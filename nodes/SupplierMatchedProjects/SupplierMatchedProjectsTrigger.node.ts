@@ -17,6 +17,7 @@ import {
 import { MAX_DAYS } from './projects/bounds';
 import { filterProjects } from './projects/filters';
 import { dayOf, todayIn } from './projects/dates';
+import { readTriggerParameters, type TriggerParameters } from './parameters/trigger';
 import { packageRuntime, type SupplierRuntime } from './runtime';
 import { diffPoll, isFreshFor } from './trigger/diff';
 import { listedTenders, scopeOf } from './trigger/listing';
@@ -26,9 +27,7 @@ import {
 	emittedItems,
 	fetchPages,
 	fetchSample,
-	readTriggerParameters,
 	triggerKey,
-	type TriggerParameters,
 } from './trigger/poll';
 import { seqOf, stateToGoOn } from './trigger/memory';
 import {

@@ -6,10 +6,8 @@ import {
 	type PollDiff,
 	type PollDiffInput,
 } from '../../nodes/SupplierMatchedProjects/trigger/diff';
-import {
-	dueSoonWindow,
-	type TriggerParameters,
-} from '../../nodes/SupplierMatchedProjects/trigger/poll';
+import type { TriggerParameters } from '../../nodes/SupplierMatchedProjects/parameters/trigger';
+import { dueSoonWindow } from '../../nodes/SupplierMatchedProjects/trigger/poll';
 import {
 	MAX_TRACKED_TENDERS,
 	RETENTION_DAYS,

@@ -3,23 +3,20 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import type { Project } from '../api/types';
 import type { ListedPage } from '../projects/entries';
-import { MAX_DAYS, quoted } from '../projects/bounds';
 import { isoDateToDay } from '../projects/dates';
-import { filterProjects, type ProjectFilters } from '../projects/filters';
-import type { OutputMode } from '../projects/items';
+import { filterProjects } from '../projects/filters';
 import { MAX_PAGE_SIZE, walkPages, type FetchPage, type OnSkipped } from '../transport/pages';
 import { nodeErrorOf } from '../transport/errors';
-import { checkedCompanyId, checkedFilters, checkedOutput } from '../parameters/index';
+import type { TriggerParameters } from '../parameters/trigger';
 import {
 	isRateBudgetError,
 	NoAnswerError,
 	openWalk,
 	type ApiConnection,
-	type CompanyId,
 	type Walk,
 } from '../transport';
 import { API_RATE_LIMIT_TEXT, API_RATE_PACE_SECONDS } from '../transport/rate-budget';
-import { daysLeftInWindow, type DueSoonWindow, type PollDiff, type TriggerEvent } from './diff';
+import { daysLeftInWindow, type DueSoonWindow, type PollDiff } from './diff';
 import { failureOf, isHeard, type FailureStreak } from './failures';
 import { announcedItems, type Announcement } from './output';
 import type { TriggerState } from './state';
@@ -29,64 +26,10 @@ import type { TriggerState } from './state';
  * results and turns what is new into items, while the class keeps the state.
  */
 
-const EVENTS: readonly TriggerEvent[] = ['newTender', 'newOrUpdatedTender', 'quotesDueSoon'];
-
 /** "Fetch Test Event" shows this many items at most. */
 const SAMPLE_SIZE = 5;
 
 const PAGING_ADVICE = 'The trigger tries again on its next poll.';
-
-export interface TriggerParameters {
-	companyId: CompanyId;
-	event: TriggerEvent;
-	output: OutputMode;
-	simplify: boolean;
-	filters: ProjectFilters;
-	/** For quotesDueSoon: a due date this many days from today or fewer is inside the window. */
-	daysBeforeQuotesDue: number;
-	emitOpenOnFirstRun: boolean;
-}
-
-export function readTriggerParameters(context: IPollFunctions): TriggerParameters {
-	const node = context.getNode();
-	const companyId = checkedCompanyId(node, context.getNodeParameter('companyId') as string);
-	const event = context.getNodeParameter('event', 'newTender') as TriggerEvent;
-	if (!EVENTS.includes(event)) {
-		throw new NodeOperationError(
-			node,
-			`Event must be "newTender", "newOrUpdatedTender" or "quotesDueSoon" (got ${quoted(event)})`,
-		);
-	}
-	const daysBeforeQuotesDue =
-		event === 'quotesDueSoon' ? context.getNodeParameter('daysBeforeQuotesDue', 3) : 0;
-	if (
-		typeof daysBeforeQuotesDue !== 'number' ||
-		!Number.isInteger(daysBeforeQuotesDue) ||
-		daysBeforeQuotesDue < 0 ||
-		daysBeforeQuotesDue > MAX_DAYS
-	) {
-		throw new NodeOperationError(
-			node,
-			`Days Before Quotes Due must be a whole number of days from 0 to ${MAX_DAYS} (ten years) (got ${quoted(daysBeforeQuotesDue)})`,
-			{
-				description:
-					'Enter 3 to be reminded three days before quotes close, 0 for the day they close.',
-			},
-		);
-	}
-	const output = checkedOutput(node, context.getNodeParameter('output', 'tenders') as OutputMode);
-	const filters = checkedFilters(node, context.getNodeParameter('filters', {}) as IDataObject);
-	const options = context.getNodeParameter('options', {}) as IDataObject;
-	return {
-		companyId,
-		event,
-		output,
-		simplify: context.getNodeParameter('simplify', false) as boolean,
-		filters,
-		daysBeforeQuotesDue,
-		emitOpenOnFirstRun: options.emitOpenOnFirstRun === true,
-	};
-}
 
 /** The quotesDueSoon window for today's date (YYYY-MM-DD) in the workflow's time zone. */
 export function dueSoonWindow(parameters: TriggerParameters, today: string): DueSoonWindow {

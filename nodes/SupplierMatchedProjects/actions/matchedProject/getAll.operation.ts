@@ -20,7 +20,7 @@ import {
 	checkedFilters,
 	checkedLimit,
 	checkedOutput,
-} from '../../parameters/index';
+} from '../../parameters';
 import { answerAsTool, runsAsTool } from './getAll.tool';
 
 const showForGetMany = { show: { resource: ['matchedProject'], operation: ['getAll'] } };

@@ -20,7 +20,7 @@ import {
 	type AnswerMode,
 } from './tool-answer';
 import { openWalk, type ApiConnection, type CompanyId } from '../../transport';
-import { checkedFilters } from '../../parameters/index';
+import { checkedFilters } from '../../parameters';
 
 /**
  * Get Many as an AI tool: one answer per input item that says what it holds, with each project
