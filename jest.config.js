@@ -2,9 +2,9 @@
 const os = require('node:os');
 
 /**
- * `npm test`: every test that runs without a real n8n (test/unit, contract, sandbox, release,
- * engine, reliability, timeline). Its lanes (package.json): `test:unit`, `test:engine`,
- * `test:related`.
+ * `npm test`: every test that runs without a real n8n (test/unit, tooling, contract, sandbox,
+ * release, engine, reliability, timeline). Its lanes (package.json): `test:unit`, `test:engine`,
+ * `test:tooling`, `test:related`.
  * @type {import('jest').Config}
  */
 module.exports = {
@@ -18,7 +18,7 @@ module.exports = {
 	// `test:e2e:queue`, `test:e2e:compat`, `test:e2e:mcp`, `test:e2e:browser`).
 	testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/e2e'],
 	// A throw-away n8n user folder per file, and console output shown only for failing tests.
-	testEnvironment: '<rootDir>/test/support/jest-environment.js',
+	testEnvironment: '<rootDir>/test/support/jest/environment.js',
 	// Types are checked once for the whole tree by `npm run typecheck`; here swc only strips them
 	// (a file at a time, some 300 times faster than ts-jest's type-checking transform).
 	transform: {

@@ -1,5 +1,4 @@
 import type {
-	IDataObject,
 	INodeExecutionData,
 	INodeType,
 	INodeTypeDescription,
@@ -15,63 +14,10 @@ import {
 	simplifyProperty,
 } from './descriptions';
 import { MAX_DAYS } from './projects/bounds';
-import { filterProjects } from './projects/filters';
-import { dayOf, todayIn } from './projects/dates';
-import { readTriggerParameters, type TriggerParameters } from './parameters/trigger';
+import { readTriggerParameters } from './parameters/trigger';
 import { packageRuntime, type SupplierRuntime } from './runtime';
-import { diffPoll, isFreshFor } from './trigger/diff';
-import { listedTenders, scopeOf } from './trigger/listing';
-import { endTurn, holdsTurn, takeTurn } from './trigger/overlap';
-import {
-	dueSoonWindow,
-	emittedItems,
-	fetchPages,
-	fetchSample,
-	triggerKey,
-} from './trigger/poll';
-import { seqOf, stateToGoOn } from './trigger/memory';
-import {
-	readTriggerState,
-	writeTriggerState,
-	type ReadStateResult,
-	type TriggerState,
-} from './trigger/state';
+import { pollTrigger } from './trigger/poll';
 import codexFile from './SupplierMatchedProjectsTrigger.node.json';
-
-/** An unreadable saved state is logged; the trigger then starts a new baseline. */
-function savedState(context: IPollFunctions, read: ReadStateResult): TriggerState | undefined {
-	if (read.kind === 'unreadable') {
-		context.logger.warn(
-			`Supplier Matched Projects Trigger "${context.getNode().name}" cannot read its saved state (${read.reason}); it records the open tenders as a new baseline`,
-		);
-	}
-	return read.kind === 'state' ? read.state : undefined;
-}
-
-/** Replaces the node's static data key by key, which is how n8n notices that it changed. */
-function replaceStaticData(staticData: IDataObject, next: IDataObject): void {
-	for (const key of Object.keys(staticData)) if (!(key in next)) delete staticData[key];
-	Object.assign(staticData, next);
-}
-
-/** Time kept back from n8n's poll budget for comparing and writing the state. */
-function reserveOf(budgetMs: number): number {
-	return Math.min(POLL_RESERVE_MS, budgetMs / 10);
-}
-
-const POLL_RESERVE_MS = 3_000;
-
-/**
- * The instant the poll's walk must end: n8n's poll budget (2.40 on; 36 s under its durable
- * scheduler, 5 minutes otherwise) less what the comparing and writing take. Lines without a
- * budget have no bound but the transport's own waits.
- */
-function pollDeadline(context: IPollFunctions, startedAt: number): number {
-	const budget: unknown =
-		typeof context.getPollBudgetMs === 'function' ? context.getPollBudgetMs() : undefined;
-	if (typeof budget !== 'number' || !(budget > 0)) return Number.POSITIVE_INFINITY;
-	return startedAt + budget - reserveOf(budget);
-}
 
 export class SupplierMatchedProjectsTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -213,97 +159,7 @@ export class SupplierMatchedProjectsTrigger implements INodeType {
 
 	constructor(runtime: SupplierRuntime = packageRuntime) {
 		this.poll = async function (this: IPollFunctions) {
-			return await poll(this, runtime);
+			return await pollTrigger(this, runtime, readTriggerParameters(this));
 		};
 	}
-}
-
-async function poll(
-	context: IPollFunctions,
-	runtime: SupplierRuntime,
-): Promise<INodeExecutionData[][] | null> {
-	const parameters = readTriggerParameters(context);
-	const today = todayIn(context.getTimezone());
-	if (context.getMode() === 'manual') {
-		return await fetchSample(context, runtime, parameters, today);
-	}
-
-	const { runningPolls } = runtime;
-	const key = triggerKey(context);
-	const turn = takeTurn(runningPolls, key, Date.now());
-	if (turn === undefined) {
-		const since = new Date(runningPolls.get(key)?.since ?? Date.now()).toISOString();
-		context.logger.info(
-			`Supplier Matched Projects Trigger "${context.getNode().name}" skipped a poll: its poll started at ${since} is still running and announces what is new`,
-		);
-		return null;
-	}
-	try {
-		return await pollInTurn(context, runtime, parameters, today, () =>
-			holdsTurn(runningPolls, key, turn),
-		);
-	} finally {
-		endTurn(runningPolls, key, turn);
-	}
-}
-
-/** A scheduled poll: the read, the walk, then the compare and write with nothing in between. */
-async function pollInTurn(
-	context: IPollFunctions,
-	runtime: SupplierRuntime,
-	parameters: TriggerParameters,
-	today: string,
-	stillInTurn: () => boolean,
-): Promise<INodeExecutionData[][] | null> {
-	const startedAt = Date.now();
-	const key = triggerKey(context);
-	const staticData = context.getWorkflowStaticData('node');
-	const { read, handedOn } = stateToGoOn(
-		readTriggerState(staticData),
-		runtime.quietStates.get(key),
-		startedAt,
-	);
-	if (!handedOn) runtime.quietStates.delete(key);
-	const previous = savedState(context, read);
-	const scope = scopeOf(parameters.companyId, parameters.filters);
-	const goesOn = previous !== undefined && !isFreshFor(previous, scope, parameters.event);
-	// A failed walk leaves the state untouched: the tenders it missed come with the next good poll.
-	const polled = await fetchPages(context, runtime, parameters, previous, {
-		from: goesOn ? previous.walk?.cursor : undefined,
-		completedAt: previous?.completedAt ?? 0,
-		deadline: pollDeadline(context, startedAt),
-	});
-	if (polled === null) return null;
-	if (!stillInTurn()) {
-		context.logger.warn(
-			`Supplier Matched Projects Trigger "${context.getNode().name}" dropped a poll that ran so long that a later poll took over`,
-		);
-		return null;
-	}
-
-	const { projects, pages, resumeAt } = polled;
-	const kept = filterProjects(projects, parameters.filters, today);
-	const readSeq = seqOf(read);
-	const diff = diffPoll({
-		previous,
-		scope,
-		today: dayOf(Date.now()),
-		loadedFromStorage: runtime.lastWrites.get(key) !== readSeq,
-		listed: listedTenders(kept),
-		projectCount: projects.length,
-		pages,
-		resumeAt,
-		event: parameters.event,
-		dueSoon: dueSoonWindow(parameters, today),
-		emitOpenOnFirstRun: parameters.emitOpenOnFirstRun,
-	});
-	const seq = readSeq + 1;
-	const completedAt = diff.walkComplete ? Date.now() : previous?.completedAt;
-	const written = writeTriggerState({ ...diff.next, seq, completedAt });
-	replaceStaticData(staticData, written);
-	runtime.lastWrites.set(key, seq);
-	const items = emittedItems(kept, diff, parameters);
-	if (items === null) runtime.quietStates.set(key, { basedOn: readSeq, written, at: Date.now() });
-	else runtime.quietStates.delete(key);
-	return items;
 }

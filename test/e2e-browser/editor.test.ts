@@ -1,6 +1,6 @@
 import { SupplierMatchedProjectsApi } from '../../credentials/SupplierMatchedProjectsApi.credentials';
 import { TOOL_DESCRIPTION } from '../../nodes/SupplierMatchedProjects/descriptions/tool';
-import phrasingsFile from '../support/phrasings.json';
+import phrasingsFile from '../support/e2e/phrasings.json';
 import {
 	closePanel,
 	executeStep,
@@ -226,7 +226,7 @@ describe('the credential form', () => {
 
 /**
  * Both panels show the two nodes as one entry, "Supplier Matched Projects", searched by Get Many's
- * aliases (test/unit/node-panel-search.test.ts says why); here every other node competes with it.
+ * aliases (test/tooling/support/e2e/phrasings.test.ts says why); here every other node competes with it.
  */
 describe('the node panel finds the package by the phrasings users type', () => {
 	const triggerPhrasings = phrasingsFile.phrasings.filter((entry) => entry.node === 'trigger');

@@ -3,13 +3,13 @@ import { sleep } from 'n8n-workflow';
 import { outputItems } from '../support/e2e/harness';
 import { startCompatE2e, type CompatEnvironment } from '../support/e2e/compat-harness';
 import { sandboxNow, stderrLogger } from '../support/e2e/support';
-import { parseToolAnswer } from '../support/tool-answer';
+import { parseToolAnswer } from '../support/engine/tool-answer';
 
 /**
  * The compatibility suite (`npm run test:e2e:compat`): what a user of each supported n8n line
  * relies on, with the packed package installed as a community node into a real n8n of the version
- * SMP_N8N_VERSION picks. CI runs it on every supported version but the newest, which runs the
- * full suite. One n8n serves every test, in this order.
+ * SMP_N8N_VERSION picks. CI runs it on every supported version; the full suite (test/e2e/) adds
+ * what the newest alone is checked for. One n8n serves every test, in this order.
  */
 
 const ONE_POLL_MS = 75_000;
@@ -67,11 +67,14 @@ describe('the packed package on this n8n version', () => {
 	});
 
 	test("the credential's Test fails with the mapped message for a wrong client secret", async () => {
+		const tokensBefore = env.sandbox.tokensIssued();
+
 		const result = await env.client.testCredential(env.credentialIds.wrongSecret);
 
 		expect(result.status).toBe('Error');
 		expect(result.message).toContain('rejected the client ID or client secret (invalid_client)');
 		expect(result.message).not.toContain('not-the-issued-secret');
+		expect(env.sandbox.tokensIssued()).toBe(tokensBefore);
 	});
 
 	test('Get Many returns every page as items, and three runs use one token', async () => {
@@ -95,6 +98,7 @@ describe('the packed package on this n8n version', () => {
 			3,
 		);
 		// The credential's Test above and these runs share the one token n8n keeps in memory.
+		expect(env.sandbox.tokensIssued({ clientId: env.fixtures.client.clientId })).toBe(1);
 		expect(env.tokenRecorder.tokens).toHaveLength(1);
 	});
 

@@ -11,7 +11,7 @@ import {
 } from '../support/e2e/mcp-search';
 import { SDK_SHAPES } from '../support/e2e/mcp-workflows';
 import { readSpreadsheetRows, sandboxNow, stderrLogger } from '../support/e2e/support';
-import { assistantMessage, functionCall } from '../support/scripted-model';
+import { assistantMessage, functionCall } from '../support/e2e/scripted-model';
 
 /**
  * Issue 33 through n8n's own MCP server (the version SMP_N8N_VERSION picks; 2.30.8 is the first

@@ -7,8 +7,8 @@ import {
 } from '../support/e2e/queue-harness';
 import { sandboxNow, stderrLogger, waitForPolls } from '../support/e2e/support';
 import { outputItems, type ExecutionSummary } from '../../scripts/n8n/client';
-import { busiestWindow } from '../support/rate-window';
-import { reportFigures } from '../support/reliability-report';
+import { busiestWindow } from '../support/engine/rate-window';
+import { reportFigures } from '../support/reliability/report';
 
 /**
  * The packed package in n8n's queue mode: a main instance and two workers on PostgreSQL and

@@ -1,19 +1,21 @@
 import type { Project } from '../../nodes/SupplierMatchedProjects/api/types';
-import {
-	DEFAULT_TOOL_LIMIT,
-	TOOL_DESCRIPTION,
-} from '../../nodes/SupplierMatchedProjects/descriptions/tool';
+import { TOOL_DESCRIPTION } from '../../nodes/SupplierMatchedProjects/descriptions/tool';
+import { DEFAULT_TOOL_LIMIT } from '../../nodes/SupplierMatchedProjects/parameters/tool';
 import { stderrLogger } from '../support/e2e/support';
 import { startAiE2e, type AiEnvironment } from '../support/e2e/ai-harness';
-import { assistantMessage, functionCall } from '../support/scripted-model';
-import { expectCompactKeys, MODEL_FILLED_KEYS, parseToolAnswer } from '../support/tool-answer';
+import { assistantMessage, functionCall } from '../support/e2e/scripted-model';
+import {
+	expectCompactKeys,
+	MODEL_FILLED_KEYS,
+	parseToolAnswer,
+} from '../support/engine/tool-answer';
 
 /**
  * Issue 19 in a real n8n (the version SMP_N8N_VERSION picks): the package's node as a tool of an
  * MCP Server Trigger, driven by the official MCP TypeScript SDK client, and as the tool of an AI
  * Agent whose OpenAI Chat Model talks to a scripted model. The API holds an account shaped like
  * a real one: 237 matched projects, each with 1-3 tenders, two consultants, two subcontractors
- * (test/support/agent-account.js; test/unit/tool-answer-size.test.ts checks that account).
+ * (test/support/e2e/agent-account.js; test/unit/tool-answer-size.test.ts checks that account).
  * One n8n serves every test, in this order; the API refusal comes last, since the node then
  * holds the credential back for as long as the API asked.
  */

@@ -5,8 +5,10 @@ import { readSpreadsheetRows, sandboxNow, stderrLogger } from '../support/e2e/su
 
 /**
  * The packed package, installed as a community node into a real n8n (the version SMP_N8N_VERSION
- * picks), driven through n8n's own CLI and the REST API its editor uses. One n8n serves every
- * test, in this order.
+ * picks), driven through n8n's own CLI and the REST API its editor uses: the example workflows.
+ * Loading, the credential's Test, paging, tokens and error messages are the compatibility suite's
+ * (test/e2e-compat/), which CI runs on every supported version. One n8n serves every test, in
+ * this order.
  */
 
 const ONE_POLL_MS = 75_000;
@@ -22,81 +24,6 @@ afterAll(async () => {
 }, 60_000);
 
 describe('the packed package inside a real n8n', () => {
-	test('n8n loads both nodes and the credential from its community nodes folder', async () => {
-		const types = await env.client.loadedTypes();
-
-		expect(types.nodes).toEqual(
-			expect.arrayContaining([
-				`${env.packageName}.supplierMatchedProjects`,
-				`${env.packageName}.supplierMatchedProjectsTrigger`,
-			]),
-		);
-		expect(types.credentials).toContain('supplierMatchedProjectsApi');
-	});
-
-	test("the credential's Test passes with the issued client ID and secret", async () => {
-		const result = await env.client.testCredential(env.credentialIds.credential);
-
-		expect(result).toEqual({ status: 'OK', message: expect.any(String) });
-	});
-
-	test("the credential's Test fails with the mapped message for a wrong client secret", async () => {
-		const tokensBefore = env.sandbox.tokensIssued();
-
-		const result = await env.client.testCredential(env.credentialIds.wrongSecretCredential);
-
-		expect(result.status).toBe('Error');
-		expect(result.message).toContain('rejected the client ID or client secret (invalid_client)');
-		expect(result.message).not.toContain('not-the-issued-secret');
-		expect(env.sandbox.tokensIssued()).toBe(tokensBefore);
-	});
-
-	test('a workflow returns every page as items, and three runs in one n8n use one token', async () => {
-		const { companyId, client } = env.fixtures;
-		const expected = env.sandbox.listOpen(companyId);
-		expect(expected.length).toBeGreaterThan(100);
-		await env.client.activateWorkflow('smpE2eListProjects');
-		env.sandbox.resetRequests();
-
-		const responses = [];
-		for (let run = 0; run < 3; run++) responses.push(await env.callWebhook('e2e-projects'));
-
-		for (const response of responses) {
-			expect(response.status).toBe(200);
-			expect(response.body).toEqual(expected);
-		}
-		const pageRequests = env.sandbox
-			.requests()
-			.filter(
-				(entry) => entry.path === `/api/supplier/v1/companies/${companyId}/speci-finder/results`,
-			);
-		// A complete walk of more than 100 projects takes at least two pages, every run.
-		expect(pageRequests.length).toBeGreaterThanOrEqual(3 * 2);
-		expect(
-			pageRequests.filter((entry) => entry.query.cursor !== undefined).length,
-		).toBeGreaterThanOrEqual(3);
-		expect(env.sandbox.tokensIssued({ clientId: client.clientId })).toBe(1);
-		expect(env.tokenRecorder.tokens).toHaveLength(1);
-	});
-
-	test('an API error shows in the execution with the mapped message', async () => {
-		await env.client.activateWorkflow('smpE2eApiError');
-
-		const response = await env.callWebhook('e2e-refused');
-		const [execution] = await env.waitForExecutions('smpE2eApiError', 1, 30_000);
-		const detail = await env.executionDetail(execution.id);
-
-		expect(response.status).toBeGreaterThanOrEqual(500);
-		expect(detail.status).toBe('error');
-		const failedRun = detail.runData['Matched Projects'][0];
-		expect(failedRun.error?.message).toBe(
-			`The API refused access to company "${env.fixtures.unregisteredCompanyId}" (Unauthorised)`,
-		);
-		expect(failedRun.error?.description).toContain(
-			`the company "${env.fixtures.unregisteredCompanyId}" is not registered to client "${env.fixtures.client.clientId}"`,
-		);
-	});
-
 	test('the daily digest example emails every open tender in one message', async () => {
 		const { companyId } = env.fixtures;
 		const openTenders = env.sandbox.listOpen(companyId).flatMap((project) => project.tenders);

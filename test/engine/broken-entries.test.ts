@@ -2,11 +2,11 @@ import type { INodeParameters } from 'n8n-workflow';
 
 import type { Project } from '../../nodes/SupplierMatchedProjects/api/types';
 import { n8nProcess, type N8nProcess } from '../support/harness';
-import { page, project, tender } from '../support/n8n-fixtures';
-import { API, AUTH, COMPANY, RESULTS, getResults, tokenOnce, useNock } from '../support/nock-api';
-import { emittedTenderIds } from '../support/poll-world';
-import { captureLogs } from '../support/reliability-logs';
-import { parseToolAnswer } from '../support/tool-answer';
+import { page, project, tender } from '../support/engine/n8n-fixtures';
+import { API, AUTH, COMPANY, RESULTS, getResults, tokenOnce, useNock } from '../support/engine/nock-api';
+import { emittedTenderIds } from '../support/engine/poll-world';
+import { captureLogs } from '../support/reliability/logs';
+import { parseToolAnswer } from '../support/engine/tool-answer';
 
 let proc: N8nProcess;
 

@@ -9,7 +9,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { SupplierMatchedProjectsApi } from '../../credentials/SupplierMatchedProjectsApi.credentials';
 import { SANDBOX_FIXTURES, startSandbox } from '../../sandbox';
-import { closedPort } from '../support/reliability-server';
+import { closedPort } from '../support/reliability/server';
 import {
 	CREDENTIAL_TYPE,
 	n8nProcess,
@@ -17,7 +17,7 @@ import {
 	TestCredentialsHelper,
 	type N8nProcess,
 } from '../support/harness';
-import type { Sandbox } from '../support/poll-world';
+import type { Sandbox } from '../support/engine/poll-world';
 
 let proc: N8nProcess;
 

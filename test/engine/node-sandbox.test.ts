@@ -3,11 +3,11 @@ import type { ICredentialDataDecryptedObject, IDataObject, INodeParameters } fro
 import type { Project } from '../../nodes/SupplierMatchedProjects/api/types';
 import type { RetryPolicy } from '../../nodes/SupplierMatchedProjects/transport/retry';
 import { SANDBOX_FIXTURES, startSandbox } from '../../sandbox';
-import { runInVirtualTime, useVirtualTime } from '../support/clock';
+import { runInVirtualTime, useVirtualTime } from '../support/engine/clock';
 import { CREDENTIAL_TYPE, n8nProcess, type N8nProcess, type NodeRun } from '../support/harness';
-import { busiestWindow } from '../support/rate-window';
+import { busiestWindow } from '../support/engine/rate-window';
 import { filterOracle, type FilterParameters } from '../timeline/oracle';
-import type { Sandbox } from '../support/poll-world';
+import type { Sandbox } from '../support/engine/poll-world';
 
 let proc: N8nProcess;
 

@@ -10,9 +10,9 @@ import {
 	type NodeRun,
 	type RunOptions,
 } from '../support/harness';
-import { runInVirtualTime, useVirtualTime } from '../support/clock';
-import { page, project, projects, tender } from '../support/n8n-fixtures';
-import { API, AUTH, COMPANY, RESULTS, useNock } from '../support/nock-api';
+import { runInVirtualTime, useVirtualTime } from '../support/engine/clock';
+import { page, project, projects, tender } from '../support/engine/n8n-fixtures';
+import { API, AUTH, COMPANY, RESULTS, useNock } from '../support/engine/nock-api';
 
 const SECRET = 'example-client-secret-for-engine-tests';
 const CLIENT = 'client-1';
@@ -388,6 +388,19 @@ describe('items', () => {
 		expect(result.error?.message).toContain(
 			'Limit must be a whole number from 1 to 10,000 (got 0)',
 		);
+	});
+
+	it('reads Return All and Limit given by expressions as text as their words say', async () => {
+		tokenEndpoint();
+		const scope = results({ limit: '5' }).reply(200, page(projects(5), 'more'));
+		const result = await run({ returnAll: '={{ "no" }}', limit: '={{ "5" }}' });
+		expect(json(result)).toHaveLength(5);
+		expect(scope.isDone()).toBe(true);
+	});
+
+	it('refuses a Return All that is neither true nor false, naming it, before any request', async () => {
+		const result = await run({ returnAll: '={{ "maybe" }}' });
+		expect(result.error?.message).toBe('Return All must be true or false (got "maybe")');
 	});
 });
 

@@ -3,9 +3,13 @@ import type { INodeParameters } from 'n8n-workflow';
 
 import { TOOL_DESCRIPTION } from '../../nodes/SupplierMatchedProjects/descriptions/tool';
 import { n8nProcess, type N8nProcess } from '../support/harness';
-import { page, project, projects, tender } from '../support/n8n-fixtures';
-import { API, AUTH, COMPANY, RESULTS, tokenOnce, useNock } from '../support/nock-api';
-import { expectCompactKeys, MODEL_FILLED_KEYS, parseToolAnswer } from '../support/tool-answer';
+import { page, project, projects, tender } from '../support/engine/n8n-fixtures';
+import { API, AUTH, COMPANY, RESULTS, tokenOnce, useNock } from '../support/engine/nock-api';
+import {
+	expectCompactKeys,
+	MODEL_FILLED_KEYS,
+	parseToolAnswer,
+} from '../support/engine/tool-answer';
 
 const SECRET = 'example-client-secret-for-tool-tests';
 const CLIENT = 'client-1';
@@ -243,6 +247,18 @@ describe('errors a model can act on', () => {
 });
 
 describe('a tool set up wrongly', () => {
+	it('Max Projects given by an expression as text: read as its digits say, refused when not a number', async () => {
+		tokenOnce();
+		const scope = results({ limit: 5 }).reply(200, page(projects(5), 'next'));
+		const answer = answerOf(await call({}, { maxProjects: '={{ "5" }}' }));
+		expect(answer.returned).toBe(5);
+		expect(scope.isDone()).toBe(true);
+		const result = await call({}, { maxProjects: '={{ "maybe" }}' });
+		expect(result.error).toMatch(
+			/^Max Projects \(limit\) must be a whole number of projects from 1 to 100 \(got "maybe"\)/,
+		);
+	});
+
 	it('Selected Fields without a field: says what to choose, before any request', async () => {
 		const result = await call({}, { answer: 'fields', answerFields: [] });
 		expect(result.error).toBe(

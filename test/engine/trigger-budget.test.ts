@@ -7,9 +7,9 @@
 import type { INodeParameters } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
-import { isoDay, runInVirtualTime, useVirtualTime } from '../support/clock';
-import { reportFigures } from '../support/reliability-report';
-import { createSandboxClient } from '../support/sandbox-client';
+import { isoDay, runInVirtualTime, useVirtualTime } from '../support/engine/clock';
+import { reportFigures } from '../support/reliability/report';
+import { createSandboxClient } from '../support/sandbox/client';
 import { n8nProcess, type N8nProcess, type PollHarness } from '../support/harness';
 import {
 	companyId,
@@ -18,7 +18,7 @@ import {
 	SANDBOX_FIXTURES,
 	startPollWorld,
 	type PollWorld,
-} from '../support/poll-world';
+} from '../support/engine/poll-world';
 
 let world: PollWorld;
 

@@ -7,7 +7,7 @@ import type { INodeParameters } from 'n8n-workflow';
 
 import { UNREACHABLE_STREAK_MS } from '../../nodes/SupplierMatchedProjects/trigger/failures';
 import { startSandbox } from '../../sandbox';
-import { advanceTime, isoDay } from '../support/clock';
+import { advanceTime, isoDay } from '../support/engine/clock';
 import type { PollHarness } from '../support/harness';
 import {
 	emittedTenderIds,
@@ -15,8 +15,8 @@ import {
 	SANDBOX_FIXTURES,
 	freshPollWorldEachTest,
 	type PollWorld,
-} from '../support/poll-world';
-import { closedPort } from '../support/reliability-server';
+} from '../support/engine/poll-world';
+import { closedPort } from '../support/reliability/server';
 
 let world: PollWorld;
 

@@ -1,8 +1,8 @@
 import type { Project } from '../../nodes/SupplierMatchedProjects/api/types';
-import { page, project, tender } from '../support/n8n-fixtures';
-import { API, AUTH, COMPANY, RESULTS, getResults, tokenOnce, useNock } from '../support/nock-api';
+import { page, project, tender } from '../support/engine/n8n-fixtures';
+import { API, AUTH, COMPANY, RESULTS, getResults, tokenOnce, useNock } from '../support/engine/nock-api';
 import { n8nProcess, type PollHarness } from '../support/harness';
-import { emittedTenderIds } from '../support/poll-world';
+import { emittedTenderIds } from '../support/engine/poll-world';
 
 function trigger(filters = {}): PollHarness {
 	const proc = n8nProcess({

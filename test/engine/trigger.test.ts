@@ -5,9 +5,9 @@ import {
 	readTriggerState,
 	RETENTION_DAYS,
 } from '../../nodes/SupplierMatchedProjects/trigger/state';
-import { advanceTime, isoDay } from '../support/clock';
+import { advanceTime, isoDay } from '../support/engine/clock';
 import type { PollHarness, PollOutcome } from '../support/harness';
-import { closedPort } from '../support/reliability-server';
+import { closedPort } from '../support/reliability/server';
 import {
 	companyId,
 	DAY_MS,
@@ -18,7 +18,7 @@ import {
 	SANDBOX_FIXTURES,
 	startPollWorld,
 	type PollWorld,
-} from '../support/poll-world';
+} from '../support/engine/poll-world';
 
 let world: PollWorld;
 
@@ -552,6 +552,16 @@ describe('Quotes Due Soon', () => {
 		const items = emitted(await trigger.activate());
 		expect(emittedTenderIds(items)).toEqual([inside.id]);
 		expect(await newIdsOf(trigger)).toEqual([]);
+	});
+
+	it('reads the option given by an expression as its words say, and refuses one that is neither', async () => {
+		world.sandbox.openTender({ quotesDueAt: isoDay(1) });
+		const off = dueSoon({ options: { emitOpenOnFirstRun: '={{ "no" }}' } });
+		expect(await off.activate()).toEqual({ kind: 'nothing' });
+		const unclear = dueSoon({ options: { emitOpenOnFirstRun: '={{ "maybe" }}' } });
+		await expect(unclear.activate()).rejects.toThrow(
+			'Emit Open Tenders on First Run must be true or false (got "maybe")',
+		);
 	});
 
 	it('announces a tender again when its date moves later and comes inside the window, naming the previous date', async () => {

@@ -5,7 +5,7 @@ import {
 	removeDir,
 	root,
 	scan,
-} from '../support/scan-package';
+} from '../support/release/scan-package';
 
 // n8n's verification scanner lints the attested source and the published tarball; both must pass.
 describe('n8n verification scanner (static analysis)', () => {

@@ -1,5 +1,5 @@
 import { parse } from 'yaml';
-import { readGithubFile, readWorkflow, validateText } from '../support/workflows';
+import { readGithubFile, readWorkflow, validateText } from '../support/release/workflows';
 
 describe('GitHub Actions workflows', () => {
 	it.each(['ci.yml', 'publish.yml'])('%s is a valid workflow', (name) => {

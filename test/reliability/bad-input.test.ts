@@ -15,18 +15,18 @@ import {
 	type N8nProcess,
 	type NodeRun,
 } from '../support/harness';
-import { runInVirtualTime, useVirtualTime } from '../support/clock';
-import { project, tender } from '../support/n8n-fixtures';
-import { leaksIn, secretForms } from '../support/reliability';
+import { runInVirtualTime, useVirtualTime } from '../support/engine/clock';
+import { project, tender } from '../support/engine/n8n-fixtures';
+import { leaksIn, secretForms } from '../support/reliability/secrets';
 import {
 	closedPort,
 	startScriptedServer,
 	type ScriptedReply,
 	type ScriptedRequest,
 	type ScriptedServer,
-} from '../support/reliability-server';
-import { captureLogs, type LogEntry } from '../support/reliability-logs';
-import type { Sandbox } from '../support/poll-world';
+} from '../support/reliability/server';
+import { captureLogs, type LogEntry } from '../support/reliability/logs';
+import type { Sandbox } from '../support/engine/poll-world';
 
 let proc: N8nProcess;
 
@@ -51,7 +51,7 @@ interface Case {
 	script?: { results?: Responder; token?: Responder };
 	outcome: Outcome;
 	/**
-	 * On virtual time (test/support/clock.js), for a case the rate limit paces for minutes; with the
+	 * On virtual time (test/support/engine/clock.js), for a case the rate limit paces for minutes; with the
 	 * transport's default waits, which cost nothing there.
 	 */
 	virtualTime?: boolean;

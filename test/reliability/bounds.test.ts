@@ -15,8 +15,8 @@ import {
 	type N8nProcess,
 	type NodeRun,
 } from '../support/harness';
-import { freshPollWorldEachTest, type PollWorld, type Sandbox } from '../support/poll-world';
-import { parseToolAnswer } from '../support/tool-answer';
+import { freshPollWorldEachTest, type PollWorld, type Sandbox } from '../support/engine/poll-world';
+import { parseToolAnswer } from '../support/engine/tool-answer';
 
 let proc: N8nProcess;
 

@@ -5,11 +5,11 @@
  * limiter (100 requests per 5 minutes per client) sends.
  */
 import { startSandbox } from '../../sandbox';
-import { runInVirtualTime, useVirtualTime } from '../support/clock';
+import { runInVirtualTime, useVirtualTime } from '../support/engine/clock';
 import { n8nProcess, type NodeRun } from '../support/harness';
-import { captureLogs } from '../support/reliability-logs';
-import { reportFigures } from '../support/reliability-report';
-import type { Sandbox } from '../support/poll-world';
+import { captureLogs } from '../support/reliability/logs';
+import { reportFigures } from '../support/reliability/report';
+import type { Sandbox } from '../support/engine/poll-world';
 
 const EXECUTIONS = 20;
 const companyId = 'company-1';

@@ -19,8 +19,8 @@ import {
 	type ScriptedReply,
 	type ScriptedRequest,
 	type ScriptedServer,
-} from '../support/reliability-server';
-import type { Sandbox } from '../support/poll-world';
+} from '../support/reliability/server';
+import type { Sandbox } from '../support/engine/poll-world';
 
 let proc: N8nProcess;
 

@@ -23,16 +23,16 @@ import {
 	type N8nProcess,
 	type PollHarness,
 } from '../support/harness';
-import { leaksIn, secretForms } from '../support/reliability';
-import { captureLogs, type LogEntry } from '../support/reliability-logs';
+import { leaksIn, secretForms } from '../support/reliability/secrets';
+import { captureLogs, type LogEntry } from '../support/reliability/logs';
 import {
 	closedPort,
 	startScriptedServer,
 	type ScriptedReply,
 	type ScriptedRequest,
 	type ScriptedServer,
-} from '../support/reliability-server';
-import type { Sandbox } from '../support/poll-world';
+} from '../support/reliability/server';
+import type { Sandbox } from '../support/engine/poll-world';
 
 let proc: N8nProcess;
 

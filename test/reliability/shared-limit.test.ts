@@ -9,10 +9,10 @@
  */
 import { startSandbox } from '../../sandbox';
 import { n8nProcess, type NodeRun } from '../support/harness';
-import { busiestWindow } from '../support/rate-window';
-import { reportFigures } from '../support/reliability-report';
-import { after, runInVirtualTime, useVirtualTime } from '../support/clock';
-import type { Sandbox } from '../support/poll-world';
+import { busiestWindow } from '../support/engine/rate-window';
+import { reportFigures } from '../support/reliability/report';
+import { after, runInVirtualTime, useVirtualTime } from '../support/engine/clock';
+import type { Sandbox } from '../support/engine/poll-world';
 
 const companyId = 'company-1';
 const WINDOW_MS = 5 * 60_000;

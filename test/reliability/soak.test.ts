@@ -1,15 +1,15 @@
 /**
  * The fault soak, at CI size by default; `npm run soak` runs it at full size (1,000 polls and 200
- * walks) and collects the printed figures. See test/support/reliability-soak.ts for how the
+ * walks) and collects the printed figures. See test/support/reliability/soak.ts for how the
  * expected emissions are worked out from the sandbox alone.
  */
-import { reportFigures, soakSize } from '../support/reliability-report';
+import { reportFigures, soakSize } from '../support/reliability/report';
 import {
 	soakTrigger,
 	soakWalks,
 	type TriggerSoakFigures,
 	type WalkSoakFigures,
-} from '../support/reliability-soak';
+} from '../support/reliability/soak';
 
 const size = soakSize();
 const full = size.name === 'full';

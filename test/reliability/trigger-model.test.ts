@@ -16,12 +16,12 @@
  * tenders may be announced while unreadable, and a readable one must be, once, when it is fixed.
  *
  * CI size by default (200 runs, fixed seed); `npm run soak` runs 5,000 runs of up to 50 commands,
- * SOAK_MODEL_RUNS sets the count (test/support/reliability-report.js).
+ * SOAK_MODEL_RUNS sets the count (test/support/reliability/report.js).
  */
 import fc from 'fast-check';
 
 import { readTriggerState } from '../../nodes/SupplierMatchedProjects/trigger/state';
-import { advanceTime, isoDay, useVirtualTime } from '../support/clock';
+import { advanceTime, isoDay, useVirtualTime } from '../support/engine/clock';
 import type { PollHarness } from '../support/harness';
 import {
 	companyId,
@@ -30,8 +30,8 @@ import {
 	MINUTE_MS,
 	startPollWorld,
 	type PollWorld,
-} from '../support/poll-world';
-import { reportFigures, soakSize } from '../support/reliability-report';
+} from '../support/engine/poll-world';
+import { reportFigures, soakSize } from '../support/reliability/report';
 
 const SEED = 27;
 const size = soakSize();

@@ -8,16 +8,16 @@
  */
 import { sleep } from 'n8n-workflow';
 
-import { advanceTime, useVirtualTime } from '../support/clock';
+import { advanceTime, useVirtualTime } from '../support/engine/clock';
 import { n8nProcess, type N8nProcess, type NodeRun } from '../support/harness';
-import { project, tender } from '../support/n8n-fixtures';
-import { captureLogs } from '../support/reliability-logs';
+import { project, tender } from '../support/engine/n8n-fixtures';
+import { captureLogs } from '../support/reliability/logs';
 import {
 	startScriptedServer,
 	type ScriptedReply,
 	type ScriptedRequest,
 	type ScriptedServer,
-} from '../support/reliability-server';
+} from '../support/reliability/server';
 
 let proc: N8nProcess;
 

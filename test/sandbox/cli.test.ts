@@ -1,7 +1,7 @@
 import { sleep } from 'n8n-workflow';
-import { createSandboxClient } from '../support/sandbox-client';
-import { runSandboxProcess, startSandboxProcess } from '../support/sandbox-process';
-import { fileExists, tokenFromChildProcess } from '../support/https-request';
+import { createSandboxClient } from '../support/sandbox/client';
+import { runSandboxProcess, startSandboxProcess } from '../support/sandbox/process';
+import { fileExists, tokenFromChildProcess } from '../support/sandbox/https-request';
 import { SANDBOX_FIXTURES } from './harness';
 
 describe('npm run sandbox (sandbox/cli.js)', () => {

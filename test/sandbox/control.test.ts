@@ -258,81 +258,62 @@ describe('sandbox control functions and their /__sandbox HTTP routes', () => {
 		expect(await control().faultsInjected()).toMatchObject({ fetchFailed: 1, serverError: 1 });
 	});
 
-	it.each<[string, string, string, unknown, number, RegExp]>([
-		[
-			'an unknown tender',
-			'GET',
-			'/__sandbox/tenders/tdr-nope',
-			undefined,
-			404,
-			/unknown tender "tdr-nope"/,
-		],
+	const tenders = '/__sandbox/tenders';
+	it.each<[string, string, number, RegExp, unknown]>([
+		['an unknown tender', `GET ${tenders}/tdr-nope`, 404, /unknown tender "tdr-nope"/, undefined],
 		[
 			'an unknown project',
-			'PUT',
-			'/__sandbox/projects/prj-nope/status',
-			{ status: 'Closed' },
+			'PUT /__sandbox/projects/prj-nope/status',
 			404,
 			/unknown project/,
+			{ status: 'Closed' },
 		],
 		[
 			'an unknown company',
-			'GET',
-			'/__sandbox/companies/nobody/open',
-			undefined,
+			'GET /__sandbox/companies/nobody/open',
 			404,
 			/unknown company "nobody"/,
+			undefined,
 		],
 		[
 			'a bad status',
-			'POST',
-			'/__sandbox/tenders/tdr-0000001/close',
-			{ status: 'Finished' },
+			`POST ${tenders}/tdr-0000001/close`,
 			400,
 			/status must be one of Open, Closed, Awarded/,
+			{ status: 'Finished' },
 		],
 		[
 			'an unknown field',
-			'POST',
-			'/__sandbox/tenders',
-			{ colour: 'red' },
+			`POST ${tenders}`,
 			400,
 			/openTender does not take colour/,
+			{ colour: 'red' },
 		],
 		[
 			'a bad date',
-			'POST',
-			'/__sandbox/tenders',
-			{ quotesDueAt: '2030-02-30' },
+			`POST ${tenders}`,
 			400,
 			/quotesDueAt must be a calendar date as YYYY-MM-DD/,
+			{ quotesDueAt: '2030-02-30' },
 		],
 		[
 			'a company without keywords',
-			'POST',
-			'/__sandbox/tenders',
-			{ companyId: SANDBOX_FIXTURES.noKeywordsCompanyId },
+			`POST ${tenders}`,
 			400,
 			/has no keywords/,
+			{ companyId: SANDBOX_FIXTURES.noKeywordsCompanyId },
 		],
-		[
-			'a body that is not an object',
-			'POST',
-			'/__sandbox/tenders',
-			[1, 2],
-			400,
-			/must be a JSON object/,
-		],
+		['a body that is not an object', `POST ${tenders}`, 400, /must be a JSON object/, [1, 2]],
 		[
 			'an unknown route',
-			'GET',
-			'/__sandbox/nothing-here',
-			undefined,
+			'GET /__sandbox/nothing-here',
 			404,
 			/GET \/__sandbox lists them/,
+			undefined,
 		],
-		['the wrong method', 'DELETE', '/__sandbox/history', undefined, 405, /takes GET/],
-	])('answers %s with a clear error', async (_case, method, path, body, status, message) => {
+		['the wrong method', 'DELETE /__sandbox/history', 405, /takes GET/, undefined],
+	])('answers %s with a clear error', async (_case, route, status, message, body) => {
+		const [method, path] = route.split(' ');
 		const result = await harness.client.send(method, path, {
 			headers: { 'content-type': 'application/json' },
 			body: body === undefined ? undefined : JSON.stringify(body),

@@ -1,6 +1,6 @@
 import { startSandbox, SANDBOX_FIXTURES } from '../../sandbox';
 import type { SandboxOptions } from '../../sandbox';
-import { createSandboxClient } from '../support/sandbox-client';
+import { createSandboxClient } from '../support/sandbox/client';
 import type { Project } from '../../nodes/SupplierMatchedProjects/api/types';
 
 export type Sandbox = Awaited<ReturnType<typeof startSandbox>>;

@@ -1,6 +1,6 @@
 import { startSandbox } from '../../sandbox';
 import { writeTrustFiles } from '../../sandbox/tls';
-import { httpsRequest, tokenFromChildProcess } from '../support/https-request';
+import { httpsRequest, tokenFromChildProcess } from '../support/sandbox/https-request';
 import { SANDBOX_FIXTURES, START, type Sandbox } from './harness';
 
 const { client, companyId } = SANDBOX_FIXTURES;

@@ -1,6 +1,6 @@
 import { startSandbox } from '../../sandbox';
 import { startLatencyProxy } from '../../scripts/bench/latency-proxy';
-import { httpsRequest, keepAliveAgent } from '../support/https-request';
+import { httpsRequest, keepAliveAgent } from '../support/sandbox/https-request';
 import { START, type Sandbox } from './harness';
 
 type Proxy = Awaited<ReturnType<typeof startLatencyProxy>>;

@@ -56,134 +56,70 @@ describe('sandbox token endpoint (POST /oauth2/token)', () => {
 		expect(result.status).toBe(200);
 	});
 
-	it.each<[string, Record<string, string>, Record<string, string>, number, string, RegExp]>([
-		[
-			'a JSON body',
-			{},
-			{ 'content-type': 'application/json' },
-			400,
-			'invalid_request',
-			/application\/x-www-form-urlencoded/,
-		],
-		[
-			'no grant_type',
-			{ client_id: fixtureClient.clientId, client_secret: fixtureClient.clientSecret },
-			FORM,
-			400,
-			'invalid_request',
-			/grant_type is required/,
-		],
-		[
-			'grant_type=password',
-			{
-				grant_type: 'password',
+	/** The fixture client's request with `fields` changed; an undefined field is left out. */
+	const form = (fields: Record<string, string | undefined>) =>
+		Object.fromEntries(
+			Object.entries({
+				grant_type: 'client_credentials',
 				client_id: fixtureClient.clientId,
 				client_secret: fixtureClient.clientSecret,
-			},
-			FORM,
-			400,
+				...fields,
+			}).filter((field): field is [string, string] => field[1] !== undefined),
+		);
+	const noScope = { client_id: noScopeClient.clientId, client_secret: noScopeClient.clientSecret };
+	it.each<[string, Record<string, string>, string, RegExp]>([
+		['no grant_type', form({ grant_type: undefined }), 'invalid_request', /grant_type is required/],
+		[
+			'grant_type=password',
+			form({ grant_type: 'password' }),
 			'unsupported_grant_type',
 			/client_credentials/,
 		],
 		[
 			'a wrong secret',
-			{
-				grant_type: 'client_credentials',
-				client_id: fixtureClient.clientId,
-				client_secret: 'wrong-secret',
-			},
-			FORM,
-			401,
+			form({ client_secret: 'wrong-secret' }),
 			'invalid_client',
 			/client authentication failed/,
 		],
 		[
 			'an unknown client',
-			{
-				grant_type: 'client_credentials',
-				client_id: 'nobody',
-				client_secret: fixtureClient.clientSecret,
-			},
-			FORM,
-			401,
+			form({ client_id: 'nobody' }),
 			'invalid_client',
 			/client authentication failed/,
 		],
-		[
-			'no client_secret',
-			{ grant_type: 'client_credentials', client_id: fixtureClient.clientId },
-			FORM,
-			401,
-			'invalid_client',
-			/client_secret/,
-		],
+		['no client_secret', form({ client_secret: undefined }), 'invalid_client', /client_secret/],
 		[
 			'no client at all',
-			{ grant_type: 'client_credentials' },
-			FORM,
-			401,
+			form({ client_id: undefined, client_secret: undefined }),
 			'invalid_client',
 			/client authentication is required/,
 		],
 		[
 			'a scope the application lacks',
-			{
-				grant_type: 'client_credentials',
-				client_id: noScopeClient.clientId,
-				client_secret: noScopeClient.clientSecret,
-				scope,
-			},
-			FORM,
-			400,
+			form({ ...noScope, scope }),
 			'invalid_scope',
 			/not granted speci-finder\/read/,
 		],
-		[
-			'an unknown scope',
-			{
-				grant_type: 'client_credentials',
-				client_id: fixtureClient.clientId,
-				client_secret: fixtureClient.clientSecret,
-				scope: 'admin/write',
-			},
-			FORM,
-			400,
-			'invalid_scope',
-			/admin\/write/,
-		],
-		[
-			'an empty scope',
-			{
-				grant_type: 'client_credentials',
-				client_id: fixtureClient.clientId,
-				client_secret: fixtureClient.clientSecret,
-				scope: '',
-			},
-			FORM,
-			400,
-			'invalid_scope',
-			/scope is empty/,
-		],
-	])(
-		'refuses %s with an RFC 6749 error body',
-		async (_case, form, headers, status, error, description) => {
-			const result = await harness.client.send('POST', '/oauth2/token', {
-				headers,
-				body:
-					headers['content-type'] === 'application/json'
-						? JSON.stringify(form)
-						: new URLSearchParams(form).toString(),
-			});
+		['an unknown scope', form({ scope: 'admin/write' }), 'invalid_scope', /admin\/write/],
+		['an empty scope', form({ scope: '' }), 'invalid_scope', /scope is empty/],
+		['a JSON body', {}, 'invalid_request', /x-www-form-urlencoded/],
+	])('refuses %s with an RFC 6749 error body', async (_case, fields, error, description) => {
+		const json = _case === 'a JSON body';
+		const result = await harness.client.send('POST', '/oauth2/token', {
+			headers: json ? { 'content-type': 'application/json' } : FORM,
+			body: json ? JSON.stringify(fields) : new URLSearchParams(fields).toString(),
+		});
+		// RFC 6749 section 5.2: a failed client authentication is the one 401.
+		const status = error === 'invalid_client' ? 401 : 400;
 
-			expect(result.status).toBe(status);
-			expect(result.body).toEqual({ error, error_description: expect.stringMatching(description) });
-			expect(result.text).not.toContain(fixtureClient.clientSecret);
-			expect(result.text).not.toContain(noScopeClient.clientSecret);
-			expect(result.headers.get('www-authenticate')).toBe(
-				status === 401 ? 'Basic realm="supplier-matched-projects"' : null,
-			);
-		},
-	);
+		expect(result.status).toBe(status);
+		expect(result.body).toEqual({ error, error_description: expect.stringMatching(description) });
+		expect(result.text).not.toContain(fixtureClient.clientSecret);
+		expect(result.text).not.toContain(noScopeClient.clientSecret);
+		expect(result.headers.get('www-authenticate')).toBe(
+			status === 401 ? 'Basic realm="supplier-matched-projects"' : null,
+		);
+	});
 
 	it('refuses a parameter sent twice', async () => {
 		const body = `grant_type=client_credentials&client_id=${fixtureClient.clientId}&client_id=${otherClient.clientId}&client_secret=${fixtureClient.clientSecret}`;

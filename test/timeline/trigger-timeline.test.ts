@@ -9,7 +9,7 @@
  * workflow's time zone, on both sides of UTC), nothing else.
  */
 import type { Project, Tender } from '../../nodes/SupplierMatchedProjects/api/types';
-import { advanceTime, isoDay } from '../support/clock';
+import { advanceTime, isoDay } from '../support/engine/clock';
 import type { PollHarness, PollOutcome } from '../support/harness';
 import {
 	companyId,
@@ -17,7 +17,7 @@ import {
 	MINUTE_MS,
 	freshPollWorldEachTest,
 	type PollWorld,
-} from '../support/poll-world';
+} from '../support/engine/poll-world';
 import {
 	announcedIn,
 	DueSoonOracle,

@@ -7,13 +7,10 @@ import {
 	quoted,
 } from '../../nodes/SupplierMatchedProjects/projects/bounds';
 import { addDays } from '../../nodes/SupplierMatchedProjects/projects/dates';
-import {
-	FilterError,
-	filterProjects,
-	parseFilters,
-} from '../../nodes/SupplierMatchedProjects/projects/filters';
+import { filterProjects } from '../../nodes/SupplierMatchedProjects/projects/filters';
+import { FilterError, parseFilters } from '../../nodes/SupplierMatchedProjects/parameters/filters';
 import { describeFilters } from '../../nodes/SupplierMatchedProjects/actions/matchedProject/tool-answer';
-import { project, tender } from '../support/n8n-fixtures';
+import { project, tender } from '../support/engine/n8n-fixtures';
 
 const MEGABYTE = 'x'.repeat(1_048_576);
 

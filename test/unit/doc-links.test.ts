@@ -3,12 +3,15 @@ import {
 	brokenLinks,
 	documentationUrls,
 	linkProblems,
+	missingPaths,
 	pages,
-} from '../support/markdown-links';
+	pathProblems,
+} from '../support/tooling/markdown-links';
 
 /**
  * The README is a front page that sends readers to docs/: a moved section or a renamed heading must
- * not leave a link, an image or n8n's docs link pointing nowhere.
+ * not leave a link, an image or n8n's docs link pointing nowhere. The development page names the
+ * repository's own paths, and a moved file must not leave it naming one that is gone.
  */
 
 describe('the links of the README and the docs', () => {
@@ -55,6 +58,31 @@ describe('the links of the README and the docs', () => {
 			'docs/example.md:4 running-n8n.md#queue: names #queue, which is no heading of docs/running-n8n.md',
 			'docs/example.md:5 screenshots/none.png: names docs/screenshots/none.png, which does not exist',
 			'docs/example.md:5 ../../elsewhere.md: leaves the repository: npm and GitHub resolve it nowhere',
+		]);
+	});
+
+	it('name in the development page only paths that are there', () => {
+		expect(missingPaths('docs/development.md')).toEqual([]);
+	});
+
+	it('names each path in code that is not there, and leaves commands and placeholders alone', () => {
+		const page = [
+			'Tests: `test/unit/`, `test/nowhere/` and `jest.config.js`.',
+			'',
+			'| Command | Where |',
+			'| --- | --- |',
+			'| `npm run test:e2e` | `scripts/gone.js`, `test/<folder>/<name>.test.ts`, `test/e2e*/` |',
+			'',
+			'```bash',
+			'node scripts/inside-a-block.js',
+			'```',
+			'`missing.md` and `// @ts-check`',
+		].join('\n');
+
+		expect(pathProblems('docs/example.md', page)).toEqual([
+			'docs/example.md:1 test/nowhere/: names nothing in the repository',
+			'docs/example.md:5 scripts/gone.js: names nothing in the repository',
+			'docs/example.md:10 missing.md: names nothing in the repository',
 		]);
 	});
 });

@@ -1,8 +1,6 @@
 import {
-	FilterError,
 	filterProjects,
 	hasFilters,
-	parseFilters,
 	PROJECT_STATUSES,
 	TENDER_TYPES,
 	type ProjectFilters,
@@ -11,7 +9,7 @@ import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { filtersProperty } from '../../nodes/SupplierMatchedProjects/descriptions';
 import { addDays, todayIn } from '../../nodes/SupplierMatchedProjects/projects/dates';
 import { scopeOf } from '../../nodes/SupplierMatchedProjects/trigger/listing';
-import { project, tender } from '../support/n8n-fixtures';
+import { project, tender } from '../support/engine/n8n-fixtures';
 
 const today = '2030-03-01';
 
@@ -105,60 +103,6 @@ describe('filterProjects', () => {
 		const copy = structuredClone(input);
 		filterProjects(input, { tenderTypes: ['Tender'] }, today);
 		expect(input).toEqual(copy);
-	});
-});
-
-/** The message for a Quotes Due Within value that is no whole number of days. */
-const badDays = (got: string) =>
-	`Quotes Due Within (Days) filter: enter a whole number of days from 0 to 3650 (ten years) (got ${got})`;
-
-/** The message for a budget bound that is no plain number of dollars. */
-const badDollars = (field: string, got: string) =>
-	`${field} filter: enter a number of dollars from 0 to 1,000,000,000,000 (a trillion), without "$" or commas (got ${got})`;
-
-/** The message for a comma-separated list with an empty entry. */
-const emptyEntry = (field: string, value: string, what: string) =>
-	`${field} filter: "${value}" has an empty entry; remove the extra comma or enter ${what} between the commas`;
-
-describe('parseFilters', () => {
-	it('reads the collection as the node gets it', () => {
-		expect(
-			parseFilters({
-				tenderTypes: ['Tender'],
-				projectStatuses: ['Active', 'Closed'],
-				quotesDueWithinDays: 7,
-				matchedKeywords: 'plumbing, roofing ,,',
-			}),
-		).toEqual({
-			tenderTypes: ['Tender'],
-			projectStatuses: ['Active', 'Closed'],
-			quotesDueWithinDays: 7,
-			matchedKeywords: ['plumbing', 'roofing'],
-		});
-	});
-
-	it('treats empty values as no filter', () => {
-		const filters = parseFilters({ tenderTypes: [], projectStatuses: [], matchedKeywords: ' , ' });
-		expect(filters).toEqual({});
-		expect(hasFilters(filters)).toBe(false);
-		expect(parseFilters(undefined)).toEqual({});
-	});
-
-	it.each([
-		[
-			{ tenderTypes: ['Auction'] },
-			'Tender Type filter: "Auction" is not one of Tender, Procurement',
-		],
-		[{ projectStatuses: 'Open' }, 'Project Status filter: "Open" is not one of Active, Closed'],
-		[{ quotesDueWithinDays: -1 }, badDays('-1')],
-		[{ quotesDueWithinDays: 2.5 }, badDays('2.5')],
-		[{ quotesDueWithinDays: '7' }, badDays('"7"')],
-		[
-			{ matchedKeywords: ['a'] },
-			'Matched Keywords filter: enter keywords separated by commas (got ["a"])',
-		],
-	])('refuses %j with a message saying what to enter', (raw, message) => {
-		expect(() => parseFilters(raw)).toThrow(new FilterError(message));
 	});
 });
 
@@ -350,77 +294,15 @@ describe('combining the new filters', () => {
 	});
 });
 
-describe('parseFilters, new filters', () => {
-	it('reads budget bounds, the without-budget choice and comma-separated words', () => {
-		expect(
-			parseFilters({
-				budgetAtLeast: 0,
-				budgetAtMost: 2_500_000.5,
-				projectsWithoutBudget: 'keep',
-				categories: ' Residential , aged care',
-				locations: 'NSW,Café',
-				builders: ' Acme ',
-			}),
-		).toEqual({
-			budgetAtLeast: 0,
-			budgetAtMost: 2_500_000.5,
-			withoutBudget: 'keep',
-			categories: ['Residential', 'aged care'],
-			locations: ['NSW', 'Café'],
-			builders: ['Acme'],
-		});
-	});
-
-	it('treats blank word lists and empty bounds as no filter', () => {
-		expect(
-			parseFilters({ categories: '  ', locations: '', builders: null, budgetAtLeast: '' } as never),
-		).toEqual({});
-	});
-
-	it.each([
-		[{ budgetAtLeast: -1 }, badDollars('Budget At Least', '-1')],
-		[{ budgetAtMost: '1,000' }, badDollars('Budget At Most', '"1,000"')],
-		[{ budgetAtMost: Number.NaN }, badDollars('Budget At Most', 'NaN')],
-		[
-			{ budgetAtLeast: 2_000_000, budgetAtMost: 1_000_000 },
-			'Budget filters: Budget At Least (2000000) is more than Budget At Most (1000000); lower Budget At Least or raise Budget At Most',
-		],
-		[
-			{ projectsWithoutBudget: 'maybe' },
-			'Projects Without Budget filter: "maybe" is not one of keep, drop',
-		],
-		[
-			{ categories: 'Residential,,Civic' },
-			emptyEntry('Category', 'Residential,,Civic', 'categories'),
-		],
-		[{ locations: 'NSW, ' }, emptyEntry('Location', 'NSW, ', 'words or postcodes')],
-		[{ builders: ',Acme' }, emptyEntry('Builder', ',Acme', 'words of builder names')],
-		[
-			{ builders: ['Acme'] },
-			'Builder filter: enter words of builder names separated by commas (got ["Acme"])',
-		],
-	])('refuses %j with a message naming the field and the fix', (raw, message) => {
-		expect(() => parseFilters(raw)).toThrow(new FilterError(message));
-	});
-});
-
 describe('project IDs', () => {
 	it('keeps the projects with those exact IDs, in the order the API listed them', () => {
-		const filters = parseFilters({ projectIds: ' p3 , p1 ' });
-		expect(filters).toEqual({ projectIds: ['p3', 'p1'] });
+		const filters: ProjectFilters = { projectIds: ['p3', 'p1'] };
 		expect(hasFilters(filters)).toBe(true);
 		const projects = ['p1', 'p2', 'p3', 'P1'].map((projectId) => project({ projectId }));
 		expect(filterProjects(projects, filters, today).map((kept) => kept.projectId)).toEqual([
 			'p1',
 			'p3',
 		]);
-	});
-
-	it('treats a blank list as no filter and refuses an empty entry', () => {
-		expect(parseFilters({ projectIds: ' ' })).toEqual({});
-		expect(() => parseFilters({ projectIds: 'p1,,p2' })).toThrow(
-			emptyEntry('Project IDs', 'p1,,p2', 'project IDs'),
-		);
 	});
 });
 

@@ -1,4 +1,4 @@
-import { longFunctions, testModulesNamedInScripts } from '../support/import-graph';
+import { longFunctions, testModulesNamedInScripts } from '../support/tooling/house-rules';
 
 /**
  * The tooling is code a maintainer enters too: its functions stay short enough to follow, and

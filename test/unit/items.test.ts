@@ -6,7 +6,7 @@ import {
 	splitTenders,
 	type FlatRecord,
 } from '../../nodes/SupplierMatchedProjects/projects/items';
-import { project, tender } from '../support/n8n-fixtures';
+import { project, tender } from '../support/engine/n8n-fixtures';
 
 function isFlat(record: FlatRecord): boolean {
 	return Object.values(record).every((value) => value === null || typeof value !== 'object');

@@ -1,15 +1,15 @@
 import {
 	answerProject,
 	budgetText,
-	COMPACT_FIELDS,
 	daysLeft,
 	describeFilters,
 	summaryOf,
 	toolFailureOf,
-	withoutUnsetValues,
 } from '../../nodes/SupplierMatchedProjects/actions/matchedProject/tool-answer';
-import { parseFilters } from '../../nodes/SupplierMatchedProjects/projects/filters';
-import { project, tender } from '../support/n8n-fixtures';
+import { parseFilters } from '../../nodes/SupplierMatchedProjects/parameters/filters';
+import { COMPACT_FIELDS } from '../../nodes/SupplierMatchedProjects/parameters/tool';
+import type { FailureKind } from '../../nodes/SupplierMatchedProjects/transport/errors';
+import { project, tender } from '../support/engine/n8n-fixtures';
 
 describe('compact projects', () => {
 	it('are flat per project with their tenders, budget in words and days left', () => {
@@ -86,18 +86,6 @@ describe('budget bands and days', () => {
 });
 
 describe('model filters', () => {
-	it('treat what the model left at its default, empty or 0, as no filter', () => {
-		const raw = {
-			locations: '',
-			categories: '  ',
-			budgetAtLeast: 0,
-			budgetAtMost: 0,
-			quotesDueWithinDays: 0,
-			builders: 'Acme',
-		};
-		expect(parseFilters(withoutUnsetValues(raw))).toEqual({ builders: ['Acme'] });
-	});
-
 	it('are described one phrase each', () => {
 		const filters = parseFilters({
 			projectIds: 'a, b',
@@ -142,20 +130,29 @@ describe('the summary', () => {
 });
 
 describe('failures told to a model', () => {
-	it.each([
-		[401, /refused/, /owner must fix/],
-		[400, /refused/, /calling again will not help/],
-		[404, /Base URL/, /owner must fix/],
+	it.each<[FailureKind, number | undefined, RegExp, RegExp]>([
+		['credentials', 401, /refused/, /owner must fix/],
+		['client', 400, /refused/, /calling again will not help/],
 		[
+			'credentials',
+			undefined,
+			/refused the request for the supplier's projects\.$/,
+			/owner must fix/,
+		],
+		['notFound', 404, /Base URL/, /owner must fix/],
+		[
+			'notAPage',
 			200,
 			/Base URL answered with something that is not a page of results \(HTTP 200\)/,
 			/owner must fix/,
 		],
-		[429, /rate limit/, /Wait a few minutes/],
-		[503, /failed or could not be reached \(HTTP 503\)/, /call again in a few minutes/],
-		[undefined, /failed or could not be reached\.$/, /call again in a few minutes/],
-	])('HTTP %s', (status, message, description) => {
-		const failure = toolFailureOf(status);
+		['rateLimited', 429, /rate limit/, /Wait a few minutes/],
+		['waiting', 429, /rate limit/, /Wait a few minutes/],
+		['server', 503, /failed or could not be reached \(HTTP 503\)/, /call again in a few minutes/],
+		['unreachable', undefined, /failed or could not be reached\.$/, /call again in a few minutes/],
+		['paging', undefined, /failed or could not be reached\.$/, /call again in a few minutes/],
+	])('%s (HTTP %s)', (kind, status, message, description) => {
+		const failure = toolFailureOf(kind, status);
 		expect(failure.message).toMatch(message);
 		expect(failure.description).toMatch(description);
 	});

@@ -3,9 +3,10 @@ import type { INodeProperties } from 'n8n-workflow';
 import { MAX_DAYS } from '../projects/bounds';
 import {
 	COMPACT_FIELDS,
+	DEFAULT_TOOL_LIMIT,
 	PROJECT_ANSWER_FIELDS,
 	TENDER_ANSWER_FIELDS,
-} from '../actions/matchedProject/tool-answer';
+} from '../parameters/tool';
 
 /**
  * Parameters of the node's tool copy (the `<name>Tool` type n8n makes of a `usableAsTool` node).
@@ -31,9 +32,6 @@ export const TOOL_ALIASES: readonly string[] = [
 	'Find Bids',
 	'Tender Lookup',
 ];
-
-/** The default number of projects the tool returns, sized so a default answer stays near 4,000 tokens. */
-export const DEFAULT_TOOL_LIMIT = 20;
 
 /**
  * A parameter value filled in by the model, written as n8n's own "let the model define this"

@@ -1,14 +1,15 @@
-import type { IDataObject, IPollFunctions } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import type { IPollFunctions } from 'n8n-workflow';
 
-import { MAX_DAYS, quoted } from '../projects/bounds';
+import { MAX_DAYS } from '../projects/bounds';
 import type { ProjectFilters } from '../projects/filters';
 import type { OutputMode } from '../projects/items';
 import type { CompanyId } from '../transport';
-import type { TriggerEvent } from '../trigger/diff';
-import { checkedCompanyId, checkedFilters, checkedOutput } from './index';
+import { readCompanyId, readFilters, readOutput } from './index';
+import { readBoolean, readCollection, readOption, readWholeNumber, type ReadAt } from './readers';
 
 /** The trigger's parameters, read once per poll. */
+
+export type TriggerEvent = 'newTender' | 'newOrUpdatedTender' | 'quotesDueSoon';
 
 const EVENTS: readonly TriggerEvent[] = ['newTender', 'newOrUpdatedTender', 'quotesDueSoon'];
 
@@ -24,42 +25,36 @@ export interface TriggerParameters {
 }
 
 export function readTriggerParameters(context: IPollFunctions): TriggerParameters {
-	const node = context.getNode();
-	const companyId = checkedCompanyId(node, context.getNodeParameter('companyId') as string);
-	const event = context.getNodeParameter('event', 'newTender') as TriggerEvent;
-	if (!EVENTS.includes(event)) {
-		throw new NodeOperationError(
-			node,
-			`Event must be "newTender", "newOrUpdatedTender" or "quotesDueSoon" (got ${quoted(event)})`,
-		);
-	}
+	const at: ReadAt = { node: context.getNode() };
+	const companyId = readCompanyId(at, context.getNodeParameter('companyId'));
+	const event = readOption(at, 'Event', context.getNodeParameter('event', 'newTender'), EVENTS);
 	const daysBeforeQuotesDue =
-		event === 'quotesDueSoon' ? context.getNodeParameter('daysBeforeQuotesDue', 3) : 0;
-	if (
-		typeof daysBeforeQuotesDue !== 'number' ||
-		!Number.isInteger(daysBeforeQuotesDue) ||
-		daysBeforeQuotesDue < 0 ||
-		daysBeforeQuotesDue > MAX_DAYS
-	) {
-		throw new NodeOperationError(
-			node,
-			`Days Before Quotes Due must be a whole number of days from 0 to ${MAX_DAYS} (ten years) (got ${quoted(daysBeforeQuotesDue)})`,
-			{
-				description:
-					'Enter 3 to be reminded three days before quotes close, 0 for the day they close.',
-			},
-		);
-	}
-	const output = checkedOutput(node, context.getNodeParameter('output', 'tenders') as OutputMode);
-	const filters = checkedFilters(node, context.getNodeParameter('filters', {}) as IDataObject);
-	const options = context.getNodeParameter('options', {}) as IDataObject;
+		event === 'quotesDueSoon'
+			? readWholeNumber(
+					at,
+					'Days Before Quotes Due',
+					context.getNodeParameter('daysBeforeQuotesDue', 3),
+					{ min: 0, max: MAX_DAYS, unit: 'days', maxText: `${MAX_DAYS} (ten years)` },
+					{
+						description:
+							'Enter 3 to be reminded three days before quotes close, 0 for the day they close.',
+					},
+				)
+			: 0;
+	const output = readOutput(at, context.getNodeParameter('output', 'tenders'));
+	const filters = readFilters(at, context.getNodeParameter('filters', {}));
+	const options = readCollection(at, 'Options', context.getNodeParameter('options', {}));
 	return {
 		companyId,
 		event,
 		output,
-		simplify: context.getNodeParameter('simplify', false) as boolean,
+		simplify: readBoolean(at, 'Simplify', context.getNodeParameter('simplify', false)),
 		filters,
 		daysBeforeQuotesDue,
-		emitOpenOnFirstRun: options.emitOpenOnFirstRun === true,
+		emitOpenOnFirstRun: readBoolean(
+			at,
+			'Emit Open Tenders on First Run',
+			options.emitOpenOnFirstRun ?? false,
+		),
 	};
 }

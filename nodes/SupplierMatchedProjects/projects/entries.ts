@@ -13,7 +13,8 @@ export type ListedPage = Omit<ResultsPage, 'data'> & { data: unknown[] };
 /** Quoted values are cut to this many characters: a message must stay readable. */
 const QUOTE_LENGTH = 40;
 
-function quoted(value: string): string {
+/** A project ID as a skipped-entry sentence quotes it: shorter than bounds.ts's `quoted`. */
+function quotedBriefly(value: string): string {
 	return JSON.stringify(
 		value.length > QUOTE_LENGTH ? `${value.slice(0, QUOTE_LENGTH - 1)}…` : value,
 	);
@@ -56,7 +57,7 @@ export function projectFault(entry: unknown): string | undefined {
 }
 
 function project(projectId: string): string {
-	return `project ${quoted(projectId)}`;
+	return `project ${quotedBriefly(projectId)}`;
 }
 
 /** Where an entry stood: its page in the walk (from 1) and its index in that page's `data`. */

@@ -1,4 +1,5 @@
 import type { ErrorBody } from '../api/types';
+import { API_RATE_LIMIT_TEXT } from './rate-budget';
 
 export interface ApiFailure {
 	/** The cause, in a sentence. */
@@ -73,7 +74,7 @@ export function describeApiFailure(
 	if (status === 429) {
 		return {
 			message: `The API's rate limit was reached${afterAttempts(request)} (HTTP 429)`,
-			description: `The API allows 100 requests per 5 minutes per credential, and this call has waited as long as the node allows. Run the workflow later, or fetch fewer pages by setting a Limit.${says}`,
+			description: `The API allows ${API_RATE_LIMIT_TEXT} per credential, and this call has waited as long as the node allows. Run the workflow later, or fetch fewer pages by setting a Limit.${says}`,
 		};
 	}
 	if (status >= 500) {

@@ -1,5 +1,4 @@
 import type {
-	Failure,
 	ICredentialDataDecryptedObject,
 	IExecuteFunctions,
 	IHttpRequestOptions,
@@ -9,7 +8,7 @@ import type {
 	IPollFunctions,
 	JsonObject,
 } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
+import { NodeOperationError, sleep } from 'n8n-workflow';
 
 import type { ErrorBody } from '../api/types';
 import type { ListedPage } from '../projects/entries';
@@ -25,9 +24,10 @@ import {
 	type RequestTurn,
 	type SpentBy,
 } from './rate-budget';
+import { ApiError, type FailureKind, type FailureWords } from './errors';
 import { credentialAllowedDomains } from './n8n-features';
 import { networkFailureOf, type NetworkFailure } from './network';
-import { MAX_REDIRECTS, redirectOf, requestedUrl, type Redirect } from './redirects';
+import { MAX_REDIRECTS, redirectStep, requestedUrl, type RedirectStep } from './redirects';
 import { backoffDelay, isRetryableStatus, parseRetryAfter, type RetryPolicy } from './retry';
 import {
 	CREDENTIAL_TYPE,
@@ -35,7 +35,7 @@ import {
 	readSettings,
 	type SupplierSettings,
 } from './settings';
-import { TokenRequestError, type TokenCache } from './token';
+import { TokenRequestError, type TokenCache, type TokenFailureKind } from './token';
 import type { Turns } from './turns';
 
 export { CREDENTIAL_TYPE } from './settings';
@@ -45,13 +45,13 @@ export type SupplierContext = IExecuteFunctions | IPollFunctions | ILoadOptionsF
 const RESULTS_PATH = '/api/supplier/v1/companies';
 
 /**
- * Thrown when this credential's API rate limit (100 requests per 5 minutes) has no slot for the
+ * Thrown when this credential's API rate limit (API_RATE_LIMIT_TEXT) has no slot for the
  * request within the time the transport is willing to wait. `spentBy` says who counted it as used
  * up: this process's own budget (every execution here, nothing sent), or the API itself with a
  * 429, which counts every n8n process and client on the credential (queue mode's main and workers
  * alike). `queued`: the window had room, and the wait was the pace and the requests ahead.
  */
-export class RateBudgetError extends NodeApiError {
+export class RateBudgetError extends ApiError {
 	readonly spentBy: SpentBy;
 
 	constructor(node: INode, waitMs: number, spentBy: SpentBy = 'process', queued = false) {
@@ -63,38 +63,30 @@ export class RateBudgetError extends NodeApiError {
 			: `This credential has used its ${API_RATE_LIMIT_TEXT}${counted}; the next one is allowed in ${seconds} s`;
 		super(
 			node,
-			{ waitMs },
+			'waiting',
 			{
 				message,
 				description: `The node keeps each credential within the API rate limit and stopped rather than wait that long. Run the workflow later, set a Limit to fetch fewer pages, or poll less often. The limit is shared by every workflow and every n8n process using this credential (in queue mode: the main instance and all workers), so count them all.`,
-				httpCode: '429',
+				httpCode: 429,
 			},
+			{ waitMs },
 		);
 		this.spentBy = spentBy;
 	}
 }
 
-export function isRateBudgetError(error: unknown): error is RateBudgetError {
-	return error instanceof RateBudgetError;
-}
-
 /**
- * The API or the token issuer gave no answer. `network` says why, for whoever weighs the failure
- * (the trigger tells a missing host from a refused connection), so nobody reads it from the words.
+ * The API or the token issuer gave no answer. Its kind says whether waiting may mend it: a host
+ * name not found or a bad certificate lasts until someone fixes the address or the server.
+ * `network` says why, for a caller that must tell a timeout from the rest.
  */
-export class NoAnswerError extends NodeApiError {
+export class NoAnswerError extends ApiError {
 	readonly network: NetworkFailure;
 
-	constructor(
-		node: INode,
-		words: { message: string; description: string },
-		network: NetworkFailure,
-		failure?: Failure,
-	) {
-		super(node, words as JsonObject, { ...words, failure });
+	constructor(node: INode, words: FailureWords, network: NetworkFailure) {
+		const lasting = network.kind === 'dns' || network.kind === 'tls';
+		super(node, lasting ? 'misaddressed' : 'unreachable', words);
 		this.network = network;
-		// n8n-workflow before 2.40 ignores the option; the trigger reads the cause all the same.
-		this.failure ??= failure;
 	}
 }
 
@@ -181,9 +173,9 @@ function spokenPart(
 	credentials: ICredentialDataDecryptedObject,
 ): ErrorBody | undefined {
 	if (!isObject(body)) return undefined;
-	const text = (value: unknown) =>
+	const redactedText = (value: unknown) =>
 		typeof value === 'string' ? tokens.redact(value, credentials) : '';
-	return { code: text(body.code), message: text(body.message) };
+	return { code: redactedText(body.code), message: redactedText(body.message) };
 }
 
 function settingsOf(node: INode, credentials: ICredentialDataDecryptedObject): SupplierSettings {
@@ -260,7 +252,7 @@ async function inTurn<T>(opened: OpenedWalk, walk: () => Promise<T>): Promise<T>
  * still holds sends back for longer than a slot, that is the cause to report; otherwise the walks
  * ahead, paced, are.
  */
-function turnNotCome(api: ApiConnection, node: INode, key: string, waitedMs: number): NodeApiError {
+function turnNotCome(api: ApiConnection, node: INode, key: string, waitedMs: number): ApiError {
 	const spent = api.rateBudget.spentFor(key);
 	// One slot's wait is the pacing after a 429, not a spent window.
 	if (spent !== undefined && spent.waitMs > api.rateBudget.paceMs) {
@@ -270,14 +262,15 @@ function turnNotCome(api: ApiConnection, node: INode, key: string, waitedMs: num
 	const queued = api.walkTurns.queued(key);
 	const others = queued === 0 ? '' : `; ${queued} more are waiting`;
 	const message = `Walks through the results on this credential are queued: this run waited ${seconds} s for its turn behind another and stopped rather than wait longer${others}`;
-	return new NodeApiError(
+	return new ApiError(
 		node,
-		{ waitedMs },
+		'waiting',
 		{
 			message,
 			description: `Runs that read the results with one credential take turns, so that its rate limit (${API_RATE_LIMIT_TEXT}) is spent on runs that finish. Run the workflow again when the others are done, run fewer workflows with this credential at the same time, or set a Limit so that each run reads fewer pages.`,
-			httpCode: '429',
+			httpCode: 429,
 		},
+		{ waitedMs },
 	);
 }
 
@@ -329,23 +322,6 @@ async function send(
 	}
 }
 
-function apiError(
-	node: INode,
-	message: string,
-	description: string,
-	why: { httpCode?: number; failure?: Failure } = {},
-): NodeApiError {
-	const error = new NodeApiError(node, { message, description } as JsonObject, {
-		message,
-		description,
-		httpCode: why.httpCode === undefined ? undefined : String(why.httpCode),
-		failure: why.failure,
-	});
-	// n8n-workflow before 2.40 ignores the option; the trigger reads the cause all the same.
-	error.failure ??= why.failure;
-	return error;
-}
-
 /** What every page request of a walk shares, fixed when the walk opens. */
 interface OpenedWalk {
 	api: ApiConnection;
@@ -390,6 +366,8 @@ interface Attempt {
 	url: string;
 	outcome: Outcome;
 	credentials: ICredentialDataDecryptedObject;
+	/** Redirects followed before it. */
+	redirects: number;
 }
 
 /**
@@ -400,11 +378,16 @@ type Retry =
 	| { kind: 'never' }
 	| { kind: 'newToken' }
 	| { kind: 'apiSaidWhen' }
-	| { kind: 'redirect'; url: string }
 	| { kind: 'wait'; retryAfterMs?: number };
 
-/** An attempt judged: the page, or the failure to report should no retry follow. */
-type Verdict = { page: ListedPage } | { retry: Retry; failure: () => NodeApiError };
+/**
+ * An attempt judged: the page, a same-origin redirect to follow, or the failure to report should
+ * no retry follow.
+ */
+type Verdict =
+	| { page: ListedPage }
+	| { follow: string }
+	| { retry: Retry; failure: () => ApiError };
 
 /**
  * Fetches one page of matched projects. Adds nothing to the auth headers itself (the credential
@@ -418,6 +401,11 @@ async function requestResultsPage(opened: OpenedWalk, page: PageRequest): Promis
 		const attempt = await sendAttempt(call, tries);
 		const verdict = judged(call, attempt);
 		if ('page' in verdict) return verdict.page;
+		if ('follow' in verdict) {
+			tries.redirects++;
+			tries.redirectedTo = verdict.follow;
+			continue;
+		}
 		if (!(await triesAgain(call, tries, attempt, verdict.retry))) throw verdict.failure();
 	}
 }
@@ -496,7 +484,7 @@ async function sendAttempt(call: PageCall, tries: Tries): Promise<Attempt> {
 	rateBudget.answered(call.budgetKey, rateAnswerOf(outcome));
 	call.onAnswered?.(Date.now() - sentAt);
 	const url = redirectedTo ?? requestedUrl(call.options.url, call.options.qs);
-	return { number: tries.attempts, url, outcome, credentials };
+	return { number: tries.attempts, url, outcome, credentials, redirects: tries.redirects };
 }
 
 /** What the rate budget learns from an attempt: every answer but a 429 counted, a 429 not. */
@@ -513,14 +501,19 @@ function judged(call: PageCall, attempt: Attempt): Verdict {
 	if ('answer' in outcome) return judgedAnswer(call, attempt, outcome.answer);
 	if ('token' in outcome) {
 		const { token } = outcome;
-		const words = { message: token.message, description: token.description ?? '' };
+		// No HTTP code: the issuer's status is not the API's. Its failure says whether it lasts.
+		const words = {
+			message: token.message,
+			description: token.description ?? '',
+			failure: token.failure,
+		};
+		const { network } = token;
 		return {
 			retry: token.retryable ? { kind: 'wait' } : { kind: 'never' },
-			// No HTTP code: the issuer's status is not the API's. The failure says whether it lasts.
 			failure: () =>
-				token.network === undefined
-					? apiError(call.node, words.message, words.description, { failure: token.failure })
-					: new NoAnswerError(call.node, words, token.network, token.failure),
+				network === undefined
+					? new ApiError(call.node, KIND_OF_TOKEN_FAILURE[token.kind], words)
+					: new NoAnswerError(call.node, words, network),
 		};
 	}
 	if ('network' in outcome) {
@@ -532,7 +525,11 @@ function judged(call: PageCall, attempt: Attempt): Verdict {
 	}
 	return {
 		retry: { kind: 'never' },
-		failure: () => apiError(call.node, outcome.unexpected, "Check the credential's settings."),
+		failure: () =>
+			new ApiError(call.node, 'unreachable', {
+				message: outcome.unexpected,
+				description: "Check the credential's settings.",
+			}),
 	};
 }
 
@@ -544,16 +541,15 @@ function judgedAnswer(call: PageCall, attempt: Attempt, answer: IN8nHttpFullResp
 		return {
 			retry: { kind: 'never' },
 			failure: () =>
-				apiError(
-					call.node,
-					`The address ${call.failedRequest.baseUrl} answered, but not with a page of matched projects`,
-					notAPageAdvice(body),
-					{ httpCode: statusCode },
-				),
+				new ApiError(call.node, 'notAPage', {
+					message: `The address ${call.failedRequest.baseUrl} answered, but not with a page of matched projects`,
+					description: notAPageAdvice(body),
+					httpCode: statusCode,
+				}),
 		};
 	}
-	const redirect = redirectOf(statusCode, headers, attempt.url);
-	if (redirect !== undefined) return redirected(call, redirect);
+	const step = redirectStep(answer, attempt.url, { hops: attempt.redirects, keepMethod: false });
+	if (step !== undefined) return 'follow' in step ? step : redirectRefused(call, step);
 	const retryAfterMs = parseRetryAfter(headers?.['retry-after'], Date.now());
 	let retry: Retry = { kind: 'never' };
 	if (statusCode === 401) retry = { kind: 'newToken' };
@@ -567,51 +563,59 @@ const BASE_URL_FIX =
 	"Correct the credential's Base URL: enter the API's address as the operator issued it, without /api/supplier/v1.";
 
 /**
- * A redirect: followed on the Base URL's own origin (the GET stays a GET, as every redirect
- * status allows), refused anywhere else, since the credential belongs to that origin alone.
+ * A redirect refused: the GET is followed on the Base URL's own origin only (as every redirect
+ * status allows), since the credential belongs to that origin alone.
  */
-function redirected(call: PageCall, redirect: Redirect): Verdict {
+function redirectRefused(call: PageCall, step: Exclude<RedirectStep, { follow: string }>): Verdict {
 	const { baseUrl } = call.failedRequest;
-	const failure = { cause: 'configuration-invalid' } as const;
-	if (redirect.kind === 'otherOrigin') {
-		return {
-			retry: { kind: 'never' },
-			failure: () =>
-				apiError(
-					call.node,
-					`The API at ${baseUrl} redirected the request to another address, ${redirect.origin} (HTTP ${redirect.status}); the node did not follow it, so the credential was not sent there`,
-					`The node sends the access token and client ID only to the Base URL's own scheme, host and port. ${BASE_URL_FIX} If the operator confirms the API moved to ${redirect.origin}, enter that.`,
-					{ httpCode: redirect.status, failure },
-				),
-		};
-	}
+	const why = { httpCode: step.status, failure: { cause: 'configuration-invalid' } } as const;
+	const words =
+		step.refused === 'otherOrigin'
+			? {
+					message: `The API at ${baseUrl} redirected the request to another address, ${step.origin} (HTTP ${step.status}); the node did not follow it, so the credential was not sent there`,
+					description: `The node sends the access token and client ID only to the Base URL's own scheme, host and port. ${BASE_URL_FIX} If the operator confirms the API moved to ${step.origin}, enter that.`,
+				}
+			: {
+					message: `The API at ${baseUrl} redirected the request more than ${MAX_REDIRECTS} times (HTTP ${step.status})`,
+					description: BASE_URL_FIX,
+				};
 	return {
-		retry: { kind: 'redirect', url: redirect.url },
-		failure: () =>
-			apiError(
-				call.node,
-				`The API at ${baseUrl} redirected the request more than ${MAX_REDIRECTS} times (HTTP ${redirect.status})`,
-				BASE_URL_FIX,
-				{ httpCode: redirect.status, failure },
-			),
+		retry: { kind: 'never' },
+		failure: () => new ApiError(call.node, 'client', { ...words, ...why }),
 	};
 }
 
 /** With the attempt's own credentials, so the token it was sent with is blanked out too. */
-function statusError(call: PageCall, attempt: Attempt, answer: IN8nHttpFullResponse): NodeApiError {
+function statusError(call: PageCall, attempt: Attempt, answer: IN8nHttpFullResponse): ApiError {
+	const { statusCode } = answer;
 	const said = spokenPart(answer.body, call.api.tokens, attempt.credentials);
 	const failedRequest = { ...call.failedRequest, attempts: attempt.number };
-	const failure = describeApiFailure(answer.statusCode, said, failedRequest);
-	return new NodeApiError(
-		call.node,
-		{ code: errorCodeOf(said) ?? null, message: failure.message } as JsonObject,
-		{
-			message: failure.message,
-			description: failure.description,
-			httpCode: String(answer.statusCode),
-		},
-	);
+	const failure = describeApiFailure(statusCode, said, failedRequest);
+	return new ApiError(call.node, kindOfStatus(statusCode), { ...failure, httpCode: statusCode }, {
+		code: errorCodeOf(said) ?? null,
+		message: failure.message,
+	} as JsonObject);
 }
+
+/** An error status's kind: section 7 of the API specification. */
+function kindOfStatus(status: number): FailureKind {
+	if (status === 401) return 'credentials';
+	if (status === 404) return 'notFound';
+	if (status === 429) return 'rateLimited';
+	if (status >= 500) return 'server';
+	return 'client';
+}
+
+/** The token issuer's failures that got an answer: its refusals need the credential fixed. */
+const KIND_OF_TOKEN_FAILURE: Record<TokenFailureKind, FailureKind> = {
+	invalidClient: 'credentials',
+	invalidScope: 'credentials',
+	wrongAuthUrl: 'credentials',
+	refused: 'credentials',
+	redirected: 'client',
+	issuerUnavailable: 'server',
+	unreachable: 'unreachable',
+};
 
 function networkError(call: PageCall, network: NetworkFailure, attempts: number): NoAnswerError {
 	const { baseUrl } = call.failedRequest;
@@ -633,8 +637,8 @@ function networkError(call: PageCall, network: NetworkFailure, attempts: number)
 
 /**
  * The retry policy, all of it: a first 401 is sent again at once with a new token; a 429 that
- * says when to come back waits in the rate budget and costs no attempt; a same-origin redirect is
- * followed at once, up to MAX_REDIRECTS; anything else that may pass waits (the API's Retry-After,
+ * says when to come back waits in the rate budget and costs no attempt (a same-origin redirect
+ * is followed before, see redirectStep); anything else that may pass waits (the API's Retry-After,
  * or backoff) while attempts and the deadline allow.
  */
 async function triesAgain(
@@ -646,12 +650,6 @@ async function triesAgain(
 	if (retry.kind === 'newToken' && !tries.retriedUnauthorised) {
 		tries.retriedUnauthorised = true;
 		call.api.tokens.discardUsedBy(attempt.credentials);
-		return true;
-	}
-	if (retry.kind === 'redirect') {
-		if (tries.redirects >= MAX_REDIRECTS) return false;
-		tries.redirects++;
-		tries.redirectedTo = retry.url;
 		return true;
 	}
 	if (retry.kind === 'apiSaidWhen') {

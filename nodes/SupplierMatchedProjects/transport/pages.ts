@@ -24,7 +24,9 @@ export type FetchPage = (page: PageRequest) => Promise<ListedPage>;
 export type OnSkipped = (skipped: string) => void;
 
 /** The API's paging metadata cannot be followed; the walk stops instead of looping or restarting. */
-export class PagingError extends Error {}
+export class PagingError extends Error {
+	readonly kind = 'paging';
+}
 
 /** A request's outcome as a value, so a request read ahead never leaves a rejection unhandled. */
 type Requested = { page: ListedPage } | { failure: unknown };

@@ -6,14 +6,6 @@ const REDIRECT_STATUSES: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]
 /** Same-origin redirects one request follows before it fails: a moved path needs one or two. */
 export const MAX_REDIRECTS = 3;
 
-/**
- * Where a redirect points: a URL on the origin the request went to, which may be followed, or
- * anywhere else, named by its origin only (its path, query or user-info may hold anything).
- */
-export type Redirect =
-	| { kind: 'sameOrigin'; status: number; url: string }
-	| { kind: 'otherOrigin'; status: number; origin: string };
-
 /** An address as a message may name it: scheme, host and port, never user-info or path. */
 export function originOf(url: URL): string {
 	return url.host === '' ? url.protocol : `${url.protocol}//${url.host}`;
@@ -29,16 +21,25 @@ export function requestedUrl(url: string, qs?: IDataObject): string {
 }
 
 /**
- * The redirect an answer makes, if it is one with a usable Location. A Location with user-info
- * counts as another origin: following it would send that user-info as Basic authentication.
+ * What to do with an answer that may be a redirect: follow it, or refuse it and say why. Followed
+ * only on the origin the request went to (a Location with user-info counts as another origin:
+ * following it would send that user-info as Basic authentication), for at most MAX_REDIRECTS
+ * hops, and with `keepMethod` only where the status keeps the method and body (307, 308).
+ * Undefined when the answer is no redirect with a usable Location.
  */
-export function redirectOf(
-	statusCode: number,
-	headers: IDataObject | undefined,
+export type RedirectStep =
+	| { follow: string }
+	| { refused: 'otherOrigin'; status: number; origin: string }
+	| { refused: 'changesMethod' | 'tooMany'; status: number };
+
+export function redirectStep(
+	answer: { statusCode: number; headers?: IDataObject },
 	from: string,
-): Redirect | undefined {
-	if (!REDIRECT_STATUSES.has(statusCode)) return undefined;
-	const location = headers?.location;
+	rules: { hops: number; keepMethod: boolean },
+): RedirectStep | undefined {
+	const { statusCode: status } = answer;
+	if (!REDIRECT_STATUSES.has(status)) return undefined;
+	const location = answer.headers?.location;
 	if (typeof location !== 'string' || location.trim() === '') return undefined;
 	let target: URL;
 	try {
@@ -49,7 +50,10 @@ export function redirectOf(
 	target.hash = '';
 	const sameOrigin =
 		target.origin === new URL(from).origin && target.username === '' && target.password === '';
-	return sameOrigin
-		? { kind: 'sameOrigin', status: statusCode, url: target.href }
-		: { kind: 'otherOrigin', status: statusCode, origin: originOf(target) };
+	if (!sameOrigin) return { refused: 'otherOrigin', status, origin: originOf(target) };
+	if (rules.keepMethod && status !== 307 && status !== 308) {
+		return { refused: 'changesMethod', status };
+	}
+	if (rules.hops >= MAX_REDIRECTS) return { refused: 'tooMany', status };
+	return { follow: target.href };
 }

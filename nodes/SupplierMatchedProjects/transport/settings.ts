@@ -18,7 +18,8 @@ export interface SupplierSettings {
 /** A credential field that cannot be used as it is; the message says which field and how to fix it. */
 export class CredentialSettingsError extends UserError {}
 
-function text(value: unknown): string {
+/** A field as typed, without surrounding blanks; anything but text counts as empty. */
+function trimmedText(value: unknown): string {
 	return typeof value === 'string' ? value.trim() : '';
 }
 
@@ -26,12 +27,12 @@ function text(value: unknown): string {
  * An address as a message may echo it: what stands before an "@" in its authority, where a user
  * name and password would be, blanked out, parsed or not (`user:pass@host` is no URL at all).
  */
-export function withoutUserInfo(text: string): string {
-	return text.replace(/^([^:/?#]+:\/\/)?[^/?#]*@/, '$1***@');
+export function withoutUserInfo(typed: string): string {
+	return typed.replace(/^([^:/?#]+:\/\/)?[^/?#]*@/, '$1***@');
 }
 
 function address(value: unknown, field: string, example: string): string {
-	const url = text(value).replace(/\/+$/, '');
+	const url = trimmedText(value).replace(/\/+$/, '');
 	if (url === '') {
 		throw new CredentialSettingsError(
 			`The credential's ${field} is empty: enter the address issued with your client ID, for example ${example}`,
@@ -69,13 +70,13 @@ function address(value: unknown, field: string, example: string): string {
  */
 export function readSettings(credentials: ICredentialDataDecryptedObject): SupplierSettings {
 	const authUrl = address(credentials.authUrl, 'Auth URL', 'https://auth.example.com');
-	const clientId = text(credentials.clientId);
+	const clientId = trimmedText(credentials.clientId);
 	if (clientId === '') {
 		throw new CredentialSettingsError(
 			"The credential's Client ID is empty: enter the client ID the operator issued for this integration",
 		);
 	}
-	const clientSecret = text(credentials.clientSecret);
+	const clientSecret = trimmedText(credentials.clientSecret);
 	if (clientSecret === '') {
 		throw new CredentialSettingsError(
 			"The credential's Client Secret is empty: enter the client secret the operator issued with the client ID",
@@ -86,6 +87,6 @@ export function readSettings(credentials: ICredentialDataDecryptedObject): Suppl
 		baseUrl: address(credentials.baseUrl, 'Base URL', 'https://api.example.com'),
 		clientId,
 		clientSecret,
-		scope: credentials.scope === undefined ? DEFAULT_SCOPE : text(credentials.scope),
+		scope: credentials.scope === undefined ? DEFAULT_SCOPE : trimmedText(credentials.scope),
 	};
 }

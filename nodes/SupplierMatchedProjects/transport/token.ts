@@ -11,7 +11,7 @@ import { UserError } from 'n8n-workflow';
 import type { OAuthErrorBody, TokenResponse } from '../api/types';
 import { isObject } from '../projects/values';
 import { networkFailureOf, type NetworkFailure } from './network';
-import { MAX_REDIRECTS, redirectOf } from './redirects';
+import { MAX_REDIRECTS, redirectStep, type RedirectStep } from './redirects';
 import { readSettings, TOKEN_PATH, type SupplierSettings } from './settings';
 
 /** Refresh this long before the token expires, as the reference clients do. */
@@ -203,32 +203,40 @@ async function postForToken(
 		} catch (error) {
 			throw failedBeforeAnswer(settings, error);
 		}
-		const redirect = redirectOf(response.statusCode, response.headers, url);
-		if (redirect === undefined) return response;
-		const at = `The token issuer at ${settings.authUrl}`;
-		if (redirect.kind === 'otherOrigin') {
-			throw new TokenRequestError(
-				'redirected',
-				`${at} redirected the token request to another address, ${redirect.origin} (HTTP ${redirect.status}); the node did not follow it, so the client secret was not sent there`,
-				`The node sends the client secret only to the Auth URL's own scheme, host and port. ${AUTH_URL_FIX} If the operator confirms the issuer moved to ${redirect.origin}, enter that.`,
-			);
+		const step = redirectStep(response, url, { hops, keepMethod: true });
+		if (step === undefined) return response;
+		if ('follow' in step) {
+			url = step.follow;
+			continue;
 		}
-		if (redirect.status !== 307 && redirect.status !== 308) {
-			throw new TokenRequestError(
-				'redirected',
-				`${at} answered the token request with a redirect (HTTP ${redirect.status}) that would turn it into a GET without the client's credentials, so the node did not follow it`,
-				AUTH_URL_FIX,
-			);
-		}
-		if (hops >= MAX_REDIRECTS) {
-			throw new TokenRequestError(
-				'redirected',
-				`${at} redirected the token request more than ${MAX_REDIRECTS} times (HTTP ${redirect.status})`,
-				AUTH_URL_FIX,
-			);
-		}
-		url = redirect.url;
+		throw redirectRefused(settings, step);
 	}
+}
+
+function redirectRefused(
+	settings: SupplierSettings,
+	step: Exclude<RedirectStep, { follow: string }>,
+): TokenRequestError {
+	const at = `The token issuer at ${settings.authUrl}`;
+	if (step.refused === 'otherOrigin') {
+		return new TokenRequestError(
+			'redirected',
+			`${at} redirected the token request to another address, ${step.origin} (HTTP ${step.status}); the node did not follow it, so the client secret was not sent there`,
+			`The node sends the client secret only to the Auth URL's own scheme, host and port. ${AUTH_URL_FIX} If the operator confirms the issuer moved to ${step.origin}, enter that.`,
+		);
+	}
+	if (step.refused === 'changesMethod') {
+		return new TokenRequestError(
+			'redirected',
+			`${at} answered the token request with a redirect (HTTP ${step.status}) that would turn it into a GET without the client's credentials, so the node did not follow it`,
+			AUTH_URL_FIX,
+		);
+	}
+	return new TokenRequestError(
+		'redirected',
+		`${at} redirected the token request more than ${MAX_REDIRECTS} times (HTTP ${step.status})`,
+		AUTH_URL_FIX,
+	);
 }
 
 async function requestToken(

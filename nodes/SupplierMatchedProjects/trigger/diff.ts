@@ -1,3 +1,4 @@
+import type { TriggerEvent } from '../parameters/trigger';
 import { dayToIsoDate, isoDateToDay } from '../projects/dates';
 import {
 	MAX_TRACKED_TENDERS,
@@ -8,7 +9,7 @@ import {
 	type WalkProgress,
 } from './state';
 
-export type TriggerEvent = 'newTender' | 'newOrUpdatedTender' | 'quotesDueSoon';
+export type { TriggerEvent };
 
 /** The window of the quotesDueSoon event. */
 export interface DueSoonWindow {
@@ -28,7 +29,7 @@ export interface Reminder {
 	previousQuotesDueAt: string | null;
 }
 
-/** One tender of the current walk that passes the user's filters, once per tender id. */
+/** One tender of the current walk that passes the user's filters (see listedTenders: each id once). */
 export interface ListedTender {
 	id: string;
 	snapshot: TenderSnapshot;
@@ -132,16 +133,9 @@ function beyondCap(unlisted: ReadonlyArray<[string, TrackedTender]>): Set<string
 	return new Set(oldestFirst.slice(0, unlisted.length - MAX_TRACKED_TENDERS).map(([id]) => id));
 }
 
-/** The walk's tenders with each id once, its first listing kept. */
-function onceEach(listed: readonly ListedTender[]): ListedTender[] {
-	const seen = new Set<string>();
-	const once: ListedTender[] = [];
-	for (const tender of listed) {
-		if (seen.has(tender.id)) continue;
-		seen.add(tender.id);
-		once.push(tender);
-	}
-	return once;
+/** The window for the workflow's date today (YYYY-MM-DD) and the days set. */
+export function dueSoonWindow(today: string, days: number): DueSoonWindow {
+	return { today: isoDateToDay(today) ?? 0, days };
 }
 
 /**
@@ -299,11 +293,7 @@ export function diffPoll(input: PollDiffInput): PollDiff {
 
 	for (const tender of listed) {
 		const { id, snapshot } = tender;
-		const size = tenders.size;
 		tenders.set(id, keepSnapshots ? { lastListedDay: today, snapshot } : { lastListedDay: today });
-		// listedTenders gives each id once; a repeat from another caller overwrote the first
-		// listing, so start again with the repeats left out.
-		if (tenders.size === size) return diffPoll({ ...input, listed: onceEach(listed) });
 		const before = known?.tenders.get(id);
 		if (before === undefined) {
 			if (!silentlyTrack || openedSince(part, tender)) newTenderIds.push(id);
@@ -371,13 +361,10 @@ function dueSoonDiff(
 	const { previous, today, dueSoon } = input;
 	const silently = part.baseline && !input.emitOpenOnFirstRun;
 	const tenders = new Map<string, TrackedTender>();
-	const listedIds = new Set<string>();
 	const reminders: Reminder[] = [];
 	const dayOfDate = memoisedDayOfDate();
 
 	for (const { id, snapshot } of input.listed) {
-		if (listedIds.has(id)) continue;
-		listedIds.add(id);
 		const before = previous?.tenders.get(id)?.dueDays ?? [];
 		const daysLeft = daysLeftInWindow(snapshot, dueSoon, dayOfDate);
 		let dueDays = before.length > 0 ? liveDueDays(before, today) : before;
@@ -396,8 +383,9 @@ function dueSoonDiff(
 	}
 
 	const unlisted: Array<[string, TrackedTender]> = [];
+	// A listed tender with due days is in `tenders`: it keeps at least the last of them.
 	for (const [id, known] of previous?.tenders ?? []) {
-		if (listedIds.has(id) || known.dueDays === undefined || known.dueDays.length === 0) continue;
+		if (known.dueDays === undefined || known.dueDays.length === 0 || tenders.has(id)) continue;
 		if (!judgedUnlisted(part, known)) {
 			tenders.set(id, known);
 			continue;

@@ -1,6 +1,12 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { readTriggerState, type ReadStateResult } from './state';
+import type { PollDiff } from './diff';
+import {
+	readTriggerState,
+	writeTriggerState,
+	type ReadStateResult,
+	type TriggerState,
+} from './state';
 
 /**
  * n8n keeps a poll's state when the poll emits, and under its durable scheduler with durable
@@ -48,4 +54,77 @@ export function stateToGoOn(
 		return { read: stored, handedOn: false };
 	}
 	return { read: readTriggerState(quiet.written), handedOn: true };
+}
+
+/** What the process notes of each trigger's states, by trigger. */
+export interface StateNotes {
+	/** The write count of the state this process last wrote. */
+	readonly lastWrites: Map<string, number>;
+	/** The last quiet poll's state. */
+	readonly quietStates: Map<string, QuietState>;
+}
+
+/** The state a poll goes on from. */
+export interface RecalledState {
+	read: ReadStateResult;
+	/** Undefined when there is none, or it is unreadable. */
+	previous: TriggerState | undefined;
+	/** Its write count (0: none). */
+	seq: number;
+	/** Not what this process last wrote: the polls since its last save are unknown. */
+	loadedFromStorage: boolean;
+}
+
+/** The trigger's state as n8n handed it to this poll, or as the quiet poll before left it. */
+export function recallState(
+	stored: IDataObject,
+	notes: StateNotes,
+	trigger: string,
+	now: number,
+): RecalledState {
+	const { read, handedOn } = stateToGoOn(
+		readTriggerState(stored),
+		notes.quietStates.get(trigger),
+		now,
+	);
+	if (!handedOn) notes.quietStates.delete(trigger);
+	const seq = seqOf(read);
+	return {
+		read,
+		previous: read.kind === 'state' ? read.state : undefined,
+		seq,
+		loadedFromStorage: notes.lastWrites.get(trigger) !== seq,
+	};
+}
+
+/**
+ * Writes the diff's next state into the node's static data, key by key, which is how n8n notices
+ * that it changed. Returns it as written.
+ */
+export function keepState(
+	staticData: IDataObject,
+	notes: StateNotes,
+	trigger: string,
+	recalled: RecalledState,
+	diff: PollDiff,
+): IDataObject {
+	const seq = recalled.seq + 1;
+	const completedAt = diff.walkComplete ? Date.now() : recalled.previous?.completedAt;
+	const written = writeTriggerState({ ...diff.next, seq, completedAt });
+	for (const key of Object.keys(staticData)) if (!(key in written)) delete staticData[key];
+	Object.assign(staticData, written);
+	notes.lastWrites.set(trigger, seq);
+	return written;
+}
+
+/** A quiet poll's state is noted, in case n8n drops it; a poll that emitted needs no note. */
+export function noteQuiet(
+	notes: StateNotes,
+	trigger: string,
+	recalled: RecalledState,
+	written: IDataObject,
+	quiet: boolean,
+): void {
+	if (quiet) notes.quietStates.set(trigger, { basedOn: recalled.seq, written, at: Date.now() });
+	else notes.quietStates.delete(trigger);
 }

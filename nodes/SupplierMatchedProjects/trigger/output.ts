@@ -1,4 +1,4 @@
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import type { Project, Tender } from '../api/types';
 import {
@@ -7,12 +7,13 @@ import {
 	simplifyTenderItem,
 	type OutputMode,
 } from '../projects/items';
-import type { TenderChanges, TriggerEvent } from './diff';
+import type { PollDiff, TenderChanges, TriggerEvent } from './diff';
+import type { ListingTender } from './listing';
 import type { TenderSnapshot } from './state';
 
 export type AnnouncedEvent = 'newTender' | 'updatedTender' | 'quotesDueSoon';
 
-export interface Announcement {
+interface Announcement {
 	event: AnnouncedEvent;
 	/** Only for updatedTender. */
 	changes?: TenderChanges;
@@ -20,6 +21,13 @@ export interface Announcement {
 	daysLeft?: number;
 	/** Only for quotesDueSoon, when the tender was inside the window before with another date. */
 	previousQuotesDueAt?: string | null;
+}
+
+/** An announced tender and the project it is listed in. */
+interface Carried {
+	project: Project;
+	tender: Tender;
+	announcement: Announcement;
 }
 
 export interface OutputOptions {
@@ -97,7 +105,7 @@ function tenderItem(
 
 function projectItem(
 	project: Project,
-	carried: Array<{ tender: Tender; announcement: Announcement }>,
+	carried: readonly Carried[],
 	options: OutputOptions,
 ): IDataObject {
 	const newCount = carried.filter(({ announcement }) => announcement.event === 'newTender').length;
@@ -133,35 +141,63 @@ function projectItem(
 	};
 }
 
+/** What a diff announces: its new tenders, updates and reminders. */
+export type Announced = Pick<PollDiff, 'newTenderIds' | 'updates' | 'reminders'>;
+
+function announcementsOf(announced: Announced): Map<string, Announcement> {
+	const announcements = new Map<string, Announcement>();
+	for (const id of announced.newTenderIds) announcements.set(id, { event: 'newTender' });
+	for (const { id, changes } of announced.updates) {
+		announcements.set(id, { event: 'updatedTender', changes });
+	}
+	for (const { id, daysLeft, previousQuotesDueAt } of announced.reminders) {
+		announcements.set(id, { event: 'quotesDueSoon', daysLeft, previousQuotesDueAt });
+	}
+	return announcements;
+}
+
 /**
  * The items to emit for the announced tenders, in walk order, in the main node's shapes (see
  * projects/items) with an `event` field, `changes` ({ field: { from, to } }) on updates, and
- * `daysLeft` (plus `previousQuotesDueAt` when the date moved) on reminders. A tender listed more
- * than once is announced where it is first listed.
+ * `daysLeft` (plus `previousQuotesDueAt` when the date moved) on reminders. Each tender is in the
+ * project the listing first listed it in.
  */
 export function announcedItems(
-	projects: readonly Project[],
-	announcements: ReadonlyMap<string, Announcement>,
+	listed: readonly ListingTender[],
+	announced: Announced,
 	options: OutputOptions,
 ): IDataObject[] {
-	const placed = new Set<string>();
-	const items: IDataObject[] = [];
-	for (const project of projects) {
-		const carried: Array<{ tender: Tender; announcement: Announcement }> = [];
-		for (const tender of project.tenders ?? []) {
-			const announcement = announcements.get(tender?.id);
-			if (announcement === undefined || placed.has(tender.id)) continue;
-			placed.add(tender.id);
-			carried.push({ tender, announcement });
-		}
-		if (carried.length === 0) continue;
-		if (options.output === 'projects') {
-			items.push(projectItem(project, carried, options));
-			continue;
-		}
-		for (const { tender, announcement } of carried) {
-			items.push(tenderItem(project, tender, announcement, options));
-		}
+	const announcements = announcementsOf(announced);
+	const carried: Carried[] = [];
+	for (const { id, project, tender } of listed) {
+		const announcement = announcements.get(id);
+		if (announcement !== undefined) carried.push({ project, tender, announcement });
 	}
-	return items;
+	if (options.output === 'tenders') {
+		return carried.map(({ project, tender, announcement }) =>
+			tenderItem(project, tender, announcement, options),
+		);
+	}
+	return byProject(carried).map((run) => projectItem(run[0].project, run, options));
+}
+
+/** A project's tenders are listed one after another: each run is one project's. */
+function byProject(carried: readonly Carried[]): Carried[][] {
+	const runs: Carried[][] = [];
+	for (const entry of carried) {
+		const run = runs[runs.length - 1];
+		if (run !== undefined && run[0].project === entry.project) run.push(entry);
+		else runs.push([entry]);
+	}
+	return runs;
+}
+
+/** The poll's output: one item per announced tender (or per project), null when none. */
+export function emittedItems(
+	listed: readonly ListingTender[],
+	announced: Announced,
+	options: OutputOptions,
+): INodeExecutionData[][] | null {
+	const items = announcedItems(listed, announced, options);
+	return items.length === 0 ? null : [items.map((json) => ({ json }))];
 }

@@ -1,63 +1,172 @@
-import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
+import type { INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import type { Project } from '../api/types';
-import type { ListedPage } from '../projects/entries';
-import { isoDateToDay } from '../projects/dates';
-import { filterProjects } from '../projects/filters';
-import { MAX_PAGE_SIZE, walkPages, type FetchPage, type OnSkipped } from '../transport/pages';
-import { nodeErrorOf } from '../transport/errors';
+import { dayOf, todayIn } from '../projects/dates';
 import type { TriggerParameters } from '../parameters/trigger';
+import type { ApiConnection } from '../transport';
+import { nodeErrorOf } from '../transport/errors';
+import { diffPoll, dueSoonWindow, isFreshFor, type PollDiff } from './diff';
 import {
-	isRateBudgetError,
-	NoAnswerError,
-	openWalk,
-	type ApiConnection,
-	type Walk,
-} from '../transport';
-import { API_RATE_LIMIT_TEXT, API_RATE_PACE_SECONDS } from '../transport/rate-budget';
-import { daysLeftInWindow, type DueSoonWindow, type PollDiff } from './diff';
-import { failureOf, isHeard, type FailureStreak } from './failures';
-import { announcedItems, type Announcement } from './output';
-import type { TriggerState } from './state';
+	listTenders,
+	PAGING_ADVICE,
+	sampleListings,
+	scopeOf,
+	type Listing,
+	type PollingProcess,
+} from './listing';
+import { keepState, noteQuiet, recallState, type RecalledState, type StateNotes } from './memory';
+import { emittedItems } from './output';
+import { endTurn, holdsTurn, takeTurn, type RunningPoll } from './overlap';
 
 /**
- * The trigger's fetching, for the trigger class to call: it reads the parameters, walks the
- * results and turns what is new into items, while the class keeps the state.
+ * A trigger's poll, one way through: list the walk's tenders, diff them against the state, write
+ * the next state, then give out the items of what the diff announced.
  */
 
 /** "Fetch Test Event" shows this many items at most. */
 const SAMPLE_SIZE = 5;
 
-const PAGING_ADVICE = 'The trigger tries again on its next poll.';
+/** Time kept back from n8n's poll budget for comparing and writing the state. */
+const POLL_RESERVE_MS = 3_000;
 
-/** The quotesDueSoon window for today's date (YYYY-MM-DD) in the workflow's time zone. */
-export function dueSoonWindow(parameters: TriggerParameters, today: string): DueSoonWindow {
-	return { today: isoDateToDay(today) ?? 0, days: parameters.daysBeforeQuotesDue };
+/** What a trigger's poll uses of its n8n process (runtime.ts): the API and its notes by trigger. */
+export interface TriggerProcess extends PollingProcess, StateNotes {
+	readonly runningPolls: Map<string, RunningPoll>;
 }
 
-/** Warns of an entry the walk left out: its new tenders come with the first poll that can read it. */
-function warnSkipped(context: IPollFunctions): OnSkipped {
-	const { name } = context.getNode();
-	return (entry) =>
-		context.logger.warn(
-			`Supplier Matched Projects Trigger "${name}" left out an unreadable entry: ${entry}. The poll went on with the rest; its new tenders are announced once a poll can read it.`,
+/** One trigger of one workflow: n8n's own key for its static data is the node's name. */
+function triggerKey(context: IPollFunctions): string {
+	return JSON.stringify([context.getWorkflow().id ?? '', context.getNode().name]);
+}
+
+function nodeName(context: IPollFunctions): string {
+	return `Supplier Matched Projects Trigger "${context.getNode().name}"`;
+}
+
+/** A scheduled poll in its turn, or in manual mode the sample that "Fetch Test Event" shows. */
+export async function pollTrigger(
+	context: IPollFunctions,
+	runtime: TriggerProcess,
+	parameters: TriggerParameters,
+): Promise<INodeExecutionData[][] | null> {
+	const today = todayIn(context.getTimezone());
+	if (context.getMode() === 'manual') {
+		return await fetchSample(context, runtime, parameters, today);
+	}
+	const { runningPolls } = runtime;
+	const key = triggerKey(context);
+	const turn = takeTurn(runningPolls, key, Date.now());
+	if (turn === undefined) {
+		const since = new Date(runningPolls.get(key)?.since ?? Date.now()).toISOString();
+		context.logger.info(
+			`${nodeName(context)} skipped a poll: its poll started at ${since} is still running and announces what is new`,
 		);
+		return null;
+	}
+	try {
+		return await pollInTurn(context, runtime, parameters, today, () =>
+			holdsTurn(runningPolls, key, turn),
+		);
+	} finally {
+		endTurn(runningPolls, key, turn);
+	}
+}
+
+/** A scheduled poll: the read, the walk, then the compare and write with nothing in between. */
+async function pollInTurn(
+	context: IPollFunctions,
+	runtime: TriggerProcess,
+	parameters: TriggerParameters,
+	today: string,
+	stillInTurn: () => boolean,
+): Promise<INodeExecutionData[][] | null> {
+	const startedAt = Date.now();
+	const deadline = pollDeadline(context, startedAt);
+	const key = triggerKey(context);
+	const staticData = context.getWorkflowStaticData('node');
+	const recalled = recallState(staticData, runtime, key, startedAt);
+	warnUnreadable(context, recalled);
+	const { previous } = recalled;
+	const scope = scopeOf(parameters.companyId, parameters.filters);
+	const goesOn = previous !== undefined && !isFreshFor(previous, scope, parameters.event);
+	// A failed walk leaves the state untouched: the tenders it missed come with the next good poll.
+	const listing = await listTenders(context, runtime, parameters, today, {
+		trigger: key,
+		remembers: previous !== undefined,
+		from: goesOn ? previous.walk?.cursor : undefined,
+		completedAt: previous?.completedAt ?? 0,
+		deadline,
+	});
+	if (listing === null) return null;
+	if (!stillInTurn()) {
+		context.logger.warn(
+			`${nodeName(context)} dropped a poll that ran so long that a later poll took over`,
+		);
+		return null;
+	}
+
+	const diff = diffOf(listing, recalled, scope, parameters, today);
+	const written = keepState(staticData, runtime, key, recalled, diff);
+	const items = emittedItems(listing.tenders, diff, parameters);
+	noteQuiet(runtime, key, recalled, written, items === null);
+	return items;
+}
+
+/** The one way to decide what is announced: the listing against the state before. */
+function diffOf(
+	listing: Listing,
+	recalled: Pick<RecalledState, 'previous' | 'loadedFromStorage'>,
+	scope: string,
+	parameters: TriggerParameters,
+	today: string,
+): PollDiff {
+	return diffPoll({
+		previous: recalled.previous,
+		scope,
+		today: dayOf(Date.now()),
+		loadedFromStorage: recalled.loadedFromStorage,
+		listed: listing.tenders,
+		projectCount: listing.projectCount,
+		pages: listing.pages,
+		resumeAt: listing.resumeAt,
+		event: parameters.event,
+		dueSoon: dueSoonWindow(today, parameters.daysBeforeQuotesDue),
+		emitOpenOnFirstRun: parameters.emitOpenOnFirstRun,
+	});
+}
+
+/** An unreadable saved state is logged; the trigger then starts a new baseline. */
+function warnUnreadable(context: IPollFunctions, { read }: RecalledState): void {
+	if (read.kind !== 'unreadable') return;
+	context.logger.warn(
+		`${nodeName(context)} cannot read its saved state (${read.reason}); it records the open tenders as a new baseline`,
+	);
 }
 
 /**
- * What "Fetch Test Event" shows: the first few matching tenders, announced as new, or for
- * quotesDueSoon the first few inside the window now.
+ * The instant the poll's walk must end: n8n's poll budget (2.40 on; 36 s under its durable
+ * scheduler, 5 minutes otherwise) less what the comparing and writing take. Lines without a
+ * budget have no bound but the transport's own waits.
  */
-export async function fetchSample(
+function pollDeadline(context: IPollFunctions, startedAt: number): number {
+	const budget: unknown =
+		typeof context.getPollBudgetMs === 'function' ? context.getPollBudgetMs() : undefined;
+	if (typeof budget !== 'number' || !(budget > 0)) return Number.POSITIVE_INFINITY;
+	return startedAt + budget - Math.min(POLL_RESERVE_MS, budget / 10);
+}
+
+/**
+ * What "Fetch Test Event" shows: the first few tenders a first run would announce when asked to
+ * emit what is open (for quotesDueSoon those inside the window now). The state is left alone.
+ */
+async function fetchSample(
 	context: IPollFunctions,
 	api: ApiConnection,
 	parameters: TriggerParameters,
 	today: string,
 ): Promise<INodeExecutionData[][]> {
 	try {
-		const walk = await openWalk(api, context, parameters.companyId);
-		return await sample(context, parameters, walk.fetchPage, today);
+		return await sample(context, api, parameters, today);
 	} catch (error) {
 		throw nodeErrorOf(context.getNode(), error, { pagingAdvice: PAGING_ADVICE });
 	}
@@ -65,39 +174,27 @@ export async function fetchSample(
 
 async function sample(
 	context: IPollFunctions,
+	api: ApiConnection,
 	parameters: TriggerParameters,
-	fetchPage: FetchPage,
 	today: string,
 ): Promise<INodeExecutionData[][]> {
-	const found: Project[] = [];
-	const announcements = new Map<string, Announcement>();
-	const window = dueSoonWindow(parameters, today);
-	let items: IDataObject[] = [];
-	// Stops at the first page that fills the sample: the fewest requests for a test event.
-	for await (const data of walkPages(fetchPage, () => MAX_PAGE_SIZE, warnSkipped(context))) {
-		for (const project of filterProjects(data, parameters.filters, today)) {
-			found.push(project);
-			for (const tender of project.tenders ?? []) {
-				if (typeof tender?.id !== 'string') continue;
-				if (parameters.event !== 'quotesDueSoon') {
-					announcements.set(tender.id, { event: 'newTender' });
-					continue;
-				}
-				const daysLeft = daysLeftInWindow(
-					{ quotesDueAt: tender.quotesDueAt ?? null, status: tender.status },
-					window,
-				);
-				if (daysLeft !== undefined) {
-					announcements.set(tender.id, { event: 'quotesDueSoon', daysLeft });
-				}
-			}
-		}
-		items = announcedItems(found, announcements, parameters);
+	const firstRun = { previous: undefined, loadedFromStorage: false };
+	const openNow = { ...parameters, emitOpenOnFirstRun: true };
+	const scope = scopeOf(parameters.companyId, parameters.filters);
+	let items: INodeExecutionData[] = [];
+	for await (const listing of sampleListings(context, api, parameters, today)) {
+		const diff = diffOf(listing, firstRun, scope, openNow, today);
+		items = emittedItems(listing.tenders, diff, parameters)?.[0] ?? [];
 		if (items.length >= SAMPLE_SIZE) break;
 	}
-	if (items.length === 0 && parameters.event === 'quotesDueSoon') {
+	if (items.length === 0) throw nothingToShow(context, parameters);
+	return [items.slice(0, SAMPLE_SIZE)];
+}
+
+function nothingToShow(context: IPollFunctions, parameters: TriggerParameters): NodeOperationError {
+	if (parameters.event === 'quotesDueSoon') {
 		const days = parameters.daysBeforeQuotesDue;
-		throw new NodeOperationError(
+		return new NodeOperationError(
 			context.getNode(),
 			`No matching tender of company "${parameters.companyId}" has quotes due within ${days} day${days === 1 ? '' : 's'} right now`,
 			{
@@ -106,212 +203,13 @@ async function sample(
 			},
 		);
 	}
-	if (items.length === 0) {
-		throw new NodeOperationError(
-			context.getNode(),
-			`No open tender matches for company "${parameters.companyId}" right now`,
-			{
-				level: 'warning',
-				description:
-					"The service lists only tenders open now that match the supplier account's keywords, and the trigger's filters apply on top. Try again when a matching tender opens, or loosen the filters. Once active, the trigger starts a workflow for each new matching tender.",
-			},
-		);
-	}
-	return [items.slice(0, SAMPLE_SIZE).map((json) => ({ json }))];
-}
-
-/**
- * What one poll read of its walk: the projects of its pages, the requests they took, and where
- * the walk goes on when the poll stopped before its last page.
- */
-export interface PolledPages {
-	projects: Project[];
-	pages: number;
-	/** The cursor of the next page; undefined when these pages ended the walk. */
-	resumeAt?: string;
-}
-
-/** What a scheduled poll uses of its n8n process: the API, and its record of failed polls by trigger. */
-export interface PollingProcess extends ApiConnection {
-	readonly failureStreaks: Map<string, FailureStreak>;
-	/** Since when each trigger has stopped for want of a request slot, and whether it said so. */
-	readonly waitStreaks: Map<string, FailureStreak>;
-}
-
-/** One trigger of one workflow: n8n's own key for its static data is the node's name. */
-export function triggerKey(context: IPollFunctions): string {
-	return JSON.stringify([context.getWorkflow().id ?? '', context.getNode().name]);
-}
-
-/** Where the poll's walk starts, and how it stands in its credential's queue. */
-export interface PollPlan {
-	/** The cursor an earlier poll of the same walk stopped at; undefined: a new walk. */
-	from?: string;
-	/** When the trigger's last walk was complete (epoch ms); 0: never. */
-	completedAt: number;
-	/** No request may be sent, nor any answer awaited, past this instant (epoch ms). */
-	deadline: number;
-}
-
-/** An answer this much slower than the slowest seen yet is still expected in time. */
-const PAGE_TIME_HEADROOM = 1.5;
-
-/** Before any answer was timed: a page's time when the API is well. */
-const FIRST_PAGE_MS = 2_000;
-
-/**
- * The pages of the trigger's walk that fit in this poll, or null when the poll read none: it
- * waited its turn in vain, or the walk failed in a way that stays quiet (it passes on its own and
- * a previous state lets the next good poll catch up). Anything else is thrown, with why in n8n's
- * terms; a failure that will not pass on its own once per streak (see isHeard).
- */
-export async function fetchPages(
-	context: IPollFunctions,
-	runtime: PollingProcess,
-	parameters: TriggerParameters,
-	previous: TriggerState | undefined,
-	plan: PollPlan,
-): Promise<PolledPages | null> {
-	const node = context.getNode();
-	const key = triggerKey(context);
-	const streaks = runtime.failureStreaks;
-	try {
-		const read = await readPages(context, runtime, parameters, plan);
-		streaks.delete(key);
-		if (read.pages === 0) return null;
-		return read;
-	} catch (error) {
-		const now = Date.now();
-		const streak = streaks.get(key) ?? { since: now, heard: false };
-		streaks.set(key, streak);
-		if (previous === undefined || isHeard(error, streak, now)) {
-			streak.heard = true;
-			const reported = nodeErrorOf(node, error, { pagingAdvice: PAGING_ADVICE });
-			reported.failure ??= failureOf(error);
-			throw reported;
-		}
-		context.logger.warn(
-			`Supplier Matched Projects Trigger "${node.name}" skipped a poll: ${(error as Error).message}. Nothing was emitted; the next poll catches up.`,
-		);
-		return null;
-	}
-}
-
-/**
- * Reads pages, 100 projects per request (a new tender can sit on any page), from where the walk
- * stands until its last page, or until the next page could not be answered before the deadline.
- */
-async function readPages(
-	context: IPollFunctions,
-	runtime: PollingProcess,
-	parameters: TriggerParameters,
-	plan: PollPlan,
-): Promise<PolledPages> {
-	let slowestMs = 0;
-	const walk = await openWalk(runtime, context, parameters.companyId, {
-		until: plan.deadline,
-		turn: { background: true, since: plan.completedAt },
-		onAnswered: (elapsedMs) => {
-			slowestMs = Math.max(slowestMs, elapsedMs);
+	return new NodeOperationError(
+		context.getNode(),
+		`No open tender matches for company "${parameters.companyId}" right now`,
+		{
+			level: 'warning',
+			description:
+				"The service lists only tenders open now that match the supplier account's keywords, and the trigger's filters apply on top. Try again when a matching tender opens, or loosen the filters. Once active, the trigger starts a workflow for each new matching tender.",
 		},
-	});
-	let requests = 0;
-	let paused: { cursor: string | undefined; waited: boolean } | undefined;
-	// A pause ends the walk here as a last page would; `paused` tells the two apart.
-	const pauseAt = (cursor: string | undefined, waited: boolean): ListedPage => {
-		paused = { cursor, waited };
-		return { data: [], _metadata: { hasNextPage: false, nextCursor: null } };
-	};
-	const inTime: FetchPage = async (page) => {
-		const expectedMs = slowestMs === 0 ? FIRST_PAGE_MS : slowestMs * PAGE_TIME_HEADROOM;
-		const sendBy = plan.deadline - expectedMs;
-		if (Date.now() > sendBy) return pauseAt(page.cursor, false);
-		return await walk.fetchPage({ ...page, sendBy }).then(
-			(results) => {
-				requests++;
-				return results;
-			},
-			async (error: unknown) => {
-				if (isRateBudgetError(error)) return pauseAt(page.cursor, true);
-				if (isTimeUp(error, plan.deadline)) return pauseAt(page.cursor, false);
-				return await Promise.reject(error);
-			},
-		);
-	};
-	const projects: Project[] = [];
-	const pages = walkPages(inTime, () => MAX_PAGE_SIZE, warnSkipped(context), {
-		everyPage: true,
-		from: plan.from,
-	});
-	try {
-		for await (const data of pages) projects.push(...data);
-	} catch (error) {
-		throw nodeErrorOf(context.getNode(), error, { pagingAdvice: PAGING_ADVICE });
-	}
-	if (paused === undefined) {
-		runtime.waitStreaks.delete(triggerKey(context));
-		return { projects, pages: requests };
-	}
-	noteWait(context, runtime, walk, plan, paused.waited && requests === 0);
-	const resumeAt = paused.cursor ?? plan.from;
-	// Stopped before the walk's first page: nothing was read, nothing moves.
-	if (resumeAt === undefined) return { projects: [], pages: 0 };
-	return { projects, pages: requests, resumeAt };
-}
-
-/** A request that timed out because the poll's time was up, not because the API is down. */
-function isTimeUp(error: unknown, deadline: number): boolean {
-	return (
-		error instanceof NoAnswerError &&
-		error.network.kind === 'timeout' &&
-		Date.now() >= deadline - TIME_UP_SLACK_MS
 	);
-}
-
-const TIME_UP_SLACK_MS = 1_000;
-
-/**
- * A poll that read nothing for want of a request slot is no failure: its walk goes on when its
- * turn comes. Once per streak the log says why, with the figures, and what would shorten it.
- */
-function noteWait(
-	context: IPollFunctions,
-	runtime: PollingProcess,
-	walk: Walk,
-	plan: PollPlan,
-	starved: boolean,
-): void {
-	if (!starved) return;
-	const key = triggerKey(context);
-	const now = Date.now();
-	const streak = runtime.waitStreaks.get(key) ?? { since: now, heard: false };
-	runtime.waitStreaks.set(key, streak);
-	if (streak.heard) return;
-	streak.heard = true;
-	const waiting = walk.queued();
-	const lastWalk =
-		plan.completedAt === 0
-			? 'it has not completed a walk yet'
-			: `its last complete walk ended ${Math.round((now - plan.completedAt) / 1000)} s ago`;
-	context.logger.warn(
-		`Supplier Matched Projects Trigger "${context.getNode().name}" is waiting for its turn: this credential's ${API_RATE_LIMIT_TEXT} are spent evenly, one request every ${API_RATE_PACE_SECONDS} s, and ${waiting} more request${waiting === 1 ? ' was' : 's were'} waiting; ${lastWalk}. Nothing is lost: the walk goes on at its next poll, and the trigger whose last complete walk is oldest goes first. To be told sooner, use fewer triggers or companies per credential, narrower keywords (fewer pages), or a longer poll interval.`,
-	);
-}
-
-/** The poll's output: one item per new or updated tender (or per project), null when none. */
-export function emittedItems(
-	kept: readonly Project[],
-	diff: PollDiff,
-	parameters: TriggerParameters,
-): INodeExecutionData[][] | null {
-	const announcements = new Map<string, Announcement>();
-	for (const id of diff.newTenderIds) announcements.set(id, { event: 'newTender' });
-	for (const { id, changes } of diff.updates) {
-		announcements.set(id, { event: 'updatedTender', changes });
-	}
-	for (const { id, daysLeft, previousQuotesDueAt } of diff.reminders) {
-		announcements.set(id, { event: 'quotesDueSoon', daysLeft, previousQuotesDueAt });
-	}
-	const items = announcedItems(kept, announcements, parameters);
-	return items.length === 0 ? null : [items.map((json) => ({ json }))];
 }

@@ -14,8 +14,8 @@ const fs = require('node:fs');
 const path = require('node:path');
 
 const { credentialsFor, workflowsIn, EXAMPLES_DIR } = require('../../../scripts/n8n/examples');
-const { startAgentAccountSandbox, AGENT_ACCOUNT } = require('../agent-account');
-const { startScriptedModel } = require('../scripted-model');
+const { startAgentAccountSandbox, AGENT_ACCOUNT } = require('./agent-account');
+const { startScriptedModel } = require('./scripted-model');
 const stack = require('./stack');
 
 const AI_WORKFLOW_DIR = path.resolve(__dirname, '..', '..', 'e2e', 'ai-workflows');
@@ -53,7 +53,7 @@ function agentExample() {
 /**
  * @typedef {object} AiEnvironment
  * @property {import('../../../sandbox').Sandbox} sandbox
- * @property {import('../scripted-model').ScriptedModel} model
+ * @property {import('./scripted-model').ScriptedModel} model
  * @property {import('../../../scripts/n8n/runtime').N8nInstance} n8n
  * @property {import('../../../scripts/n8n/client').N8nClient} client logged in as the owner
  * @property {string} n8nVersion

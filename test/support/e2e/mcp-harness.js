@@ -17,7 +17,7 @@ const { credentialsFor } = require('../../../scripts/n8n/examples');
 const { selectedN8nVersion } = require('../../../scripts/n8n/install');
 const { featuresOf } = require('../../../scripts/n8n/lines');
 const { startSmtpSink } = require('../../../scripts/n8n/smtp-sink');
-const { startScriptedModel } = require('../scripted-model');
+const { startScriptedModel } = require('./scripted-model');
 const { waitForPolls } = require('./support');
 const stack = require('./stack');
 
@@ -41,7 +41,7 @@ const OPENAI_CREDENTIAL = Object.freeze({
  * @typedef {object} McpBuilderEnvironment
  * @property {import('../../../sandbox').Sandbox} sandbox
  * @property {import('../../../scripts/n8n/smtp-sink').SmtpSink} smtp
- * @property {import('../scripted-model').ScriptedModel} model what the OpenAI credential points at
+ * @property {import('./scripted-model').ScriptedModel} model what the OpenAI credential points at
  * @property {import('../../../scripts/n8n/runtime').N8nInstance} n8n
  * @property {import('../../../scripts/n8n/client').N8nClient} client logged in as the owner
  * @property {string} n8nVersion

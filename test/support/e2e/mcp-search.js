@@ -2,7 +2,7 @@
 'use strict';
 
 /**
- * The phrasings of test/support/phrasings.json put to n8n's own MCP server as a model puts them
+ * The phrasings of test/support/e2e/phrasings.json put to n8n's own MCP server as a model puts them
  * (search_nodes), and the rank at which each finds the node it should find first. The ranking
  * is n8n's (`@n8n/ai-utilities`, node-catalog): per query word, a fuzzy match on the display name,
  * the type name and the codex aliases, five results at most.
@@ -11,7 +11,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 
-const PHRASINGS_FILE = path.resolve(__dirname, '..', 'phrasings.json');
+const PHRASINGS_FILE = path.resolve(__dirname, 'phrasings.json');
 
 /**
  * @typedef {object} Phrasing

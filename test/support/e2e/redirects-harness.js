@@ -13,7 +13,7 @@
 
 const { startSandbox, SANDBOX_FIXTURES } = require('../../../sandbox');
 const { featuresOf } = require('../../../scripts/n8n/lines');
-const { startScriptedServer } = require('../reliability-server');
+const { startScriptedServer } = require('../reliability/server');
 const { getManyWorkflow } = require('./queue-workflows');
 const stack = require('./stack');
 
@@ -51,7 +51,7 @@ const CASES = [
 /**
  * @param {number} status
  * @param {string} location
- * @returns {import('../reliability-server').ScriptedReply}
+ * @returns {import('../reliability/server').ScriptedReply}
  */
 function redirect(status, location) {
 	return { status, headers: { location }, text: '' };
@@ -103,7 +103,7 @@ function workflowOf(redirectCase) {
  * (`/v2` paths, forwarded to the sandbox); everything else forwarded as it is.
  * @param {string} sandboxUrl
  * @param {string} otherLocation
- * @returns {import('../reliability-server').ScriptedHandler}
+ * @returns {import('../reliability/server').ScriptedHandler}
  */
 function apiDouble(sandboxUrl, otherLocation) {
 	return (request) => {

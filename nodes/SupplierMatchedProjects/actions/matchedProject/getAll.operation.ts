@@ -12,16 +12,12 @@ import { MAX_LIMIT } from '../../projects/bounds';
 import { toolProperties } from '../../descriptions/tool';
 import { skippedSummary } from '../../projects/entries';
 import { filterProjects, hasFilters } from '../../projects/filters';
-import { shapeItems, type OutputMode } from '../../projects/items';
-import { walkToLimit } from '../../transport/pages';
-import { openWalk, type ApiConnection } from '../../transport';
-import {
-	checkedCompanyId,
-	checkedFilters,
-	checkedLimit,
-	checkedOutput,
-} from '../../parameters';
+import { shapeItems } from '../../projects/items';
+import type { ApiConnection } from '../../transport';
+import { readGetManyParameters } from '../../parameters';
+import { readToolParameters } from '../../parameters/tool';
 import { answerAsTool, runsAsTool } from './getAll.tool';
+import { walkCompany } from './walk';
 
 const showForGetMany = { show: { resource: ['matchedProject'], operation: ['getAll'] } };
 /** Parameters the tool copy replaces with its own Max Projects and Answer (descriptions/tool.ts). */
@@ -63,46 +59,17 @@ export async function execute(
 	itemIndex: number,
 	today: string,
 ): Promise<IDataObject[]> {
-	const node = context.getNode();
-	const companyId = checkedCompanyId(
-		node,
-		context.getNodeParameter('companyId', itemIndex) as string,
-		itemIndex,
-	);
-	if (runsAsTool(node)) return [await answerAsTool(context, api, { itemIndex, today, companyId })];
-	const returnAll = context.getNodeParameter('returnAll', itemIndex, false) as boolean;
-	const limit = returnAll
-		? Infinity
-		: checkedLimit(node, context.getNodeParameter('limit', itemIndex, 50), itemIndex);
-	const output = checkedOutput(
-		node,
-		context.getNodeParameter('output', itemIndex, 'projects') as OutputMode,
-		itemIndex,
-	);
-	const simplify = context.getNodeParameter('simplify', itemIndex, false) as boolean;
-	const filters = checkedFilters(
-		node,
-		context.getNodeParameter('filters', itemIndex, {}) as IDataObject,
-		itemIndex,
-	);
-
-	const itemsOf = (projects: Project[]) =>
-		shapeItems(filterProjects(projects, filters, today), { output, simplify }) as IDataObject[];
-	const skipped: string[] = [];
-	const onSkipped = (entry: string) => {
-		skipped.push(entry);
-		context.logger.warn(
-			`Supplier Matched Projects "${node.name}" left out an unreadable entry: ${entry}`,
-		);
-	};
-	const walk = await openWalk(api, context, companyId);
-	const { items } = await walk.inTurn(
-		async () =>
-			await walkToLimit(walk.fetchPage, limit, itemsOf, {
-				fullPages: hasFilters(filters),
-				onSkipped,
-			}),
-	);
+	if (runsAsTool(context.getNode())) {
+		const parameters = readToolParameters(context, itemIndex);
+		return [await answerAsTool(context, api, parameters, { itemIndex, today })];
+	}
+	const { companyId, limit, output, simplify, filters } = readGetManyParameters(context, itemIndex);
+	const { items, skipped } = await walkCompany(context, api, companyId, {
+		limit,
+		take: (projects: Project[]) =>
+			shapeItems(filterProjects(projects, filters, today), { output, simplify }) as IDataObject[],
+		fullPages: hasFilters(filters),
+	});
 	if (skipped.length > 0) {
 		context.addExecutionHints({
 			message: `${skippedSummary(skipped)} The other results are complete.`,

@@ -3,7 +3,15 @@ import { counted, cut } from '../../projects/bounds';
 import { isoDateToDay } from '../../projects/dates';
 import { withoutBudgetRule, type ProjectFilters } from '../../projects/filters';
 import { builderOf, LIST_SEPARATOR, partyNames, type FlatValue } from '../../projects/items';
-import { MAX_PAGE_SIZE } from '../../transport/pages';
+import type { FailureKind } from '../../transport/errors';
+import {
+	MAX_TOOL_LIMIT,
+	PROJECT_ANSWER_FIELDS,
+	TENDER_ANSWER_FIELDS,
+	type AnswerField,
+	type ProjectAnswerField,
+	type TenderAnswerField,
+} from '../../parameters/tool';
 import { isObject, listOf } from '../../projects/values';
 
 /**
@@ -11,55 +19,6 @@ import { isObject, listOf } from '../../projects/values';
  * what it holds and what it left out, with each project cut to the fields a model asks about.
  * Pure functions: the operation fetches, these shape.
  */
-
-/** compact: the fields below; fields: the ones the user picked; raw: the API's projects. */
-export type AnswerMode = 'compact' | 'fields' | 'raw';
-export const ANSWER_MODES: readonly AnswerMode[] = ['compact', 'fields', 'raw'];
-
-/**
- * Every field an answer can give, each saying once whether the compact answer has it: what a
- * salesperson asks a model about. Consultants, subcontractors and ids stay a choice away.
- */
-const PROJECT_FIELDS_IN_COMPACT = {
-	projectId: true,
-	projectName: true,
-	address: true,
-	category: true,
-	budget: true,
-	status: true,
-	url: true,
-	consultants: false,
-	tenderingSubcontractors: false,
-};
-
-/** Fields of each tender, listed under the project's `tenders`. */
-const TENDER_FIELDS_IN_COMPACT = {
-	tenderId: false,
-	tenderName: true,
-	tenderType: false,
-	builder: true,
-	builderWebsite: false,
-	tenderOpenAt: false,
-	quotesDueAt: true,
-	daysLeft: true,
-	tenderStatus: true,
-	matchedKeywords: true,
-};
-
-export type ProjectAnswerField = keyof typeof PROJECT_FIELDS_IN_COMPACT;
-export type TenderAnswerField = keyof typeof TENDER_FIELDS_IN_COMPACT;
-export type AnswerField = ProjectAnswerField | TenderAnswerField;
-
-export const PROJECT_ANSWER_FIELDS = Object.keys(PROJECT_FIELDS_IN_COMPACT) as ProjectAnswerField[];
-export const TENDER_ANSWER_FIELDS = Object.keys(TENDER_FIELDS_IN_COMPACT) as TenderAnswerField[];
-
-export const COMPACT_FIELDS: readonly AnswerField[] = [
-	...PROJECT_ANSWER_FIELDS.filter((field) => PROJECT_FIELDS_IN_COMPACT[field]),
-	...TENDER_ANSWER_FIELDS.filter((field) => TENDER_FIELDS_IN_COMPACT[field]),
-];
-
-/** The most projects one call returns: one page of the API. */
-export const MAX_TOOL_LIMIT = MAX_PAGE_SIZE;
 
 export type AnswerTender = Partial<Record<TenderAnswerField, FlatValue>>;
 export type AnswerProject = Partial<Record<ProjectAnswerField, FlatValue>> & {
@@ -80,7 +39,8 @@ function text(value: unknown): FlatValue {
 	return typeof value === 'string' || typeof value === 'number' ? value : null;
 }
 
-function dollars(amount: number): string {
+/** An amount as the answer writes it: "$1,500,000". */
+function dollarsText(amount: number): string {
 	return `$${Math.round(amount).toLocaleString('en-US')}`;
 }
 
@@ -90,9 +50,9 @@ export function budgetText(budget: unknown): string {
 		return 'not set';
 	}
 	if (typeof budget.high !== 'number' || !Number.isFinite(budget.high)) {
-		return `${dollars(budget.low)} or more`;
+		return `${dollarsText(budget.low)} or more`;
 	}
-	return `${dollars(budget.low)} to ${dollars(budget.high)}`;
+	return `${dollarsText(budget.low)} to ${dollarsText(budget.high)}`;
 }
 
 /** Whole days from `today` to a YYYY-MM-DD date (negative when past), or null without a date. */
@@ -183,10 +143,10 @@ export function describeFilters(filters: ProjectFilters, today: string): string[
 		phrases.push(`tender matched keyword ${either(filters.matchedKeywords)}`);
 	}
 	if (filters.budgetAtLeast !== undefined) {
-		phrases.push(`budget reaches ${dollars(filters.budgetAtLeast)}`);
+		phrases.push(`budget reaches ${dollarsText(filters.budgetAtLeast)}`);
 	}
 	if (filters.budgetAtMost !== undefined) {
-		phrases.push(`budget starts at or below ${dollars(filters.budgetAtMost)}`);
+		phrases.push(`budget starts at or below ${dollarsText(filters.budgetAtMost)}`);
 	}
 	const withoutBudget = withoutBudgetRule(filters);
 	if (withoutBudget !== undefined) {
@@ -285,23 +245,6 @@ export function toolAnswerOf(
 	};
 }
 
-// ---- filters a model fills in ----
-
-/**
- * The model's filters with every value it left empty removed: a `$fromAI` field the model does not
- * fill gets its default, '' or 0, and that must filter nothing (a budget of at least $0 would
- * still drop projects without a budget, and 0 days would keep only tenders due today).
- */
-export function withoutUnsetValues<T>(raw: Record<string, T>): Record<string, T> {
-	const set: Record<string, T> = {};
-	for (const [key, value] of Object.entries(raw)) {
-		if (value === undefined || value === null || value === 0) continue;
-		if (typeof value === 'string' && value.trim() === '') continue;
-		set[key] = value;
-	}
-	return set;
-}
-
 // ---- failures a model can act on ----
 
 export interface ToolFailure {
@@ -319,39 +262,37 @@ const OWNER_FIXES =
  * user-facing error names the company, the client and what the API said; none of that helps a
  * model, and an assistant outside n8n should not read it.
  */
-export function toolFailureOf(status: number | undefined): ToolFailure {
-	if (status === 429) {
-		return {
-			message: "The API's rate limit for this credential is reached (HTTP 429).",
-			description:
-				'Wait a few minutes before calling again; ask for more projects per call rather than making more calls.',
-		};
+export function toolFailureOf(kind: FailureKind, status: number | undefined): ToolFailure {
+	const http = status === undefined ? '' : ` (HTTP ${status})`;
+	switch (kind) {
+		case 'waiting':
+		case 'rateLimited':
+			return {
+				message: "The API's rate limit for this credential is reached (HTTP 429).",
+				description:
+					'Wait a few minutes before calling again; ask for more projects per call rather than making more calls.',
+			};
+		case 'notAPage':
+			return {
+				message: `The credential's Base URL answered with something that is not a page of results${http}.`,
+				description: OWNER_FIXES,
+			};
+		case 'notFound':
+			return {
+				message: `No Supplier Matched-Projects API answered at the credential's Base URL${http}.`,
+				description: OWNER_FIXES,
+			};
+		case 'credentials':
+		case 'client':
+			return {
+				message: `The API refused the request for the supplier's projects${http}.`,
+				description: OWNER_FIXES,
+			};
+		default:
+			// Paging the service broke is, for a model, one more temporary failure of the API.
+			return {
+				message: `The API failed or could not be reached${http}.`,
+				description: 'This is usually temporary: call again in a few minutes.',
+			};
 	}
-	if (status !== undefined && status >= 200 && status < 300) {
-		// Only an answer that is not a results page at all fails with a success status.
-		return {
-			message: `The credential's Base URL answered with something that is not a page of results (HTTP ${status}).`,
-			description: OWNER_FIXES,
-		};
-	}
-	if (status === 404) {
-		return {
-			message: "No Supplier Matched-Projects API answered at the credential's Base URL (HTTP 404).",
-			description: OWNER_FIXES,
-		};
-	}
-	if (status !== undefined && status >= 400 && status < 500) {
-		return {
-			message: `The API refused the request for the supplier's projects (HTTP ${status}).`,
-			description: OWNER_FIXES,
-		};
-	}
-	return {
-		message: `The API failed or could not be reached${status === undefined ? '' : ` (HTTP ${status})`}.`,
-		description: 'This is usually temporary: call again in a few minutes.',
-	};
 }
-
-/** What the model is told when a value it gave cannot be applied. */
-export const MODEL_ARGUMENT_FIX =
-	'This value came from the tool call: correct it or leave it out, then call again.';

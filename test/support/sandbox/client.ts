@@ -1,0 +1,253 @@
+/**
+ * A small typed HTTP client for the sandbox, for tests that drive a sandbox by URL. It reports
+ * what the server said; it never retries, so tests see every status as it is.
+ */
+import { SANDBOX_FIXTURES } from '../../../sandbox';
+import type { FaultKind, FaultRates, FaultRequest } from '../../../sandbox/faults';
+import type { RequestLogEntry } from '../../../sandbox/server';
+import type { HistoryEvent, OpenTenderOptions, TenderPatch } from '../../../sandbox/store';
+import type { Project, ResultsPage, SandboxTender, TokenResponse } from '../../../sandbox/types';
+
+export interface HttpResult {
+	status: number;
+	headers: Headers;
+	/** The raw body. */
+	text: string;
+	/** The body parsed as JSON, or undefined when it is not JSON. */
+	body: unknown;
+}
+
+async function toResult(response: Response): Promise<HttpResult> {
+	const text = await response.text();
+	let body: unknown;
+	try {
+		body = text === '' ? undefined : JSON.parse(text);
+	} catch {
+		body = undefined;
+	}
+	return { status: response.status, headers: response.headers, text, body };
+}
+
+type SendInit = { headers?: Record<string, string>; body?: string };
+
+async function send(
+	url: string,
+	method: string,
+	path: string,
+	init: SendInit = {},
+): Promise<HttpResult> {
+	return toResult(await fetch(`${url}${path}`, { method, headers: init.headers, body: init.body }));
+}
+
+interface TokenOptions {
+	clientId?: string;
+	clientSecret?: string;
+	scope?: string | null;
+}
+
+/**
+ * Posts a form to the token endpoint; pass `form` to send exactly those fields. Scope null
+ * leaves it out; the default is SANDBOX_FIXTURES.scope.
+ */
+function requestToken(
+	url: string,
+	options: TokenOptions & {
+		form?: Record<string, string>;
+		headers?: Record<string, string>;
+	} = {},
+): Promise<HttpResult> {
+	const {
+		clientId = SANDBOX_FIXTURES.client.clientId,
+		clientSecret = SANDBOX_FIXTURES.client.clientSecret,
+	} = options;
+	const scope = options.scope === undefined ? SANDBOX_FIXTURES.scope : options.scope;
+	const form: Record<string, string> = options.form ?? {
+		grant_type: 'client_credentials',
+		client_id: clientId,
+		client_secret: clientSecret,
+		...(scope === null ? {} : { scope }),
+	};
+	return send(url, 'POST', '/oauth2/token', {
+		headers: { 'content-type': 'application/x-www-form-urlencoded', ...options.headers },
+		body: new URLSearchParams(form).toString(),
+	});
+}
+
+/** An access token; throws when the endpoint refuses. */
+async function token(url: string, options?: TokenOptions): Promise<string> {
+	const result = await requestToken(url, options);
+	const body = result.body as TokenResponse | undefined;
+	if (result.status !== 200 || !body)
+		throw new Error(`token request failed: ${result.status} ${result.text}`);
+	return body.access_token;
+}
+
+interface ResultsOptions {
+	companyId?: string;
+	token?: string;
+	clientId?: string;
+	cursor?: string;
+	limit?: number | string;
+	query?: string;
+	headers?: Record<string, string | undefined>;
+}
+
+/**
+ * GET one results page. Headers default to a valid call for the fixture client; pass
+ * `headers` entries as undefined to leave one out, and `query` to send a raw query string.
+ */
+function results(url: string, options: ResultsOptions): Promise<HttpResult> {
+	const { companyId = SANDBOX_FIXTURES.companyId, clientId = SANDBOX_FIXTURES.client.clientId } =
+		options;
+	const params = new URLSearchParams();
+	if (options.cursor !== undefined) params.set('cursor', options.cursor);
+	if (options.limit !== undefined) params.set('limit', String(options.limit));
+	const query = options.query ?? params.toString();
+	const wanted: Record<string, string | undefined> = {
+		authorization: options.token === undefined ? undefined : `Bearer ${options.token}`,
+		'x-service-client-id': clientId,
+		...options.headers,
+	};
+	const headers: Record<string, string> = {};
+	for (const [name, value] of Object.entries(wanted))
+		if (value !== undefined) headers[name] = value;
+	return send(
+		url,
+		'GET',
+		`/api/supplier/v1/companies/${encodeURIComponent(companyId)}/speci-finder/results${query ? `?${query}` : ''}`,
+		{ headers },
+	);
+}
+
+/** Walks every page the way the spec says (same limit, cursor passed back verbatim). */
+async function walk(
+	url: string,
+	options: { companyId?: string; token: string; clientId?: string; limit?: number },
+): Promise<{ projects: Project[]; pages: ResultsPage[] }> {
+	const pages: ResultsPage[] = [];
+	let cursor: string | undefined;
+	do {
+		const result = await results(url, { ...options, cursor });
+		if (result.status !== 200)
+			throw new Error(`walk stopped at page ${pages.length + 1}: ${result.status} ${result.text}`);
+		const page = result.body as ResultsPage;
+		pages.push(page);
+		cursor = page._metadata.nextCursor ?? undefined;
+	} while (cursor !== undefined);
+	return { projects: pages.flatMap((page) => page.data), pages };
+}
+
+/** One call to the control API; `path` is under /__sandbox. */
+type ControlCall = <T>(method: string, path: string, body?: unknown) => Promise<T>;
+
+function controlCall(url: string): ControlCall {
+	return async <T>(method: string, path: string, body?: unknown): Promise<T> => {
+		const result = await send(url, method, `/__sandbox${path}`, {
+			headers: body === undefined ? {} : { 'content-type': 'application/json' },
+			body: body === undefined ? undefined : JSON.stringify(body),
+		});
+		if (result.status >= 400) {
+			const error = result.body as { message?: string } | undefined;
+			throw new Error(
+				`sandbox control ${method} ${path} failed: ${result.status} ${error?.message ?? result.text}`,
+			);
+		}
+		return result.body as T;
+	};
+}
+
+const segment = (id: string) => encodeURIComponent(id);
+
+/** The control functions that shape the data: the clock, tenders and projects. */
+function dataControl(control: ControlCall) {
+	return {
+		clock: {
+			now: () => control<{ now: string; epochMs: number }>('GET', '/clock'),
+			set: (at: Date | string | number) =>
+				control<unknown>('POST', '/clock/set', {
+					at: at instanceof Date ? at.toISOString() : at,
+				}),
+			advance: (ms: number) => control<unknown>('POST', '/clock/advance', { ms }),
+		},
+		openTender: (options: OpenTenderOptions = {}) =>
+			control<SandboxTender>('POST', '/tenders', options),
+		openTenderWithId: (id: string, options: OpenTenderOptions = {}) =>
+			control<SandboxTender>('PUT', `/tenders/${segment(id)}`, options),
+		getTender: (tenderId: string) => control<SandboxTender>('GET', `/tenders/${segment(tenderId)}`),
+		closeTender: (tenderId: string, status?: 'Closed' | 'Awarded') =>
+			control<SandboxTender>(
+				'POST',
+				`/tenders/${segment(tenderId)}/close`,
+				status === undefined ? {} : { status },
+			),
+		updateTender: (tenderId: string, patch: TenderPatch) =>
+			control<SandboxTender>('PATCH', `/tenders/${segment(tenderId)}`, patch),
+		redateTender: (tenderId: string, dueInDays: number) =>
+			control<SandboxTender>('POST', `/tenders/${segment(tenderId)}/redate`, { dueInDays }),
+		addTenderUnderBuilder: (
+			projectId: string,
+			builder: { name: string; website: string | null } | string,
+			fields: Omit<OpenTenderOptions, 'projectId' | 'builder'> = {},
+		) =>
+			control<SandboxTender>('POST', `/projects/${segment(projectId)}/tenders`, {
+				...fields,
+				builder,
+			}),
+		setProjectStatus: (projectId: string, status: 'Active' | 'Closed') =>
+			control<void>('PUT', `/projects/${segment(projectId)}/status`, { status }),
+		listOpen: (companyId: string) =>
+			control<Project[]>('GET', `/companies/${segment(companyId)}/open`),
+		history: () => control<HistoryEvent[]>('GET', '/history'),
+		addRawEntry: async (companyId: string, request: { entry: unknown; at?: number }) =>
+			(
+				await control<{ entries: number }>(
+					'POST',
+					`/companies/${segment(companyId)}/raw-entries`,
+					request,
+				)
+			).entries,
+		clearRawEntries: (companyId: string) =>
+			control<void>('DELETE', `/companies/${segment(companyId)}/raw-entries`),
+	};
+}
+
+/** The control functions that shape the service: tokens, the request log, faults, latency, cache. */
+function serviceControl(control: ControlCall) {
+	return {
+		revokeTokens: async (filter: { clientId?: string } = {}) =>
+			(await control<{ revoked: number }>('POST', '/tokens/revoke', filter)).revoked,
+		tokensIssued: async (filter: { clientId?: string } = {}) =>
+			(
+				await control<{ count: number }>(
+					'GET',
+					`/tokens/issued${filter.clientId === undefined ? '' : `?clientId=${segment(filter.clientId)}`}`,
+				)
+			).count,
+		requests: () => control<RequestLogEntry[]>('GET', '/requests'),
+		resetRequests: () => control<void>('DELETE', '/requests'),
+		injectFault: async (fault: FaultRequest) => {
+			await control<unknown>('POST', '/faults', fault);
+		},
+		setFaultRates: (rates: FaultRates | null, rngSeed?: number) =>
+			control<void>('PUT', '/faults/rates', { rates: rates ?? {}, rngSeed }),
+		clearFaults: () => control<void>('DELETE', '/faults'),
+		faultsInjected: () => control<Record<FaultKind, number>>('GET', '/faults'),
+		setLatency: (ms: number) => control<void>('PUT', '/latency', { ms }),
+		clearCache: () => control<void>('DELETE', '/cache'),
+	};
+}
+
+/** @param url sandbox base URL */
+export function createSandboxClient(url: string) {
+	const control = controlCall(url);
+	return {
+		url,
+		send: (method: string, path: string, init?: SendInit) => send(url, method, path, init),
+		requestToken: (options?: Parameters<typeof requestToken>[1]) => requestToken(url, options),
+		token: (options?: TokenOptions) => token(url, options),
+		results: (options: ResultsOptions) => results(url, options),
+		walk: (options: Parameters<typeof walk>[1]) => walk(url, options),
+		/** The sandbox's control functions over HTTP (same names as the programmatic API, async). */
+		control: { ...dataControl(control), ...serviceControl(control) },
+	};
+}

@@ -1,0 +1,131 @@
+import {
+	FilterError,
+	parseFilters,
+} from '../../../../../nodes/SupplierMatchedProjects/parameters/filters';
+import { hasFilters } from '../../../../../nodes/SupplierMatchedProjects/projects/filters';
+
+/** The message for a Quotes Due Within value that is no whole number of days. */
+const badDays = (got: string) =>
+	`Quotes Due Within (Days) filter: enter a whole number of days from 0 to 3650 (ten years) (got ${got})`;
+
+/** The message for a budget bound that is no plain number of dollars. */
+const badDollars = (field: string, got: string) =>
+	`${field} filter: enter a number of dollars from 0 to 1,000,000,000,000 (a trillion), without "$" or commas (got ${got})`;
+
+/** The message for a comma-separated list with an empty entry. */
+const emptyEntry = (field: string, value: string, what: string) =>
+	`${field} filter: "${value}" has an empty entry; remove the extra comma or enter ${what} between the commas`;
+
+describe('parseFilters', () => {
+	it('reads numbers given as plain text, as the other number parameters take them', () => {
+		expect(
+			parseFilters({
+				quotesDueWithinDays: ' 7 ',
+				budgetAtLeast: '500000',
+				budgetAtMost: '2500000.5',
+			}),
+		).toEqual({ quotesDueWithinDays: 7, budgetAtLeast: 500_000, budgetAtMost: 2_500_000.5 });
+	});
+
+	it('reads the collection as the node gets it', () => {
+		expect(
+			parseFilters({
+				tenderTypes: ['Tender'],
+				projectStatuses: ['Active', 'Closed'],
+				quotesDueWithinDays: 7,
+				matchedKeywords: 'plumbing, roofing ,,',
+			}),
+		).toEqual({
+			tenderTypes: ['Tender'],
+			projectStatuses: ['Active', 'Closed'],
+			quotesDueWithinDays: 7,
+			matchedKeywords: ['plumbing', 'roofing'],
+		});
+	});
+
+	it('treats empty values as no filter', () => {
+		const filters = parseFilters({ tenderTypes: [], projectStatuses: [], matchedKeywords: ' , ' });
+		expect(filters).toEqual({});
+		expect(hasFilters(filters)).toBe(false);
+		expect(parseFilters(undefined)).toEqual({});
+	});
+
+	it.each([
+		[
+			{ tenderTypes: ['Auction'] },
+			'Tender Type filter: "Auction" is not one of Tender, Procurement',
+		],
+		[{ projectStatuses: 'Open' }, 'Project Status filter: "Open" is not one of Active, Closed'],
+		[{ quotesDueWithinDays: -1 }, badDays('-1')],
+		[{ quotesDueWithinDays: 2.5 }, badDays('2.5')],
+		[{ quotesDueWithinDays: 'seven' }, badDays('"seven"')],
+		[{ quotesDueWithinDays: '7 days' }, badDays('"7 days"')],
+		[
+			{ matchedKeywords: ['a'] },
+			'Matched Keywords filter: enter keywords separated by commas (got ["a"])',
+		],
+	])('refuses %j with a message saying what to enter', (raw, message) => {
+		expect(() => parseFilters(raw)).toThrow(new FilterError(message));
+	});
+});
+
+describe('parseFilters: budgets, word lists and project IDs', () => {
+	it('reads budget bounds, the without-budget choice and comma-separated words', () => {
+		expect(
+			parseFilters({
+				budgetAtLeast: 0,
+				budgetAtMost: 2_500_000.5,
+				projectsWithoutBudget: 'keep',
+				categories: ' Residential , aged care',
+				locations: 'NSW,Café',
+				builders: ' Acme ',
+			}),
+		).toEqual({
+			budgetAtLeast: 0,
+			budgetAtMost: 2_500_000.5,
+			withoutBudget: 'keep',
+			categories: ['Residential', 'aged care'],
+			locations: ['NSW', 'Café'],
+			builders: ['Acme'],
+		});
+	});
+
+	it('treats blank word lists and empty bounds as no filter', () => {
+		expect(
+			parseFilters({ categories: '  ', locations: '', builders: null, budgetAtLeast: '' } as never),
+		).toEqual({});
+	});
+
+	it.each([
+		[{ budgetAtLeast: -1 }, badDollars('Budget At Least', '-1')],
+		[{ budgetAtMost: '1,000' }, badDollars('Budget At Most', '"1,000"')],
+		[{ budgetAtMost: Number.NaN }, badDollars('Budget At Most', 'NaN')],
+		[
+			{ budgetAtLeast: 2_000_000, budgetAtMost: 1_000_000 },
+			'Budget filters: Budget At Least (2000000) is more than Budget At Most (1000000); lower Budget At Least or raise Budget At Most',
+		],
+		[
+			{ projectsWithoutBudget: 'maybe' },
+			'Projects Without Budget filter: "maybe" is not one of keep, drop',
+		],
+		[
+			{ categories: 'Residential,,Civic' },
+			emptyEntry('Category', 'Residential,,Civic', 'categories'),
+		],
+		[{ locations: 'NSW, ' }, emptyEntry('Location', 'NSW, ', 'words or postcodes')],
+		[{ builders: ',Acme' }, emptyEntry('Builder', ',Acme', 'words of builder names')],
+		[
+			{ builders: ['Acme'] },
+			'Builder filter: enter words of builder names separated by commas (got ["Acme"])',
+		],
+	])('refuses %j with a message naming the field and the fix', (raw, message) => {
+		expect(() => parseFilters(raw)).toThrow(new FilterError(message));
+	});
+
+	it('treats a blank list as no filter and refuses an empty entry', () => {
+		expect(parseFilters({ projectIds: ' ' })).toEqual({});
+		expect(() => parseFilters({ projectIds: 'p1,,p2' })).toThrow(
+			emptyEntry('Project IDs', 'p1,,p2', 'project IDs'),
+		);
+	});
+});

@@ -1,0 +1,89 @@
+import type { IExecuteFunctions, INode } from 'n8n-workflow';
+
+import {
+	LIMIT_REASON,
+	readGetManyParameters,
+} from '../../../../../nodes/SupplierMatchedProjects/parameters';
+import { MAX_LIMIT } from '../../../../../nodes/SupplierMatchedProjects/projects/bounds';
+import { MAX_PAGE_SIZE } from '../../../../../nodes/SupplierMatchedProjects/transport/pages';
+import { API_RATE_LIMIT } from '../../../../../nodes/SupplierMatchedProjects/transport/rate-budget';
+
+const node = { name: 'Supplier Matched Projects', type: 'test' } as INode;
+
+/** Get Many's context for one item: the parameters set, else the fallback the read asks for. */
+function contextWith(parameters: Record<string, unknown>): IExecuteFunctions {
+	return {
+		getNode: () => node,
+		getNodeParameter: (name: string, _itemIndex: number, fallback?: unknown) =>
+			name in parameters ? parameters[name] : fallback,
+	} as unknown as IExecuteFunctions;
+}
+
+const read = (parameters: Record<string, unknown>) =>
+	readGetManyParameters(contextWith({ companyId: 'company-1', ...parameters }), 3);
+
+describe("Get Many's parameters", () => {
+	it('reads the defaults', () => {
+		expect(read({})).toEqual({
+			companyId: 'company-1',
+			limit: 50,
+			output: 'projects',
+			simplify: false,
+			filters: {},
+		});
+	});
+
+	it.each([
+		[true, Infinity],
+		['true', Infinity],
+		['yes', Infinity],
+		[false, 5],
+		['no', 5],
+		['false', 5],
+		[' No ', 5],
+	])('reads Return All %j as its words say (limit %j)', (returnAll, limit) => {
+		expect(read({ returnAll, limit: 5 }).limit).toBe(limit);
+	});
+
+	it('reads Simplify and a Limit given as text, and the filters', () => {
+		expect(
+			read({ limit: '10', simplify: 'yes', output: 'tenders', filters: { categories: 'Civic' } }),
+		).toEqual({
+			companyId: 'company-1',
+			limit: 10,
+			output: 'tenders',
+			simplify: true,
+			filters: { categories: ['Civic'] },
+		});
+	});
+
+	it.each([
+		[{ returnAll: 'maybe' }, 'Return All must be true or false (got "maybe")'],
+		[{ simplify: 'sometimes' }, 'Simplify must be true or false (got "sometimes")'],
+		[
+			{ limit: 'ten' },
+			'Limit must be a whole number from 1 to 10,000 (got "ten"); turn on Return All to get every result',
+		],
+		[{ output: 'rows' }, 'Output must be "projects" or "tenders" (got "rows")'],
+		[{ filters: 'Civic' }, 'Filters must be a set of fields (got "Civic")'],
+		[{ companyId: '   ' }, /^Company ID/],
+	])('refuses %j for the item it reads', (parameters, message) => {
+		expect(() => read(parameters)).toThrow(message);
+		try {
+			read(parameters);
+		} catch (error) {
+			expect((error as { context: { itemIndex?: number } }).context.itemIndex).toBe(3);
+		}
+	});
+
+	it('reads no Limit when Return All is on, so a stale one cannot fail the run', () => {
+		expect(read({ returnAll: 'on', limit: 0 }).limit).toBe(Infinity);
+	});
+
+	it("says why Limit stops where it does in the transport's own numbers", () => {
+		expect(MAX_LIMIT / MAX_PAGE_SIZE).toBe(API_RATE_LIMIT);
+		expect(LIMIT_REASON).toBe(
+			"10,000 projects are 100 pages of 100: the 100 requests the API's rate limit allows a credential in 5 minutes.",
+		);
+	});
+});

@@ -1,0 +1,438 @@
+import type { ResultsPage } from '../../../../../nodes/SupplierMatchedProjects/api/types';
+import {
+	collectProjects,
+	MAX_PAGE_SIZE,
+	MAX_WALK_PAGES,
+	PagingError,
+	walkPages,
+	walkToLimit,
+	type FetchPage,
+	type OnSkipped,
+} from '../../../../../nodes/SupplierMatchedProjects/transport/pages';
+import { sleep } from 'n8n-workflow';
+
+import { page, projects } from '../../../../support/engine/n8n-fixtures';
+
+type Request = { cursor?: string; limit: number };
+
+/** These pages hold only clean entries: a skip would be a bug in reading them. */
+const noSkips: OnSkipped = (entry) => {
+	throw new Error(`left out a clean entry: ${entry}`);
+};
+
+function idsOf(items: Array<{ projectId: string }>): string[] {
+	return items.map((p) => p.projectId);
+}
+
+/** A fake API over a list of projects: cursors are opaque strings with characters that need care. */
+function fakeApi(total: number) {
+	const all = projects(total);
+	const requests: Request[] = [];
+	const fetchPage: FetchPage = async (request) => {
+		requests.push(request);
+		const start = request.cursor === undefined ? 0 : Number(request.cursor.split('#')[1]);
+		const end = Math.min(all.length, start + request.limit);
+		return page(all.slice(start, end), end < all.length ? `c/+=?&#${end}` : null);
+	};
+	return { all, requests, fetchPage };
+}
+
+function scripted(pages: ResultsPage[]) {
+	const requests: Request[] = [];
+	const fetchPage: FetchPage = async (request) => {
+		requests.push(request);
+		const next = pages[requests.length - 1];
+		if (next === undefined) throw new Error('no more scripted pages');
+		return next;
+	};
+	return { requests, fetchPage };
+}
+
+describe('collectProjects', () => {
+	it('walks every page 100 at a time, passing cursors back verbatim', async () => {
+		const api = fakeApi(250);
+		const result = await collectProjects(api.fetchPage, noSkips);
+		expect(result.map((p) => p.projectId)).toEqual(api.all.map((p) => p.projectId));
+		expect(api.requests).toEqual([
+			{ limit: 100 },
+			{ cursor: 'c/+=?&#100', limit: 100 },
+			{ cursor: 'c/+=?&#200', limit: 100 },
+		]);
+	});
+
+	it('returns an empty list for an empty first page', async () => {
+		const api = scripted([page([])]);
+		expect(await collectProjects(api.fetchPage, noSkips)).toEqual([]);
+	});
+
+	it('stops with a clear error when a next page is announced without a cursor', async () => {
+		const api = scripted([
+			page(projects(2), 'c1'),
+			{ data: projects(2, 'q'), _metadata: { hasNextPage: true, nextCursor: null } },
+		]);
+		await expect(collectProjects(api.fetchPage, noSkips)).rejects.toThrow(
+			'The API said page 2 is followed by another but sent no cursor for it, so the walk stopped there',
+		);
+		expect(api.requests).toHaveLength(2);
+	});
+
+	it('treats an empty cursor like a missing one', async () => {
+		const api = scripted([{ data: [], _metadata: { hasNextPage: true, nextCursor: '' } }]);
+		await expect(collectProjects(api.fetchPage, noSkips)).rejects.toThrow(PagingError);
+	});
+
+	it('stops with a clear error instead of looping when a cursor repeats', async () => {
+		const api = scripted([
+			page(projects(1), 'a'),
+			page(projects(1, 'q'), 'b'),
+			page(projects(1, 'r'), 'a'),
+		]);
+		await expect(collectProjects(api.fetchPage, noSkips)).rejects.toThrow(
+			'The API sent a cursor on page 3 that it had already sent, so the walk stopped rather than loop',
+		);
+		expect(api.requests.map((r) => r.cursor)).toEqual([undefined, 'a', 'b']);
+	});
+
+	it('trusts hasNextPage false even when a cursor is present', async () => {
+		const api = scripted([
+			{ data: projects(1), _metadata: { hasNextPage: false, nextCursor: 'x' } },
+		]);
+		expect(await collectProjects(api.fetchPage, noSkips)).toHaveLength(1);
+		expect(api.requests).toHaveLength(1);
+	});
+});
+
+describe('walkPages', () => {
+	it('fetches nothing more once the consumer stops', async () => {
+		const api = fakeApi(1000);
+		for await (const data of walkPages(api.fetchPage, () => MAX_PAGE_SIZE, noSkips)) {
+			expect(data).toHaveLength(100);
+			break;
+		}
+		expect(api.requests).toHaveLength(1);
+	});
+
+	it('asks nextLimit for the size of every request', async () => {
+		const api = fakeApi(30);
+		const sizes = [10, 7, 20];
+		const seen: number[][] = [];
+		for await (const data of walkPages(api.fetchPage, () => sizes.shift() ?? 100, noSkips)) {
+			seen.push(data.map((p) => Number(p.projectId.slice(1))));
+		}
+		expect(api.requests.map((r) => r.limit)).toEqual([10, 7, 20]);
+		expect(seen.flat()).toEqual(Array.from({ length: 30 }, (_, i) => i + 1));
+	});
+});
+
+describe('walkPages from a cursor, and its bound', () => {
+	it('starts at the cursor an earlier walk was given, and never follows it again', async () => {
+		const api = fakeApi(300);
+		const seen: string[] = [];
+		const from = 'c/+=?&#100';
+		for await (const data of walkPages(api.fetchPage, () => 100, noSkips, { from })) {
+			seen.push(...idsOf(data));
+		}
+		expect(api.requests.map((request) => request.cursor)).toEqual([from, 'c/+=?&#200']);
+		expect(seen[0]).toBe(api.all[100].projectId);
+		expect(seen).toHaveLength(200);
+	});
+
+	it('stops a walk whose pages never end at MAX_WALK_PAGES, with a paging error', async () => {
+		let requests = 0;
+		const endless: FetchPage = async () => {
+			requests++;
+			return {
+				data: [],
+				_metadata: { hasNextPage: true, nextCursor: `c${requests}` },
+			};
+		};
+		await expect(collectProjects(endless, noSkips)).rejects.toThrow(
+			new PagingError(
+				'The API said page 1000 is followed by another, past the 100000 projects a walk follows at most, so the walk stopped there',
+			),
+		);
+		expect(requests).toBe(MAX_WALK_PAGES);
+	});
+});
+
+describe('walkToLimit', () => {
+	type Projects = ReturnType<typeof fakeApi>['all'];
+	const everyProject = (projects: Projects) => projects;
+
+	/** Walks the fake API to `limit` items, telling every skip as a bug. */
+	const walkOn = async (
+		api: ReturnType<typeof fakeApi>,
+		limit: number,
+		keep: (projects: Projects) => Projects,
+		fullPages = false,
+	) => await walkToLimit(api.fetchPage, limit, keep, { fullPages, onSkipped: noSkips });
+
+	it('asks only for what is still missing when each project gives an item', async () => {
+		const api = fakeApi(250);
+		const gathered = await walkOn(api, 130, everyProject);
+		expect(api.requests.map((r) => r.limit)).toEqual([100, 30]);
+		expect(gathered.items).toHaveLength(130);
+		expect(gathered).toMatchObject({ moreRead: false, morePages: true });
+	});
+
+	it('asks for full pages when projects may be dropped, and cuts what it read to the limit', async () => {
+		const api = fakeApi(250);
+		const odd = (projects: Projects) =>
+			projects.filter((p) => Number(p.projectId.slice(1)) % 2 === 1);
+		const gathered = await walkOn(api, 60, odd, true);
+		expect(api.requests.map((r) => r.limit)).toEqual([100, 100]);
+		expect(idsOf(gathered.items)).toEqual(idsOf(odd(api.all).slice(0, 60)));
+		expect(gathered).toMatchObject({ moreRead: true, morePages: true });
+	});
+
+	it('says when the last page read was the last', async () => {
+		const api = fakeApi(40);
+		const gathered = await walkOn(api, 50, everyProject);
+		expect(api.requests.map((r) => r.limit)).toEqual([50]);
+		expect(gathered).toMatchObject({ moreRead: false, morePages: false });
+		expect(gathered.items).toHaveLength(40);
+	});
+
+	it('takes every page with a limit of Infinity', async () => {
+		const api = fakeApi(250);
+		const gathered = await walkOn(api, Infinity, everyProject);
+		expect(api.requests.map((r) => r.limit)).toEqual([100, 100, 100]);
+		expect(idsOf(gathered.items)).toEqual(idsOf(api.all));
+		expect(gathered).toMatchObject({ moreRead: false, morePages: false });
+	});
+});
+
+/**
+ * A fake API whose answers the test releases one at a time, recording what happens in order:
+ * requests sent, answers given, pages handed to the consumer.
+ */
+function controlledApi(total: number, options: { failAt?: number } = {}) {
+	const all = projects(total);
+	const events: string[] = [];
+	const waiting: Array<() => void> = [];
+	let inFlight = 0;
+	let mostInFlight = 0;
+	let sent = 0;
+	const fetchPage: FetchPage = async (request) => {
+		const number = ++sent;
+		events.push(`request ${number}`);
+		inFlight++;
+		mostInFlight = Math.max(mostInFlight, inFlight);
+		await new Promise<void>((release) => waiting.push(release));
+		inFlight--;
+		events.push(`answer ${number}`);
+		if (number === options.failAt) throw new Error(`page ${number} failed`);
+		const start = request.cursor === undefined ? 0 : Number(request.cursor);
+		const end = Math.min(all.length, start + request.limit);
+		return page(all.slice(start, end), end < all.length ? String(end) : null);
+	};
+	/** Answers every request as it comes, after a turn of the event loop. */
+	const answerAll = async (stop: () => boolean) => {
+		while (!stop()) {
+			const release = waiting.shift();
+			if (release !== undefined) release();
+			await sleep(1);
+		}
+	};
+	return {
+		events,
+		fetchPage,
+		answerAll,
+		mostInFlight: () => mostInFlight,
+		inFlight: () => inFlight,
+		sent: () => sent,
+	};
+}
+
+/** Walks to the end, consuming each page with a pause, and records every step. */
+async function consume(
+	api: ReturnType<typeof controlledApi>,
+	everyPage: boolean,
+	stopAfter = Infinity,
+): Promise<{ error?: unknown; pages: number }> {
+	let pages = 0;
+	let done = false;
+	const answering = api.answerAll(() => done);
+	try {
+		for await (const data of walkPages(api.fetchPage, () => 10, noSkips, { everyPage })) {
+			pages++;
+			api.events.push(`consume ${pages} (${data.length})`);
+			await sleep(5);
+			api.events.push(`consumed ${pages}`);
+			if (pages >= stopAfter) break;
+		}
+		return { pages };
+	} catch (error) {
+		return { error, pages };
+	} finally {
+		api.events.push('walk ended');
+		done = true;
+		await answering;
+	}
+}
+
+describe('walkPages reading ahead (everyPage)', () => {
+	it('sends the next request before handing over the current page, one request at a time', async () => {
+		const api = controlledApi(25);
+		expect(await consume(api, true)).toEqual({ pages: 3 });
+		expect(api.events).toEqual([
+			'request 1',
+			'answer 1',
+			'request 2',
+			'consume 1 (10)',
+			'answer 2',
+			'consumed 1',
+			'request 3',
+			'consume 2 (10)',
+			'answer 3',
+			'consumed 2',
+			'consume 3 (5)',
+			'consumed 3',
+			'walk ended',
+		]);
+		expect(api.mostInFlight()).toBe(1);
+	});
+
+	it('without everyPage, asks for the next page only once the consumer wants it', async () => {
+		const api = controlledApi(25);
+		expect(await consume(api, false)).toEqual({ pages: 3 });
+		expect(api.events).toEqual([
+			'request 1',
+			'answer 1',
+			'consume 1 (10)',
+			'consumed 1',
+			'request 2',
+			'answer 2',
+			'consume 2 (10)',
+			'consumed 2',
+			'request 3',
+			'answer 3',
+			'consume 3 (5)',
+			'consumed 3',
+			'walk ended',
+		]);
+	});
+
+	it('hands over the pages before a failed request, then its error, in the same order as without', async () => {
+		for (const everyPage of [true, false]) {
+			const api = controlledApi(50, { failAt: 3 });
+			const outcome = await consume(api, everyPage);
+			expect(outcome.pages).toBe(2);
+			expect(outcome.error).toEqual(new Error('page 3 failed'));
+			expect(api.events.indexOf('consumed 2')).toBeLessThan(api.events.indexOf('walk ended'));
+			expect(api.sent()).toBe(3);
+		}
+	});
+
+	it('does not surface a failure read ahead for a consumer that stopped, and ends only once it settled', async () => {
+		const api = controlledApi(50, { failAt: 2 });
+		expect(await consume(api, true, 1)).toEqual({ pages: 1 });
+		expect(api.sent()).toBe(2);
+		expect(api.inFlight()).toBe(0);
+		expect(api.events.indexOf('answer 2')).toBeLessThan(api.events.indexOf('walk ended'));
+	});
+
+	it('sends no request ahead after the last page or a page whose cursor cannot be followed', async () => {
+		const last = scripted([page(projects(2))]);
+		for await (const data of walkPages(last.fetchPage, () => 100, noSkips, { everyPage: true })) {
+			expect(data).toHaveLength(2);
+		}
+		expect(last.requests).toHaveLength(1);
+
+		for (const metadata of [
+			{ hasNextPage: true, nextCursor: null },
+			{ hasNextPage: true, nextCursor: 'a' },
+		]) {
+			const api = scripted([
+				page(projects(1), 'a'),
+				{ data: projects(1, 'q'), _metadata: metadata },
+			]);
+			const seen: string[] = [];
+			await expect(
+				(async () => {
+					for await (const data of walkPages(api.fetchPage, () => 100, noSkips, {
+						everyPage: true,
+					})) {
+						seen.push(data[0].projectId);
+					}
+				})(),
+			).rejects.toThrow(PagingError);
+			expect(seen).toEqual(['p1', 'q1']);
+			expect(api.requests).toHaveLength(2);
+		}
+	});
+
+	it('reads ahead in collectProjects', async () => {
+		const events: string[] = [];
+		const all = projects(250);
+		const fetchPage: FetchPage = async (request) => {
+			const start = request.cursor === undefined ? 0 : Number(request.cursor);
+			events.push(`request from ${start}`);
+			const end = Math.min(all.length, start + request.limit);
+			// collectProjects spreads each page into its list: the iterator shows when it takes one.
+			const data = all.slice(start, end);
+			const values = data.values.bind(data);
+			data[Symbol.iterator] = () => {
+				events.push(`take from ${start}`);
+				return values();
+			};
+			return page(data, end < all.length ? String(end) : null);
+		};
+		expect(await collectProjects(fetchPage, noSkips)).toEqual(all);
+		expect(events).toEqual([
+			'request from 0',
+			'request from 100',
+			'take from 0',
+			'request from 200',
+			'take from 100',
+			'take from 200',
+		]);
+	});
+});
+
+describe('broken entries on a walk', () => {
+	it('are left out where they stand, each told with its page, and the walk goes on', async () => {
+		const first = projects(2, 'a');
+		const second = projects(2, 'b');
+		const api = scripted([
+			{ data: [first[0], null, first[1]], _metadata: { hasNextPage: true, nextCursor: 'c1' } },
+			{ data: ['x', ...second], _metadata: { hasNextPage: false, nextCursor: null } },
+		] as unknown as ResultsPage[]);
+		const skipped: string[] = [];
+		const all = await collectProjects(api.fetchPage, (entry) => skipped.push(entry));
+		expect(all).toEqual([...first, ...second]);
+		expect(skipped).toEqual([
+			'entry 2 of page 1 (data[1]) is null, not a project',
+			'entry 1 of page 2 (data[0]) is a string, not a project',
+		]);
+	});
+
+	it('are told before the page that held them is handed over', async () => {
+		const api = scripted([
+			{ data: [7], _metadata: { hasNextPage: false, nextCursor: null } },
+		] as unknown as ResultsPage[]);
+		const events: string[] = [];
+		for await (const data of walkPages(
+			api.fetchPage,
+			() => 10,
+			() => events.push('skipped'),
+		)) {
+			events.push(`page of ${data.length}`);
+		}
+		expect(events).toEqual(['skipped', 'page of 0']);
+	});
+
+	it('do not count toward a limit: the walk reads on until it has that many clean projects', async () => {
+		const clean = projects(3);
+		const api = scripted([
+			{ data: [clean[0], null], _metadata: { hasNextPage: true, nextCursor: 'c1' } },
+			{ data: clean.slice(1), _metadata: { hasNextPage: false, nextCursor: null } },
+		] as unknown as ResultsPage[]);
+		const gathered = await walkToLimit(api.fetchPage, 2, (found) => found, {
+			fullPages: false,
+			onSkipped: () => undefined,
+		});
+		expect(idsOf(gathered.items)).toEqual(['p1', 'p2']);
+		expect(api.requests).toEqual([{ limit: 2 }, { cursor: 'c1', limit: 1 }]);
+	});
+});

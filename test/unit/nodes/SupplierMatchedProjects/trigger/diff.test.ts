@@ -1,0 +1,912 @@
+import { isoDateToDay, todayIn } from '../../../../../nodes/SupplierMatchedProjects/projects/dates';
+import {
+	daysLeftInWindow,
+	diffPoll,
+	dueSoonWindow,
+	type ListedTender,
+	type PollDiff,
+	type PollDiffInput,
+} from '../../../../../nodes/SupplierMatchedProjects/trigger/diff';
+import {
+	MAX_TRACKED_TENDERS,
+	RETENTION_DAYS,
+	readTriggerState,
+	writeTriggerState,
+	type TenderSnapshot,
+	type TriggerState,
+} from '../../../../../nodes/SupplierMatchedProjects/trigger/state';
+import { reloaded } from '../../../../support/engine/n8n-fixtures';
+
+const DAY0 = 20_000;
+const SCOPE = 'scope-a';
+
+function snapshot(overrides: Partial<TenderSnapshot> = {}): TenderSnapshot {
+	return {
+		quotesDueAt: '2025-06-20',
+		status: 'Open',
+		name: 'Electrical Services',
+		type: 'Tender',
+		builder: 'Southern Cross Builders',
+		...overrides,
+	};
+}
+
+function listed(...ids: string[]): ListedTender[] {
+	return ids.map((id) => ({ id, snapshot: snapshot() }));
+}
+
+function poll(overrides: Partial<PollDiffInput> & Pick<PollDiffInput, 'listed'>): PollDiff {
+	return diffPoll({
+		previous: undefined,
+		scope: SCOPE,
+		today: DAY0,
+		loadedFromStorage: false,
+		projectCount: 1,
+		event: 'newTender',
+		dueSoon: { today: DAY0, days: 3 },
+		emitOpenOnFirstRun: false,
+		...overrides,
+	});
+}
+
+/** The poll after `before`, on `today`, listing these. */
+function pollAfter(
+	before: PollDiff,
+	today: number,
+	tenders: ListedTender[],
+	overrides: Partial<PollDiffInput> = {},
+): PollDiff {
+	return poll({ previous: before.next, today, listed: tenders, ...overrides });
+}
+
+describe('diffPoll: first run and new tenders', () => {
+	it('takes what is open on the first run as the baseline and announces nothing', () => {
+		const result = poll({ listed: listed('a', 'b'), projectCount: 2 });
+		expect(result.firstRun).toBe(true);
+		expect(result.newTenderIds).toEqual([]);
+		expect([...result.next.tenders.keys()]).toEqual(['a', 'b']);
+		expect(result.next).toMatchObject({ scope: SCOPE, day: DAY0, projectCount: 2 });
+	});
+
+	it('announces what is open on the first run when asked to', () => {
+		const result = poll({ listed: listed('a', 'b'), emitOpenOnFirstRun: true });
+		expect(result.firstRun).toBe(true);
+		expect(result.newTenderIds).toEqual(['a', 'b']);
+	});
+
+	it('announces only the tenders it has not seen, in walk order', () => {
+		const first = poll({ listed: listed('a', 'b') });
+		const second = pollAfter(first, DAY0 + 1, listed('c', 'a', 'd', 'b'));
+		expect(second.firstRun).toBe(false);
+		expect(second.newTenderIds).toEqual(['c', 'd']);
+		const third = pollAfter(second, DAY0 + 2, listed('a', 'b', 'c', 'd'));
+		expect(third.newTenderIds).toEqual([]);
+	});
+
+	it('does not change the state it was given', () => {
+		const first = poll({ listed: listed('a') });
+		const before = JSON.stringify(writeTriggerState(first.next));
+		pollAfter(first, DAY0 + 200, listed('b'));
+		expect(JSON.stringify(writeTriggerState(first.next))).toBe(before);
+	});
+});
+
+describe('diffPoll: updates (newOrUpdatedTender)', () => {
+	const event = 'newOrUpdatedTender' as const;
+
+	it('reports each changed field from what to what, once', () => {
+		const first = poll({ event, listed: listed('a', 'b') });
+		const changed = [
+			{ id: 'a', snapshot: snapshot({ quotesDueAt: '2025-06-27', builder: 'Tōtara Projects' }) },
+			{ id: 'b', snapshot: snapshot() },
+		];
+		const second = pollAfter(first, DAY0 + 1, changed, { event });
+		expect(second.newTenderIds).toEqual([]);
+		expect(second.updates).toEqual([
+			{
+				id: 'a',
+				changes: {
+					quotesDueAt: { from: '2025-06-20', to: '2025-06-27' },
+					builder: { from: 'Southern Cross Builders', to: 'Tōtara Projects' },
+				},
+			},
+		]);
+		const third = pollAfter(second, DAY0 + 2, changed, { event });
+		expect(third.updates).toEqual([]);
+	});
+
+	it.each([
+		['status', { status: 'Closed' }],
+		['name', { name: 'Electrical & Data Cabling' }],
+		['type', { type: 'Procurement' }],
+	] as const)('treats a change of %s as an update', (field, change) => {
+		const first = poll({ event, listed: listed('a') });
+		const second = pollAfter(first, DAY0, [{ id: 'a', snapshot: snapshot(change) }], { event });
+		expect(second.updates).toEqual([
+			{ id: 'a', changes: { [field]: { from: snapshot()[field], to: Object.values(change)[0] } } },
+		]);
+	});
+
+	it('reports no updates and keeps no values for the newTender event', () => {
+		const first = poll({ listed: listed('a') });
+		const second = pollAfter(first, DAY0, [
+			{ id: 'a', snapshot: snapshot({ quotesDueAt: '2025-07-01' }) },
+		]);
+		expect(second.updates).toEqual([]);
+		expect(second.next.tenders.get('a')).toEqual({ lastListedDay: DAY0 });
+	});
+
+	it('starts keeping values when switched to newOrUpdatedTender without inventing updates', () => {
+		const first = poll({ listed: listed('a') });
+		const switched = pollAfter(first, DAY0, listed('a'), { event });
+		expect(switched.updates).toEqual([]);
+		const changed = pollAfter(
+			switched,
+			DAY0,
+			[{ id: 'a', snapshot: snapshot({ status: 'Awarded' }) }],
+			{ event },
+		);
+		expect(changed.updates).toEqual([
+			{ id: 'a', changes: { status: { from: 'Open', to: 'Awarded' } } },
+		]);
+	});
+
+	it('drops kept values of unlisted tenders when switched back to newTender', () => {
+		const first = poll({ event, listed: listed('a', 'b') });
+		const back = pollAfter(first, DAY0, listed('a'));
+		expect(back.next.tenders.get('b')).toEqual({ lastListedDay: DAY0 });
+	});
+});
+
+describe('diffPoll: leaving and coming back', () => {
+	it('does not announce a tender again when it leaves the window and comes back', () => {
+		const first = poll({ listed: listed('a', 'b') });
+		const gone = pollAfter(first, DAY0 + 5, listed('a'));
+		const back = pollAfter(gone, DAY0 + 40, listed('a', 'b'));
+		expect(gone.newTenderIds).toEqual([]);
+		expect(back.newTenderIds).toEqual([]);
+	});
+
+	it('reports the changed due date of a tender that comes back, once', () => {
+		const event = 'newOrUpdatedTender' as const;
+		const first = poll({ event, listed: listed('a') });
+		const gone = pollAfter(first, DAY0 + 5, [], { event });
+		const back = pollAfter(
+			gone,
+			DAY0 + 30,
+			[{ id: 'a', snapshot: snapshot({ quotesDueAt: '2025-08-15' }) }],
+			{ event },
+		);
+		expect(back.newTenderIds).toEqual([]);
+		expect(back.updates).toEqual([
+			{ id: 'a', changes: { quotesDueAt: { from: '2025-06-20', to: '2025-08-15' } } },
+		]);
+	});
+});
+
+describe('diffPoll: retention and cap', () => {
+	it(`forgets a tender unlisted for more than ${RETENTION_DAYS} days, not before`, () => {
+		const first = poll({ listed: listed('a', 'b') });
+		const kept = pollAfter(first, DAY0 + RETENTION_DAYS, listed('a'));
+		expect(kept.next.tenders.has('b')).toBe(true);
+		const expired = pollAfter(kept, DAY0 + RETENTION_DAYS + 1, listed('a'));
+		expect(expired.next.tenders.has('b')).toBe(false);
+		expect(expired.next.tenders.get('a')).toEqual({ lastListedDay: DAY0 + RETENTION_DAYS + 1 });
+	});
+
+	it('announces a tender that comes back after it was forgotten', () => {
+		const first = poll({ listed: listed('a') });
+		const later = pollAfter(first, DAY0 + RETENTION_DAYS + 1, []);
+		const back = pollAfter(later, DAY0 + RETENTION_DAYS + 2, listed('a'));
+		expect(back.newTenderIds).toEqual(['a']);
+	});
+
+	it(`bounds the unlisted tenders, not all of them: with ${MAX_TRACKED_TENDERS} listed, the gone ones stay remembered`, () => {
+		const ids = Array.from({ length: MAX_TRACKED_TENDERS }, (_, index) => `t-${index}`);
+		const first = poll({ listed: listed(...ids, 'gone-1', 'gone-2') });
+		const gone = pollAfter(first, DAY0 + 1, listed(...ids));
+		expect(gone.next.tenders.size).toBe(MAX_TRACKED_TENDERS + 2);
+		expect(gone.next.tenders.get('gone-1')).toEqual({ lastListedDay: DAY0 });
+		const back = pollAfter(gone, DAY0 + 2, listed(...ids, 'gone-2', 'gone-1'));
+		expect(back.newTenderIds).toEqual([]);
+	});
+
+	it('keeps at most the cap of unlisted tenders beside every listed one', () => {
+		const listedIds = Array.from({ length: 20 }, (_, index) => `listed-${index}`);
+		const unlisted = Array.from({ length: MAX_TRACKED_TENDERS + 7 }, (_, index) => [
+			`old-${String(index).padStart(5, '0')}`,
+			{ lastListedDay: DAY0 - 1 - (index % 30) },
+		]) as Array<[string, { lastListedDay: number }]>;
+		const previous: TriggerState = {
+			scope: SCOPE,
+			day: DAY0 - 1,
+			projectCount: 20,
+			tenders: new Map([
+				...unlisted,
+				...listedIds.map(
+					(id) => [id, { lastListedDay: DAY0 - 1 }] as [string, { lastListedDay: number }],
+				),
+			]),
+		};
+		const result = poll({ previous, listed: listed(...listedIds) });
+		expect(result.next.tenders.size).toBe(listedIds.length + MAX_TRACKED_TENDERS);
+		expect(listedIds.every((id) => result.next.tenders.get(id)?.lastListedDay === DAY0)).toBe(true);
+		// The seven dropped are the longest unlisted (last listed 30 days ago), lowest ids first.
+		const dropped = unlisted.filter(([id]) => !result.next.tenders.has(id)).map(([id]) => id);
+		expect(dropped).toEqual([
+			'old-00029',
+			'old-00059',
+			'old-00089',
+			'old-00119',
+			'old-00149',
+			'old-00179',
+			'old-00209',
+		]);
+	});
+
+	it('never drops a listed tender, even when more are listed than the cap', () => {
+		const ids = Array.from({ length: MAX_TRACKED_TENDERS + 5 }, (_, index) => `t-${index}`);
+		const first = poll({ listed: listed(...ids) });
+		const second = pollAfter(first, DAY0 + 1, listed(...ids));
+		expect(second.next.tenders.size).toBe(ids.length);
+		expect(second.newTenderIds).toEqual([]);
+	});
+});
+
+describe('diffPoll: scope', () => {
+	it('takes a new baseline when company or filters change, without forgetting what it announced', () => {
+		const first = poll({ listed: listed('a') });
+		const changed = pollAfter(first, DAY0 + 1, listed('a', 'x', 'y'), { scope: 'scope-b' });
+		expect(changed.firstRun).toBe(true);
+		expect(changed.newTenderIds).toEqual([]);
+		expect(changed.next.scope).toBe('scope-b');
+		const withOption = pollAfter(first, DAY0, listed('a', 'x'), {
+			scope: 'scope-b',
+			emitOpenOnFirstRun: true,
+		});
+		expect(withOption.newTenderIds).toEqual(['x']);
+	});
+});
+
+describe('diffPoll: restarts (only saved state survives)', () => {
+	it('keeps a tender listed by unsaved polls from expiring early after a restart', () => {
+		// Day 0: activation baseline, saved. Tender a stays listed until day 50 through polls that
+		// emit nothing, so storage still says "last listed day 0". Restart on day 60.
+		const activation = poll({ listed: listed('a', 'b') });
+		const saved = reloaded(activation.next);
+		let memory = activation.next;
+		for (let day = 1; day <= 50; day++) {
+			memory = poll({ previous: memory, today: DAY0 + day, listed: listed('a', 'b') }).next;
+		}
+		expect(memory.tenders.get('a')?.lastListedDay).toBe(DAY0 + 50);
+
+		const afterRestart = poll({
+			previous: saved,
+			today: DAY0 + 60,
+			loadedFromStorage: true,
+			listed: listed('b'),
+		});
+		expect(afterRestart.next.loadedDay).toBe(DAY0 + 60);
+		// Day 100: a would have expired by the stale "day 0"; it must still be remembered.
+		const later = pollAfter(afterRestart, DAY0 + 100, listed('b'));
+		expect(later.next.tenders.has('a')).toBe(true);
+		const back = pollAfter(later, DAY0 + 101, listed('a', 'b'));
+		expect(back.newTenderIds).toEqual([]);
+		// Retention still applies, counted from the restart.
+		const expired = pollAfter(later, DAY0 + 60 + RETENTION_DAYS + 1, listed('b'));
+		expect(expired.next.tenders.has('a')).toBe(false);
+	});
+
+	it('announces a tender first seen by an unsaved poll after the restart, once', () => {
+		const activation = poll({ listed: listed('a') });
+		const saved = reloaded(activation.next);
+		const announced = pollAfter(activation, DAY0 + 1, listed('a', 'n'));
+		expect(announced.newTenderIds).toEqual(['n']);
+		// The announcing poll emits, so n8n saves its state: a restart reloads that.
+		const afterRestart = poll({
+			previous: reloaded(announced.next),
+			today: DAY0 + 2,
+			loadedFromStorage: true,
+			listed: listed('a', 'n'),
+		});
+		expect(afterRestart.newTenderIds).toEqual([]);
+		// Had n8n crashed before saving, the saved baseline still lacks n: announced again, never lost.
+		const fromBaseline = poll({
+			previous: saved,
+			today: DAY0 + 2,
+			loadedFromStorage: true,
+			listed: listed('a', 'n'),
+		});
+		expect(fromBaseline.newTenderIds).toEqual(['n']);
+	});
+});
+
+describe('diffPoll: a walk that spans polls', () => {
+	/** A poll whose pages stopped before the walk's last one, to go on at `cursor`. */
+	const partOf = (cursor: string) => ({ resumeAt: cursor, pages: 2 });
+
+	it('keeps recording the baseline across polls, and announces nothing of it', () => {
+		const first = poll({ listed: listed('a', 'b'), projectCount: 200, ...partOf('c-3') });
+		expect(first.walkComplete).toBe(false);
+		expect(first.next.walk).toEqual({ cursor: 'c-3', pages: 2, projects: 200, startDay: DAY0 });
+		expect(first.next.baseline).toBe(true);
+		const last = pollAfter(first, DAY0, listed('c'), { projectCount: 50, pages: 1 });
+		expect(last.firstRun).toBe(false);
+		expect(last.newTenderIds).toEqual([]);
+		expect(last.walkComplete).toBe(true);
+		expect(last.next).toMatchObject({ projectCount: 250, pages: 3 });
+		expect(last.next.walk).toBeUndefined();
+		expect(last.next.baseline).toBeUndefined();
+		expect([...last.next.tenders.keys()].sort()).toEqual(['a', 'b', 'c']);
+		// The baseline is complete: a tender first seen now is new.
+		expect(pollAfter(last, DAY0 + 1, listed('a', 'b', 'c', 'd')).newTenderIds).toEqual(['d']);
+	});
+
+	it('announces a tender the baseline reads after its first part when it opened after the walk began', () => {
+		const first = poll({ listed: listed('a'), ...partOf('c-2') });
+		const later = [
+			{ id: 'same-day', snapshot: snapshot(), openedDay: DAY0 },
+			{ id: 'next-day', snapshot: snapshot(), openedDay: DAY0 + 1 },
+			{ id: 'no-date', snapshot: snapshot() },
+		];
+		const rest = pollAfter(first, DAY0 + 1, later, { pages: 1 });
+		expect(rest.newTenderIds).toEqual(['next-day']);
+		// In the walk's first part, what is open is the baseline, whatever its date.
+		expect(poll({ listed: [{ ...later[1], openedDay: DAY0 + 1 }] }).newTenderIds).toEqual([]);
+	});
+
+	it('announces a new tender as soon as its page is read, and once', () => {
+		const baseline = poll({ listed: listed('a', 'b', 'c') });
+		const part = pollAfter(baseline, DAY0 + 1, listed('a', 'n1'), partOf('c-2'));
+		expect(part.newTenderIds).toEqual(['n1']);
+		// The same tender listed again later in the walk (its project moved) is not new again.
+		const rest = pollAfter(part, DAY0 + 1, listed('n1', 'b', 'c', 'n2'), { pages: 1 });
+		expect(rest.newTenderIds).toEqual(['n2']);
+	});
+
+	it('judges a tender gone only once the walk is complete, and never one an earlier part listed', () => {
+		const old = DAY0 - RETENTION_DAYS - 5;
+		const baseline = poll({ listed: listed('a', 'b', 'stale'), today: old });
+		const fresh = pollAfter(baseline, DAY0, listed('a', 'b', 'stale'));
+		// 'stale' unlisted since `old` would be forgotten by a complete walk that does not list it.
+		const aged = { ...fresh.next, tenders: new Map(fresh.next.tenders) };
+		aged.tenders.set('stale', { lastListedDay: old });
+		const part = poll({ previous: aged, today: DAY0 + 1, listed: listed('a'), ...partOf('c-2') });
+		expect(part.next.tenders.has('stale')).toBe(true);
+		expect(part.next.tenders.has('b')).toBe(true);
+		const last = pollAfter(part, DAY0 + 1, [], { pages: 1, projectCount: 0 });
+		expect(last.walkComplete).toBe(true);
+		// 'a' was listed by the walk's first part, 'b' by the walk before: both kept; 'stale' gone.
+		expect([...last.next.tenders.keys()].sort()).toEqual(['a', 'b']);
+	});
+
+	it('announces a change of a known tender as its page is read', () => {
+		const base = poll({ listed: listed('a', 'b'), event: 'newOrUpdatedTender' });
+		const moved = [{ id: 'b', snapshot: snapshot({ quotesDueAt: '2025-07-01' }) }];
+		const part = pollAfter(base, DAY0 + 1, moved, { event: 'newOrUpdatedTender', ...partOf('x') });
+		expect(part.updates).toEqual([
+			{ id: 'b', changes: { quotesDueAt: { from: '2025-06-20', to: '2025-07-01' } } },
+		]);
+		const rest = pollAfter(part, DAY0 + 1, moved, { event: 'newOrUpdatedTender' });
+		expect(rest.updates).toEqual([]);
+	});
+
+	it('starts a new walk, from the first page, when the filters change mid-walk', () => {
+		const part = poll({ listed: listed('a'), ...partOf('c-2') });
+		const other = pollAfter(part, DAY0, listed('a', 'b'), { scope: 'scope-b' });
+		expect(other.firstRun).toBe(true);
+		expect(other.next.walk).toBeUndefined();
+		expect(other.next.projectCount).toBe(1);
+	});
+
+	it('reminds of a tender inside the due-date window as its page is read, once', () => {
+		const dueSoon = { event: 'quotesDueSoon' as const, dueSoon: { today: DAY0, days: 3 } };
+		const base = poll({ listed: [], ...dueSoon });
+		const due = [{ id: 'r', snapshot: snapshot({ quotesDueAt: '2024-10-04' }) }];
+		// DAY0 is 2024-10-04 (20,000 days after the epoch): due today.
+		const part = pollAfter(base, DAY0, due, { ...dueSoon, ...partOf('c-2') });
+		expect(part.reminders.map((reminder) => reminder.id)).toEqual(['r']);
+		expect(pollAfter(part, DAY0, due, dueSoon).reminders).toEqual([]);
+	});
+
+	it('stores the walk under way, the baseline mark, the write count and the last complete walk', () => {
+		const part = poll({ listed: listed('a'), ...partOf('cursor/with?odd=chars') });
+		const state: TriggerState = { ...part.next, seq: 7, completedAt: 1_700_000_000_000 };
+		expect(reloaded(state)).toEqual(state);
+	});
+});
+
+// ---- quotesDueSoon ----
+
+function day(date: string): number {
+	const parsed = isoDateToDay(date);
+	if (parsed === undefined) throw new Error(`not a date: ${date}`);
+	return parsed;
+}
+
+function dueTender(id: string, quotesDueAt: string | null, status = 'Open'): ListedTender {
+	return {
+		id,
+		snapshot: { quotesDueAt, status, name: 'Roofing', type: 'Tender', builder: 'Bluegum Builders' },
+	};
+}
+
+/** One quotesDueSoon poll on `date` (UTC day and workflow day alike unless `calendarDate` is given). */
+function pollDue(
+	date: string,
+	listed: ListedTender[],
+	overrides: Partial<PollDiffInput> & { days?: number; calendarDate?: string } = {},
+): PollDiff {
+	const { days = 3, calendarDate = date, ...rest } = overrides;
+	return diffPoll({
+		previous: undefined,
+		scope: SCOPE,
+		today: day(date),
+		loadedFromStorage: false,
+		listed,
+		projectCount: 1,
+		event: 'quotesDueSoon',
+		dueSoon: { today: day(calendarDate), days },
+		emitOpenOnFirstRun: false,
+		...rest,
+	});
+}
+
+function announced(diff: PollDiff) {
+	return diff.reminders.map(({ id, quotesDueAt, daysLeft, previousQuotesDueAt }) => ({
+		id,
+		quotesDueAt,
+		daysLeft,
+		previousQuotesDueAt,
+	}));
+}
+
+/** A reminder as `announced` lists it. */
+function reminder(
+	id: string,
+	quotesDueAt: string,
+	daysLeft: number,
+	previousQuotesDueAt = null as string | null,
+) {
+	return { id, quotesDueAt, daysLeft, previousQuotesDueAt };
+}
+
+describe('daysLeftInWindow', () => {
+	const window = (today: string, days = 3) => ({ today: day(today), days });
+	const open = (quotesDueAt: string | null) => ({ quotesDueAt, status: 'Open' });
+
+	it.each([
+		['across a month end', '2025-01-30', '2025-02-02', 3],
+		['across a year end', '2025-12-30', '2026-01-01', 2],
+		['into a leap day', '2024-02-27', '2024-02-29', 2],
+		['across a leap day', '2024-02-28', '2024-03-02', 3],
+		['across February in a common year', '2025-02-27', '2025-03-02', 3],
+		['on the day quotes close', '2025-04-30', '2025-04-30', 0],
+	])('counts calendar days %s', (_case, today, due, left) => {
+		expect(daysLeftInWindow(open(due), window(today))).toBe(left);
+	});
+
+	it('takes 2100 as a common year (no 29 February) and rejects dates that do not exist', () => {
+		expect(daysLeftInWindow(open('2100-03-01'), window('2100-02-28'))).toBe(1);
+		expect(daysLeftInWindow(open('2100-02-29'), window('2100-02-28'))).toBeUndefined();
+		expect(daysLeftInWindow(open('2025-02-30'), window('2025-02-28'))).toBeUndefined();
+		expect(daysLeftInWindow(open('4 March 2025'), window('2025-03-03'))).toBeUndefined();
+	});
+
+	it('leaves out a date beyond the window, a past date, no date and a tender not open', () => {
+		expect(daysLeftInWindow(open('2025-03-04'), window('2025-02-28', 3))).toBeUndefined();
+		expect(daysLeftInWindow(open('2025-03-03'), window('2025-02-28', 3))).toBe(3);
+		expect(daysLeftInWindow(open('2025-02-27'), window('2025-02-28'))).toBeUndefined();
+		expect(daysLeftInWindow(open(null), window('2025-02-28'))).toBeUndefined();
+		for (const status of ['Closed', 'Awarded']) {
+			expect(
+				daysLeftInWindow({ quotesDueAt: '2025-03-01', status }, window('2025-02-28')),
+			).toBeUndefined();
+		}
+	});
+
+	it('with 0 days takes only the tenders due today', () => {
+		expect(daysLeftInWindow(open('2025-03-01'), window('2025-03-01', 0))).toBe(0);
+		expect(daysLeftInWindow(open('2025-03-02'), window('2025-03-01', 0))).toBeUndefined();
+	});
+});
+
+describe('the window in the workflow time zone', () => {
+	// 20:00 UTC on 28 February 2025: already 1 March in Auckland (UTC+13), still 28 February in
+	// Los Angeles (UTC-8).
+	const instant = new Date('2025-02-28T20:00:00Z');
+
+	it.each([
+		['Pacific/Auckland', '2025-03-01', 0],
+		['UTC', '2025-02-28', undefined],
+		['America/Los_Angeles', '2025-02-28', undefined],
+	])('in %s today is %s', (zone, today, daysLeftForFirstOfMarch) => {
+		expect(todayIn(zone, instant)).toBe(today);
+		const window = dueSoonWindow(todayIn(zone, instant), 0);
+		expect(daysLeftInWindow({ quotesDueAt: '2025-03-01', status: 'Open' }, window)).toBe(
+			daysLeftForFirstOfMarch,
+		);
+	});
+
+	it('counts days left from the workflow day, not the UTC day, west of UTC', () => {
+		// 03:00 UTC on 1 March is still 28 February in Los Angeles: due 3 March is 3 days away there.
+		const early = new Date('2025-03-01T03:00:00Z');
+		const window = dueSoonWindow(todayIn('America/Los_Angeles', early), 3);
+		expect(daysLeftInWindow({ quotesDueAt: '2025-03-03', status: 'Open' }, window)).toBe(3);
+		const diff = pollDue('2025-03-01', [dueTender('a', '2025-03-03')], {
+			previous: pollDue('2025-02-27', []).next,
+			calendarDate: todayIn('America/Los_Angeles', early),
+		});
+		expect(announced(diff)).toEqual([reminder('a', '2025-03-03', 3)]);
+	});
+});
+
+describe('diffPoll: quotesDueSoon', () => {
+	it('announces nothing on activation and remembers only the tenders already inside the window', () => {
+		const first = pollDue('2025-03-10', [
+			dueTender('inside', '2025-03-12'),
+			dueTender('later', '2025-03-30'),
+			dueTender('undated', null),
+		]);
+		expect(first.firstRun).toBe(true);
+		expect(first.reminders).toEqual([]);
+		expect([...first.next.tenders.keys()]).toEqual(['inside']);
+		expect(first.next.reminders).toBe(true);
+		// Inside the window at activation: never announced for that date.
+		const next = pollDue('2025-03-11', [dueTender('inside', '2025-03-12')], {
+			previous: first.next,
+		});
+		expect(next.reminders).toEqual([]);
+	});
+
+	it('announces the tenders inside the window on the first run when asked to, once', () => {
+		const first = pollDue(
+			'2025-03-10',
+			[dueTender('a', '2025-03-10'), dueTender('b', '2025-03-20')],
+			{
+				emitOpenOnFirstRun: true,
+			},
+		);
+		expect(announced(first)).toEqual([reminder('a', '2025-03-10', 0)]);
+		const again = pollDue(
+			'2025-03-10',
+			[dueTender('a', '2025-03-10'), dueTender('b', '2025-03-20')],
+			{
+				previous: first.next,
+				emitOpenOnFirstRun: true,
+			},
+		);
+		expect(again.reminders).toEqual([]);
+	});
+
+	it('announces a tender once, on the day it comes within the days set, across a month end', () => {
+		let state = pollDue('2025-01-27', [dueTender('a', '2025-02-02')]).next;
+		const days: Array<[string, number[]]> = [];
+		for (const date of ['2025-01-28', '2025-01-29', '2025-01-30', '2025-01-31', '2025-02-01']) {
+			const diff = pollDue(date, [dueTender('a', '2025-02-02')], { previous: state });
+			days.push([date, diff.reminders.map((reminder) => reminder.daysLeft)]);
+			state = diff.next;
+		}
+		expect(days).toEqual([
+			['2025-01-28', []],
+			['2025-01-29', []],
+			['2025-01-30', [3]],
+			['2025-01-31', []],
+			['2025-02-01', []],
+		]);
+	});
+
+	it('announces on a leap day with 0 days set, and not the day before', () => {
+		const start = pollDue('2024-02-27', [dueTender('a', '2024-02-29')], { days: 0 });
+		const before = pollDue('2024-02-28', [dueTender('a', '2024-02-29')], {
+			previous: start.next,
+			days: 0,
+		});
+		expect(before.reminders).toEqual([]);
+		const onTheDay = pollDue('2024-02-29', [dueTender('a', '2024-02-29')], {
+			previous: before.next,
+			days: 0,
+		});
+		expect(announced(onTheDay)).toEqual([reminder('a', '2024-02-29', 0)]);
+	});
+
+	it('announces a tender first listed after activation already inside the window, once', () => {
+		const first = pollDue('2025-03-10', []);
+		const listed = pollDue('2025-03-10', [dueTender('n', '2025-03-11')], { previous: first.next });
+		expect(announced(listed)).toEqual([reminder('n', '2025-03-11', 1)]);
+		expect(
+			pollDue('2025-03-11', [dueTender('n', '2025-03-11')], { previous: listed.next }).reminders,
+		).toEqual([]);
+	});
+
+	it('never announces a tender without a due date, past due, or closed before its reminder', () => {
+		const first = pollDue('2025-03-10', []);
+		const diff = pollDue(
+			'2025-03-10',
+			[
+				dueTender('undated', null),
+				dueTender('past', '2025-03-09'),
+				dueTender('closed', '2025-03-11', 'Closed'),
+				dueTender('awarded', '2025-03-11', 'Awarded'),
+			],
+			{ previous: first.next },
+		);
+		expect(diff.reminders).toEqual([]);
+		expect(diff.next.tenders.size).toBe(0);
+	});
+
+	it('does not announce a tender that left the listing before its reminder, nor on the day it would have come', () => {
+		const first = pollDue('2025-03-10', [dueTender('a', '2025-03-20')]);
+		const gone = pollDue('2025-03-17', [], { previous: first.next });
+		expect(gone.reminders).toEqual([]);
+	});
+
+	it('announces again when the date moves later and comes inside the window, with the previous date', () => {
+		const first = pollDue('2025-03-10', []);
+		const reminded = pollDue('2025-03-10', [dueTender('a', '2025-03-12')], {
+			previous: first.next,
+		});
+		expect(reminded.reminders).toHaveLength(1);
+		// Moved a month later: nothing until it is within three days of the new date.
+		const moved = pollDue('2025-03-11', [dueTender('a', '2025-04-12')], {
+			previous: reminded.next,
+		});
+		expect(moved.reminders).toEqual([]);
+		const stillFar = pollDue('2025-04-08', [dueTender('a', '2025-04-12')], {
+			previous: moved.next,
+		});
+		expect(stillFar.reminders).toEqual([]);
+		const again = pollDue('2025-04-09', [dueTender('a', '2025-04-12')], {
+			previous: stillFar.next,
+		});
+		expect(announced(again)).toEqual([reminder('a', '2025-04-12', 3, '2025-03-12')]);
+		expect(
+			pollDue('2025-04-10', [dueTender('a', '2025-04-12')], { previous: again.next }).reminders,
+		).toEqual([]);
+	});
+
+	it('announces a date moved earlier into the window once', () => {
+		const first = pollDue('2025-03-10', [dueTender('a', '2025-03-25')]);
+		const earlier = pollDue('2025-03-11', [dueTender('a', '2025-03-13')], { previous: first.next });
+		expect(announced(earlier)).toEqual([reminder('a', '2025-03-13', 2)]);
+		const next = pollDue('2025-03-12', [dueTender('a', '2025-03-13')], { previous: earlier.next });
+		expect(next.reminders).toEqual([]);
+	});
+
+	it('announces each due date once when the date moves back and forth', () => {
+		const dates = [
+			['2025-03-10', '2025-03-12'], // inside: announced
+			['2025-03-10', '2025-03-13'], // moved a day later, still inside: a new date, announced
+			['2025-03-10', '2025-03-12'], // back: already announced for this date
+			['2025-03-10', '2025-03-20'], // far: nothing
+			['2025-03-11', '2025-03-13'], // back again: already announced for this date
+			['2025-03-17', '2025-03-20'], // the far date comes inside: announced
+			['2025-03-17', '2025-03-20'],
+		] as const;
+		let state = pollDue('2025-03-09', []).next;
+		const seen: Array<[string, string | null] | null> = [];
+		for (const [today, due] of dates) {
+			const diff = pollDue(today, [dueTender('a', due)], { previous: reloaded(state) });
+			const [reminder] = diff.reminders;
+			seen.push(reminder ? [reminder.quotesDueAt, reminder.previousQuotesDueAt] : null);
+			state = diff.next;
+		}
+		expect(seen).toEqual([
+			['2025-03-12', null],
+			['2025-03-13', '2025-03-12'],
+			null,
+			null,
+			null,
+			['2025-03-20', '2025-03-13'],
+			null,
+		]);
+	});
+
+	it('does not announce again a tender that left the listing and came back with the same date', () => {
+		const first = pollDue('2025-03-10', []);
+		const reminded = pollDue('2025-03-10', [dueTender('a', '2025-03-13')], {
+			previous: first.next,
+		});
+		const gone = pollDue('2025-03-11', [], { previous: reminded.next });
+		expect(gone.next.tenders.has('a')).toBe(true);
+		const back = pollDue('2025-03-12', [dueTender('a', '2025-03-13')], {
+			previous: reloaded(gone.next),
+		});
+		expect(back.reminders).toEqual([]);
+	});
+
+	it('forgets due dates that have passed in every time zone, keeping the last for the next reminder', () => {
+		const first = pollDue('2025-03-01', []);
+		let state = pollDue('2025-03-01', [dueTender('a', '2025-03-02')], {
+			previous: first.next,
+		}).next;
+		state = pollDue('2025-03-01', [dueTender('a', '2025-03-03')], { previous: state }).next;
+		state = pollDue('2025-03-01', [dueTender('a', '2025-03-04')], { previous: state }).next;
+		expect(state.tenders.get('a')?.dueDays).toEqual([
+			day('2025-03-02'),
+			day('2025-03-03'),
+			day('2025-03-04'),
+		]);
+		// Moved out; on 5 March (UTC) 2 and 3 March are past everywhere, 4 March may still be today
+		// east of UTC (and is the last date anyway).
+		state = pollDue('2025-03-05', [dueTender('a', '2025-04-30')], { previous: state }).next;
+		expect(state.tenders.get('a')?.dueDays).toEqual([day('2025-03-04')]);
+		const again = pollDue('2025-04-28', [dueTender('a', '2025-04-30')], {
+			previous: reloaded(state),
+		});
+		expect(announced(again)).toEqual([reminder('a', '2025-04-30', 2, '2025-03-04')]);
+	});
+
+	it(`forgets an unlisted tender after ${RETENTION_DAYS} days unless a date it was reminded of is still ahead`, () => {
+		const first = pollDue('2025-01-01', []);
+		const reminded = pollDue(
+			'2025-01-01',
+			[dueTender('a', '2025-01-03'), dueTender('far', '2025-06-30')],
+			{
+				previous: first.next,
+				days: 200,
+			},
+		);
+		expect(reminded.reminders.map((reminder) => reminder.id)).toEqual(['a', 'far']);
+		const kept = pollDue('2025-04-01', [], { previous: reminded.next, days: 200 });
+		expect([...kept.next.tenders.keys()]).toEqual(['a', 'far']);
+		const later = pollDue('2025-04-02', [], { previous: kept.next, days: 200 });
+		expect([...later.next.tenders.keys()]).toEqual(['far']);
+		const back = pollDue('2025-06-01', [dueTender('far', '2025-06-30')], {
+			previous: later.next,
+			days: 200,
+		});
+		expect(back.reminders).toEqual([]);
+	});
+
+	it('keeps at most the cap of unlisted tenders', () => {
+		const ids = Array.from({ length: MAX_TRACKED_TENDERS + 3 }, (_, index) => `t-${index}`);
+		const first = pollDue(
+			'2025-03-10',
+			ids.map((id) => dueTender(id, '2025-03-11')),
+		);
+		expect(first.next.tenders.size).toBe(ids.length);
+		const gone = pollDue('2025-03-11', [], { previous: first.next });
+		expect(gone.next.tenders.size).toBe(MAX_TRACKED_TENDERS);
+	});
+
+	it('starts a new baseline when switched from or to the new-tender events', () => {
+		const newTender = pollDue('2025-03-10', [dueTender('a', '2025-03-11')], { event: 'newTender' });
+		const switched = pollDue(
+			'2025-03-10',
+			[dueTender('a', '2025-03-11'), dueTender('b', '2025-03-11')],
+			{
+				previous: newTender.next,
+			},
+		);
+		expect(switched.firstRun).toBe(true);
+		expect(switched.reminders).toEqual([]);
+		const listed = [
+			dueTender('a', '2025-03-11'),
+			dueTender('b', '2025-03-11'),
+			dueTender('c', null),
+		];
+		const back = pollDue('2025-03-10', listed, {
+			previous: reloaded(switched.next),
+			loadedFromStorage: true,
+			event: 'newTender',
+		});
+		expect(back.firstRun).toBe(true);
+		expect(back.newTenderIds).toEqual([]);
+		expect(back.next.reminders).toBeUndefined();
+		expect([...back.next.tenders.values()].every((tracked) => !tracked.dueDays)).toBe(true);
+	});
+
+	it('takes a new baseline when the filters change, without announcing again what it announced', () => {
+		const first = pollDue('2025-03-10', []);
+		const reminded = pollDue('2025-03-10', [dueTender('a', '2025-03-12')], {
+			previous: first.next,
+		});
+		const changed = pollDue(
+			'2025-03-11',
+			[dueTender('a', '2025-03-12'), dueTender('b', '2025-03-13')],
+			{
+				previous: reminded.next,
+				scope: 'scope-b',
+			},
+		);
+		expect(changed.firstRun).toBe(true);
+		expect(changed.reminders).toEqual([]);
+		const later = pollDue(
+			'2025-03-12',
+			[dueTender('a', '2025-03-12'), dueTender('b', '2025-03-13')],
+			{
+				previous: changed.next,
+				scope: 'scope-b',
+			},
+		);
+		expect(later.reminders).toEqual([]);
+	});
+});
+
+describe('diffPoll: quotesDueSoon across restarts (only saved state survives)', () => {
+	it('announces once whether or not the polls in between were saved', () => {
+		// Activation on 10 March: saved. Polls until 20 March emit nothing: never saved.
+		const activation = pollDue('2025-03-10', [dueTender('a', '2025-03-25')]);
+		const saved = reloaded(activation.next);
+		let memory = activation.next;
+		for (let date = 11; date <= 20; date++) {
+			const diff = pollDue(`2025-03-${date}`, [dueTender('a', '2025-03-25')], { previous: memory });
+			expect(diff.reminders).toEqual([]);
+			memory = diff.next;
+		}
+		// The reminder poll on 22 March emits, and n8n saves its state before the execution runs.
+		const reminded = pollDue('2025-03-22', [dueTender('a', '2025-03-25')], {
+			previous: reloaded(saved),
+			loadedFromStorage: true,
+		});
+		expect(reminded.reminders).toHaveLength(1);
+		const afterRestart = pollDue('2025-03-23', [dueTender('a', '2025-03-25')], {
+			previous: reloaded(reminded.next),
+			loadedFromStorage: true,
+		});
+		expect(afterRestart.reminders).toEqual([]);
+		// Had n8n crashed before saving, the saved activation state announces it again: never lost.
+		const fromActivation = pollDue('2025-03-23', [dueTender('a', '2025-03-25')], {
+			previous: saved,
+			loadedFromStorage: true,
+		});
+		expect(fromActivation.reminders).toHaveLength(1);
+	});
+});
+
+describe('state of quotesDueSoon', () => {
+	it('reads back what it wrote, due days relative to the state day', () => {
+		const first = pollDue('2025-03-10', []);
+		const diff = pollDue('2025-03-10', [dueTender('a', '2025-03-12')], { previous: first.next });
+		const moved = pollDue('2025-03-11', [dueTender('a', '2025-03-13')], { previous: diff.next });
+		const written = writeTriggerState(moved.next);
+		expect(written).toEqual({
+			v: 3,
+			s: SCOPE,
+			d: day('2025-03-11'),
+			n: 1,
+			r: 1,
+			t: { a: [0, 1, 2] },
+		});
+		expect(reloaded(moved.next)).toEqual(moved.next);
+	});
+
+	it.each([
+		['a bare age', { a: 0 }],
+		['an age without a date', { a: [0] }],
+		['a date that is not a whole number', { a: [0, 1.5] }],
+		['a date beyond what a Date can hold', { a: [0, 1e12] }],
+	])('reports %s as unreadable instead of throwing', (_case, t) => {
+		expect(readTriggerState({ v: 3, s: SCOPE, d: 20_000, n: 1, r: 1, t })).toEqual({
+			kind: 'unreadable',
+			reason: 'its entry for tender a is malformed',
+		});
+	});
+
+	it('reports a reminders mark other than 1 as unreadable', () => {
+		expect(readTriggerState({ v: 3, s: SCOPE, d: 20_000, n: 1, r: true, t: {} })).toEqual({
+			kind: 'unreadable',
+			reason: 'its reminders mark is not 1',
+		});
+	});
+
+	it('fits 64 bytes per tender with 36-character ids and a moved date', () => {
+		const ids = Array.from(
+			{ length: 1000 },
+			(_, index) => `00000000-0000-4000-8000-${String(index).padStart(12, '0')}`,
+		);
+		const first = pollDue(
+			'2025-03-10',
+			ids.map((id) => dueTender(id, '2025-03-12')),
+		);
+		const moved = pollDue(
+			'2025-03-11',
+			ids.map((id) => dueTender(id, '2025-03-14')),
+			{ previous: first.next },
+		);
+		expect(moved.reminders).toHaveLength(ids.length);
+		const bytes = Buffer.byteLength(JSON.stringify(writeTriggerState(moved.next)), 'utf8');
+		expect(bytes / ids.length).toBeLessThanOrEqual(64);
+	});
+});

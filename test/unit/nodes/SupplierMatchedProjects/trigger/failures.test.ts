@@ -1,0 +1,163 @@
+import { NodeOperationError } from 'n8n-workflow';
+
+import { PagingError } from '../../../../../nodes/SupplierMatchedProjects/transport/pages';
+import {
+	failureOf,
+	isHeard,
+	passesOnItsOwn,
+	UNREACHABLE_STREAK_MS,
+} from '../../../../../nodes/SupplierMatchedProjects/trigger/failures';
+import { NoAnswerError } from '../../../../../nodes/SupplierMatchedProjects/transport';
+import {
+	ApiError,
+	type FailureKind,
+} from '../../../../../nodes/SupplierMatchedProjects/transport/errors';
+import { networkFailureOf } from '../../../../../nodes/SupplierMatchedProjects/transport/network';
+import { workflowNode } from '../../../../support/engine/n8n-fixtures';
+
+const DAY_MS = 86_400_000;
+
+const node = workflowNode(
+	'trigger',
+	'Supplier Matched Projects Trigger',
+	'supplierMatchedProjectsTrigger',
+);
+
+/** A failure the transport threw, of this kind. */
+function apiError(
+	kind: FailureKind,
+	words: { httpCode?: number; message?: string } = {},
+): ApiError {
+	return new ApiError(node, kind, { message: 'x', description: '', ...words });
+}
+
+/** What the transport throws when a request got no answer, for the error code Node gave. */
+function noAnswer(code: string, failure?: NoAnswerError['failure']): NoAnswerError {
+	const network = networkFailureOf({ code });
+	if (network === undefined) throw new Error(`no network failure for ${code}`);
+	const message = `Could not reach the API at https://api.example: ${network.summary}`;
+	return new NoAnswerError(node, { message, description: '', failure }, network);
+}
+
+describe('which failed polls the trigger only logs, and which it reports', () => {
+	it.each([
+		['an API failing on its side (HTTP 500)', apiError('server', { httpCode: 500 })],
+		['an API failing downstream (HTTP 502)', apiError('server', { httpCode: 502 })],
+		["the API's rate limit (HTTP 429)", apiError('rateLimited', { httpCode: 429 })],
+		['no request slot within the wait', apiError('waiting', { httpCode: 429 })],
+		['a network failure (no HTTP code)', noAnswer('ECONNRESET')],
+		['a token issuer failing or throttling', apiError('server')],
+		['a token issuer out of reach', noAnswer('ECONNREFUSED')],
+		['paging the service broke', new PagingError('a cursor repeated')],
+	])('passes on its own: %s', (_case, error) => {
+		expect(passesOnItsOwn(error)).toBe(true);
+	});
+
+	it.each([
+		['the API refusing the token (HTTP 401)', apiError('credentials', { httpCode: 401 })],
+		['the API refusing access (HTTP 403)', apiError('client', { httpCode: 403 })],
+		['the API rejecting the request (HTTP 400)', apiError('client', { httpCode: 400 })],
+		['no API at the Base URL (HTTP 404)', apiError('notFound', { httpCode: 404 })],
+		['an answer that is no results page', apiError('notAPage', { httpCode: 200 })],
+		['a redirect the node refused', apiError('client', { httpCode: 302 })],
+		['a token issuer rejecting the client, scope or address', apiError('credentials')],
+		['a parameter to fix', new NodeOperationError(node, 'Company ID is empty')],
+		['anything else', new Error('unexpected')],
+	])('needs the user: %s', (_case, error) => {
+		expect(passesOnItsOwn(error)).toBe(false);
+	});
+});
+
+describe('why a poll failed, in n8n terms', () => {
+	it.each([
+		['a 429', apiError('rateLimited', { httpCode: 429 }), 'rate-limited'],
+		['no request slot', apiError('waiting', { httpCode: 429 }), 'rate-limited'],
+		['a 503', apiError('server', { httpCode: 503 }), 'temporarily-unavailable'],
+		['a 401', apiError('credentials', { httpCode: 401 }), 'credential-invalid'],
+		['a 403', apiError('client', { httpCode: 403 }), 'configuration-invalid'],
+		[
+			'a 404 (no API at the Base URL)',
+			apiError('notFound', { httpCode: 404 }),
+			'configuration-invalid',
+		],
+		['a refused connection', noAnswer('ECONNREFUSED'), 'temporarily-unavailable'],
+		['a host name not found', noAnswer('ENOTFOUND'), 'configuration-invalid'],
+		['an expired certificate', noAnswer('CERT_HAS_EXPIRED'), 'configuration-invalid'],
+		['paging the service broke', new PagingError('a cursor repeated'), 'temporarily-unavailable'],
+		[
+			'a parameter to fix',
+			new NodeOperationError(node, 'Company ID is empty'),
+			'configuration-invalid',
+		],
+		['a bug', new TypeError('x is undefined'), 'node-defect'],
+	])('%s', (_case, error, cause) => {
+		expect(failureOf(error)).toEqual({ cause });
+	});
+
+	it('keeps the cause a parameter check declared', () => {
+		const declared = new NodeOperationError(node, 'x', { failure: { cause: 'quota-exhausted' } });
+		expect(failureOf(declared)).toEqual({ cause: 'quota-exhausted' });
+	});
+});
+
+describe('which failures fail an execution, once per streak', () => {
+	const refused = noAnswer('ECONNREFUSED');
+	// The token issuer's: it declares its failure passing, like every unreachable issuer.
+	const noHost = noAnswer('ENOTFOUND', { cause: 'temporarily-unavailable' });
+	const wrongHost = noAnswer('ERR_TLS_CERT_ALTNAME_INVALID');
+
+	it('hears a host name not found or a bad certificate at once, then not again in that streak', () => {
+		for (const error of [noHost, wrongHost]) {
+			expect(isHeard(error, { since: 0, heard: false }, 0)).toBe(true);
+			expect(isHeard(error, { since: 0, heard: true }, DAY_MS)).toBe(false);
+		}
+	});
+
+	it('hears a refused connection only once it has lasted half an hour', () => {
+		expect(isHeard(refused, { since: 0, heard: false }, UNREACHABLE_STREAK_MS - 1)).toBe(false);
+		expect(isHeard(refused, { since: 0, heard: false }, UNREACHABLE_STREAK_MS)).toBe(true);
+		expect(isHeard(refused, { since: 0, heard: true }, 2 * UNREACHABLE_STREAK_MS)).toBe(false);
+	});
+
+	it("does not take an answer's words for a network failure", () => {
+		const answered = apiError('server', {
+			httpCode: 502,
+			message: 'The API says: the host name was not found',
+		});
+		expect(isHeard(answered, { since: 0, heard: false }, DAY_MS)).toBe(false);
+		expect(failureOf(answered)).toEqual({ cause: 'temporarily-unavailable' });
+	});
+
+	it('keeps a 5xx, a 429 and broken paging quiet however long they last', () => {
+		for (const error of [
+			apiError('server', { httpCode: 503 }),
+			apiError('rateLimited', { httpCode: 429 }),
+			apiError('waiting', { httpCode: 429 }),
+		]) {
+			expect(isHeard(error, { since: 0, heard: false }, DAY_MS)).toBe(false);
+		}
+		expect(isHeard(new PagingError('x'), { since: 0, heard: false }, DAY_MS)).toBe(false);
+	});
+
+	it('hears every poll a failure the user must fix', () => {
+		expect(isHeard(apiError('credentials', { httpCode: 401 }), { since: 0, heard: true }, 0)).toBe(
+			true,
+		);
+	});
+});
+
+describe('network failures the transport names', () => {
+	it.each([
+		['ENOTFOUND', 'dns', false],
+		['EAI_AGAIN', 'dns', true],
+		['CERT_HAS_EXPIRED', 'tls', false],
+		['ECONNREFUSED', 'refused', true],
+	])('%s', (code, kind, retryable) => {
+		expect(noAnswer(code).network).toMatchObject({ kind, retryable });
+	});
+
+	it('finds none in an answer from the API, whatever its words', () => {
+		const answered = apiError('server', { httpCode: 503, message: 'the host name was not found' });
+		expect(isHeard(answered, { since: 0, heard: false }, DAY_MS)).toBe(false);
+	});
+});
