@@ -15,7 +15,7 @@ import {
  * MCP Server Trigger, driven by the official MCP TypeScript SDK client, and as the tool of an AI
  * Agent whose OpenAI Chat Model talks to a scripted model. The API holds an account shaped like
  * a real one: 237 matched projects, each with 1-3 tenders, two consultants, two subcontractors
- * (test/support/e2e/agent-account.js; test/unit/tool-answer-size.test.ts checks that account).
+ * (test/support/e2e/agent-account.js; test/unit/nodes/SupplierMatchedProjects/actions/matchedProject/tool-answer-size.test.ts checks that account).
  * One n8n serves every test, in this order; the API refusal comes last, since the node then
  * holds the credential back for as long as the API asked.
  */

@@ -103,7 +103,7 @@ export interface ApiConnection {
 
 declare const checked: unique symbol;
 
-/** A company ID that passed companyIdProblem, as shared/parameters.ts checkedCompanyId gives it. */
+/** A company ID that passed companyIdProblem, as parameters/index.ts readCompanyId gives it. */
 export type CompanyId = string & { readonly [checked]: true };
 
 /** What bounds a walk, as its caller sets it when opening it. */

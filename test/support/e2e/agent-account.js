@@ -5,7 +5,7 @@
  * One account shaped like a real supplier's, the account issue 19's size targets are stated
  * against: 237 matched projects, each with 1 to 3 open tenders, two consultants and two tendering
  * subcontractors. Built by the sandbox's own generator, served to real n8n by the AI suite and
- * measured in-process by test/unit/tool-answer-size.test.ts.
+ * measured in-process by test/unit/nodes/SupplierMatchedProjects/actions/matchedProject/tool-answer-size.test.ts.
  */
 
 const { startSandbox, createSandboxData, SANDBOX_FIXTURES } = require('../../../sandbox');

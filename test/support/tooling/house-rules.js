@@ -2,7 +2,7 @@
 'use strict';
 
 /**
- * The house rules of the tooling's code (test/unit/house-rules.test.ts), read with TypeScript's
+ * The house rules of the tooling's code (test/tooling/house-rules.test.ts), read with TypeScript's
  * own parser so that a function is measured as the compiler sees it.
  */
 

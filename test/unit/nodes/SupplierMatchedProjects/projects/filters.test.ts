@@ -4,12 +4,12 @@ import {
 	PROJECT_STATUSES,
 	TENDER_TYPES,
 	type ProjectFilters,
-} from '../../nodes/SupplierMatchedProjects/projects/filters';
+} from '../../../../../nodes/SupplierMatchedProjects/projects/filters';
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
-import { filtersProperty } from '../../nodes/SupplierMatchedProjects/descriptions';
-import { addDays, todayIn } from '../../nodes/SupplierMatchedProjects/projects/dates';
-import { scopeOf } from '../../nodes/SupplierMatchedProjects/trigger/listing';
-import { project, tender } from '../support/engine/n8n-fixtures';
+import { filtersProperty } from '../../../../../nodes/SupplierMatchedProjects/descriptions';
+import { addDays, todayIn } from '../../../../../nodes/SupplierMatchedProjects/projects/dates';
+import { scopeOf } from '../../../../../nodes/SupplierMatchedProjects/trigger/listing';
+import { project, tender } from '../../../../support/engine/n8n-fixtures';
 
 const today = '2030-03-01';
 

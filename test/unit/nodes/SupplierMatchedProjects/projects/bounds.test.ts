@@ -5,12 +5,12 @@ import {
 	MAX_ENTRY_LENGTH,
 	MAX_LIST_ENTRIES,
 	quoted,
-} from '../../nodes/SupplierMatchedProjects/projects/bounds';
-import { addDays } from '../../nodes/SupplierMatchedProjects/projects/dates';
-import { filterProjects } from '../../nodes/SupplierMatchedProjects/projects/filters';
-import { FilterError, parseFilters } from '../../nodes/SupplierMatchedProjects/parameters/filters';
-import { describeFilters } from '../../nodes/SupplierMatchedProjects/actions/matchedProject/tool-answer';
-import { project, tender } from '../support/engine/n8n-fixtures';
+} from '../../../../../nodes/SupplierMatchedProjects/projects/bounds';
+import { addDays } from '../../../../../nodes/SupplierMatchedProjects/projects/dates';
+import { filterProjects } from '../../../../../nodes/SupplierMatchedProjects/projects/filters';
+import { FilterError, parseFilters } from '../../../../../nodes/SupplierMatchedProjects/parameters/filters';
+import { describeFilters } from '../../../../../nodes/SupplierMatchedProjects/actions/matchedProject/tool-answer';
+import { project, tender } from '../../../../support/engine/n8n-fixtures';
 
 const MEGABYTE = 'x'.repeat(1_048_576);
 

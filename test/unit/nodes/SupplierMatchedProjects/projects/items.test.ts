@@ -1,12 +1,12 @@
-import type { Project } from '../../nodes/SupplierMatchedProjects/api/types';
+import type { Project } from '../../../../../nodes/SupplierMatchedProjects/api/types';
 import {
 	shapeItems,
 	simplifyProject,
 	simplifyTenderItem,
 	splitTenders,
 	type FlatRecord,
-} from '../../nodes/SupplierMatchedProjects/projects/items';
-import { project, tender } from '../support/engine/n8n-fixtures';
+} from '../../../../../nodes/SupplierMatchedProjects/projects/items';
+import { project, tender } from '../../../../support/engine/n8n-fixtures';
 
 function isFlat(record: FlatRecord): boolean {
 	return Object.values(record).every((value) => value === null || typeof value !== 'object');

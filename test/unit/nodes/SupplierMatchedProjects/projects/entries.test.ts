@@ -3,10 +3,10 @@ import {
 	readPage,
 	skippedSummary,
 	tenderFault,
-} from '../../nodes/SupplierMatchedProjects/projects/entries';
-import { notAPageAdvice } from '../../nodes/SupplierMatchedProjects/transport/api-errors';
+} from '../../../../../nodes/SupplierMatchedProjects/projects/entries';
+import { notAPageAdvice } from '../../../../../nodes/SupplierMatchedProjects/transport/api-errors';
 
-import { project, tender } from '../support/engine/n8n-fixtures';
+import { project, tender } from '../../../../support/engine/n8n-fixtures';
 
 /** Project P-17 with these tenders. */
 const p17 = (tenders: unknown) => ({ ...project({ projectId: 'P-17' }), tenders });

@@ -3,23 +3,23 @@
  * (test/support/e2e/agent-account.js: the sandbox's own generator, the same options). A model receives
  * JSON.stringify of the array of the tool's output items' json (n8n-core's mapResult), and the
  * tool answers one item. The figures are in the tests' names:
- * `npx jest test/unit/tool-answer-size.test.ts` lists them; test/e2e/ai-tool.test.ts prints the
+ * `npx jest test/unit/nodes/SupplierMatchedProjects/actions/matchedProject/tool-answer-size.test.ts` lists them; test/e2e/ai-tool.test.ts prints the
  * ones measured in real n8n.
  */
-import type { Project } from '../../nodes/SupplierMatchedProjects/api/types';
+import type { Project } from '../../../../../../nodes/SupplierMatchedProjects/api/types';
 import {
 	COMPACT_FIELDS,
 	DEFAULT_TOOL_LIMIT,
-} from '../../nodes/SupplierMatchedProjects/parameters/tool';
+} from '../../../../../../nodes/SupplierMatchedProjects/parameters/tool';
 import {
 	answerProject,
 	toolAnswerOf,
-} from '../../nodes/SupplierMatchedProjects/actions/matchedProject/tool-answer';
+} from '../../../../../../nodes/SupplierMatchedProjects/actions/matchedProject/tool-answer';
 import {
 	AGENT_ACCOUNT,
 	agentAccountProjects,
 	startAgentAccountSandbox,
-} from '../support/e2e/agent-account';
+} from '../../../../../support/e2e/agent-account';
 
 const TODAY = '2026-11-25';
 const NOW = `${TODAY}T12:00:00.000Z`;

@@ -6,7 +6,7 @@ import {
 	missingPaths,
 	pages,
 	pathProblems,
-} from '../support/tooling/markdown-links';
+} from '../../support/tooling/markdown-links';
 
 /**
  * The README is a front page that sends readers to docs/: a moved section or a renamed heading must

@@ -5,11 +5,11 @@ import {
 	describeFilters,
 	summaryOf,
 	toolFailureOf,
-} from '../../nodes/SupplierMatchedProjects/actions/matchedProject/tool-answer';
-import { parseFilters } from '../../nodes/SupplierMatchedProjects/parameters/filters';
-import { COMPACT_FIELDS } from '../../nodes/SupplierMatchedProjects/parameters/tool';
-import type { FailureKind } from '../../nodes/SupplierMatchedProjects/transport/errors';
-import { project, tender } from '../support/engine/n8n-fixtures';
+} from '../../../../../../nodes/SupplierMatchedProjects/actions/matchedProject/tool-answer';
+import { parseFilters } from '../../../../../../nodes/SupplierMatchedProjects/parameters/filters';
+import { COMPACT_FIELDS } from '../../../../../../nodes/SupplierMatchedProjects/parameters/tool';
+import type { FailureKind } from '../../../../../../nodes/SupplierMatchedProjects/transport/errors';
+import { project, tender } from '../../../../../support/engine/n8n-fixtures';
 
 describe('compact projects', () => {
 	it('are flat per project with their tenders, budget in words and days left', () => {
