@@ -258,13 +258,6 @@ describe('a tool set up wrongly', () => {
 			/^Max Projects \(limit\) must be a whole number of projects from 1 to 100 \(got "maybe"\)/,
 		);
 	});
-
-	it('Selected Fields without a field: says what to choose, before any request', async () => {
-		const result = await call({}, { answer: 'fields', answerFields: [] });
-		expect(result.error).toBe(
-			'Answer is Selected Fields but no field is chosen: open the tool and choose Fields, or set Answer to Compact',
-		);
-	});
 });
 
 describe('the node outside a tool', () => {

@@ -18,8 +18,6 @@ const operations: ReadonlyMap<string, ReadonlyMap<string, Operation>> = new Map(
 	['matchedProject', new Map([['getAll', matchedProject.getAll.execute]])],
 ]);
 
-const PAGING_ADVICE = 'Run the workflow again later; setting a Limit may avoid the faulty page.';
-
 /**
  * Runs the chosen operation once per input item. Every output item is paired with the input item
  * it came from; with Continue On Fail a failed item gives one item carrying its error message.
@@ -55,10 +53,7 @@ export async function router(
 			const results = await execute(context, api, itemIndex, today);
 			for (const json of results) returnData.push({ json, pairedItem: { item: itemIndex } });
 		} catch (error) {
-			const nodeError = nodeErrorOf(context.getNode(), error, {
-				itemIndex,
-				pagingAdvice: PAGING_ADVICE,
-			});
+			const nodeError = nodeErrorOf(context.getNode(), error, itemIndex);
 			if (context.continueOnFail()) {
 				returnData.push({ json: { error: nodeError.message }, pairedItem: { item: itemIndex } });
 				continue;

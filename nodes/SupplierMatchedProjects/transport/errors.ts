@@ -1,7 +1,8 @@
 import type { Failure, INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { PagingError } from './pages';
+import type { NetworkFailure } from './network';
+import { API_RATE_LIMIT_TEXT, API_RATE_PACE_SECONDS, type SpentBy } from './rate-budget';
 
 /**
  * What kind of failure a request met, decided once where its answer (or the lack of one) is read,
@@ -57,9 +58,55 @@ export class ApiError extends NodeApiError {
 	}
 }
 
-/** The kind of a failure the transport or the page loop threw; undefined for any other error. */
+/**
+ * Thrown when this credential's API rate limit (API_RATE_LIMIT_TEXT) has no slot for the
+ * request within the time the transport is willing to wait. `spentBy` says who counted it as used
+ * up: this process's own budget (every execution here, nothing sent), or the API itself with a
+ * 429, which counts every n8n process and client on the credential (queue mode's main and workers
+ * alike). `queued`: the window had room, and the wait was the pace and the requests ahead.
+ */
+export class RateBudgetError extends ApiError {
+	readonly spentBy: SpentBy;
+
+	constructor(node: INode, waitMs: number, spentBy: SpentBy = 'process', queued = false) {
+		const seconds = Math.ceil(waitMs / 1000);
+		const counted =
+			spentBy === 'api' ? ', counted by the API across every n8n process that uses it' : '';
+		const message = queued
+			? `Requests on this credential are spent evenly, one every ${API_RATE_PACE_SECONDS} s to keep to its ${API_RATE_LIMIT_TEXT}, and others were ahead of this run: its next one would go in ${seconds} s`
+			: `This credential has used its ${API_RATE_LIMIT_TEXT}${counted}; the next one is allowed in ${seconds} s`;
+		super(
+			node,
+			'waiting',
+			{
+				message,
+				description: `The node keeps each credential within the API rate limit and stopped rather than wait that long. Run the workflow later, set a Limit to fetch fewer pages, or poll less often. The limit is shared by every workflow and every n8n process using this credential (in queue mode: the main instance and all workers), so count them all.`,
+				httpCode: 429,
+			},
+			{ waitMs },
+		);
+		this.spentBy = spentBy;
+	}
+}
+
+/**
+ * The API or the token issuer gave no answer. Its kind says whether waiting may mend it: a host
+ * name not found or a bad certificate lasts until someone fixes the address or the server.
+ * `network` says why, for a caller that must tell a timeout from the rest.
+ */
+export class NoAnswerError extends ApiError {
+	readonly network: NetworkFailure;
+
+	constructor(node: INode, words: FailureWords, network: NetworkFailure) {
+		const lasting = network.kind === 'dns' || network.kind === 'tls';
+		super(node, lasting ? 'misaddressed' : 'unreachable', words);
+		this.network = network;
+	}
+}
+
+/** The kind of a failure the transport threw; undefined for any other error. */
 export function failureKindOf(error: unknown): FailureKind | undefined {
-	return error instanceof ApiError || error instanceof PagingError ? error.kind : undefined;
+	return error instanceof ApiError ? error.kind : undefined;
 }
 
 /** The HTTP status of the answer a failure was read from, if there was one. */
@@ -69,41 +116,17 @@ export function httpStatusOf(error: ApiError): number | undefined {
 }
 
 /**
- * Where a failure happened, shared by the node and the trigger: the input item it concerns (the
- * trigger has none) and what the user can do when the service's paging cannot be followed.
- */
-export interface FailureContext {
-	itemIndex?: number;
-	pagingAdvice: string;
-}
-
-/**
- * Every failure of a run as n8n shows it. Errors already in n8n's terms keep their message and
- * only learn the item; paging the service broke is the service's fault, so it reads as an API
- * error with the caller's advice; anything else is reported as it is.
+ * Every failure of a run as n8n shows it: errors already in n8n's terms keep their words and only
+ * learn the input item they concern (the trigger has none); anything else is reported as it is.
  */
 export function nodeErrorOf(
 	node: INode,
 	error: unknown,
-	context: FailureContext,
+	itemIndex?: number,
 ): NodeApiError | NodeOperationError {
-	const { itemIndex } = context;
 	if (error instanceof NodeApiError || error instanceof NodeOperationError) {
 		if (itemIndex !== undefined) error.context.itemIndex = itemIndex;
 		return error;
-	}
-	if (error instanceof PagingError) {
-		const description = `The service sent paging information that cannot be followed. ${context.pagingAdvice}`;
-		const paging = new ApiError(
-			node,
-			'paging',
-			{ message: error.message, description },
-			{
-				message: error.message,
-			},
-		);
-		if (itemIndex !== undefined) paging.context.itemIndex = itemIndex;
-		return paging;
 	}
 	return new NodeOperationError(node, error as Error, { itemIndex });
 }

@@ -24,7 +24,7 @@ import { failureOf, isHeard, type FailureStreak } from './failures';
  * filters, and their tenders, each once.
  */
 
-export const PAGING_ADVICE = 'The trigger tries again on its next poll.';
+const PAGING_ADVICE = 'The trigger tries again on its next poll.';
 
 /** A tender of the listing, with where it was first listed, for the items that announce it. */
 export interface ListingTender extends ListedTender {
@@ -130,10 +130,10 @@ export async function* sampleListings(
 	parameters: TriggerParameters,
 	today: string,
 ): AsyncGenerator<Listing> {
-	const walk = await openWalk(api, context, parameters.companyId);
+	const walk = await openWalk(api, context, parameters.companyId, { pagingAdvice: PAGING_ADVICE });
 	const kept: Project[] = [];
 	let projectCount = 0;
-	for await (const data of walkPages(walk.fetchPage, () => MAX_PAGE_SIZE, warnSkipped(context))) {
+	for await (const data of walkPages(walk, () => MAX_PAGE_SIZE, warnSkipped(context))) {
 		projectCount += data.length;
 		kept.push(...filterProjects(data, parameters.filters, today));
 		yield { tenders: listedTenders(kept), projectCount };
@@ -222,7 +222,7 @@ async function fetchPages(
 		streaks.set(key, streak);
 		if (!plan.remembers || isHeard(error, streak, now)) {
 			streak.heard = true;
-			const reported = nodeErrorOf(node, error, { pagingAdvice: PAGING_ADVICE });
+			const reported = nodeErrorOf(node, error);
 			reported.failure ??= failureOf(error);
 			throw reported;
 		}
@@ -247,6 +247,7 @@ async function readPages(
 	const walk = await openWalk(runtime, context, parameters.companyId, {
 		until: plan.deadline,
 		turn: { background: true, since: plan.completedAt },
+		pagingAdvice: PAGING_ADVICE,
 		onAnswered: (elapsedMs) => {
 			slowestMs = Math.max(slowestMs, elapsedMs);
 		},
@@ -275,15 +276,12 @@ async function readPages(
 		);
 	};
 	const projects: Project[] = [];
-	const pages = walkPages(inTime, () => MAX_PAGE_SIZE, warnSkipped(context), {
+	const inTimeWalk = { ...walk, fetchPage: inTime };
+	const pages = walkPages(inTimeWalk, () => MAX_PAGE_SIZE, warnSkipped(context), {
 		everyPage: true,
 		from: plan.from,
 	});
-	try {
-		for await (const data of pages) projects.push(...data);
-	} catch (error) {
-		throw nodeErrorOf(context.getNode(), error, { pagingAdvice: PAGING_ADVICE });
-	}
+	for await (const data of pages) projects.push(...data);
 	if (paused === undefined) {
 		runtime.waitStreaks.delete(plan.trigger);
 		return { projects, pages: requests };

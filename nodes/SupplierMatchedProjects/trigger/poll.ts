@@ -6,14 +6,7 @@ import type { TriggerParameters } from '../parameters/trigger';
 import type { ApiConnection } from '../transport';
 import { nodeErrorOf } from '../transport/errors';
 import { diffPoll, dueSoonWindow, isFreshFor, type PollDiff } from './diff';
-import {
-	listTenders,
-	PAGING_ADVICE,
-	sampleListings,
-	scopeOf,
-	type Listing,
-	type PollingProcess,
-} from './listing';
+import { listTenders, sampleListings, scopeOf, type Listing, type PollingProcess } from './listing';
 import { keepState, noteQuiet, recallState, type RecalledState, type StateNotes } from './memory';
 import { emittedItems } from './output';
 import { endTurn, holdsTurn, takeTurn, type RunningPoll } from './overlap';
@@ -168,7 +161,7 @@ async function fetchSample(
 	try {
 		return await sample(context, api, parameters, today);
 	} catch (error) {
-		throw nodeErrorOf(context.getNode(), error, { pagingAdvice: PAGING_ADVICE });
+		throw nodeErrorOf(context.getNode(), error);
 	}
 }
 

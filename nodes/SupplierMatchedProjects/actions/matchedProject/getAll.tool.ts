@@ -3,7 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { filterProjects, hasFilters } from '../../projects/filters';
 import type { Gathered } from '../../transport/pages';
-import { ApiError, failureKindOf, httpStatusOf } from '../../transport/errors';
+import { ApiError, httpStatusOf } from '../../transport/errors';
 import type { ApiConnection } from '../../transport';
 import type { ToolParameters } from '../../parameters/tool';
 import { answerProject, describeFilters, toolAnswerOf, toolFailureOf } from './tool-answer';
@@ -50,10 +50,8 @@ export async function answerAsTool(
 			filterSets.reduce((kept, filters) => filterProjects(kept, filters, today), projects),
 		fullPages: filtered,
 	}).catch((error: unknown) => {
-		const kind = failureKindOf(error);
-		if (kind === undefined) throw error;
-		const status = error instanceof ApiError ? httpStatusOf(error) : undefined;
-		const failure = toolFailureOf(kind, status);
+		if (!(error instanceof ApiError)) throw error;
+		const failure = toolFailureOf(error.kind, httpStatusOf(error));
 		throw new NodeOperationError(node, failure.message, {
 			itemIndex,
 			description: failure.description,

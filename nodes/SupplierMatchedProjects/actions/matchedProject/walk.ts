@@ -4,6 +4,8 @@ import type { Project } from '../../api/types';
 import { walkToLimit, type Gathered } from '../../transport/pages';
 import { openWalk, type ApiConnection, type CompanyId } from '../../transport';
 
+const PAGING_ADVICE = 'Run the workflow again later; setting a Limit may avoid the faulty page.';
+
 /** What Get Many's walk gathered, and the entries it left out, each in a sentence. */
 export type Walked<T> = Gathered<T> & { skipped: string[] };
 
@@ -30,9 +32,9 @@ export async function walkCompany<T>(
 			`Supplier Matched Projects "${node.name}" left out an unreadable entry: ${entry}`,
 		);
 	};
-	const walk = await openWalk(api, context, companyId);
+	const walk = await openWalk(api, context, companyId, { pagingAdvice: PAGING_ADVICE });
 	const gathered = await walk.inTurn(
-		async () => await walkToLimit(walk.fetchPage, limit, take, { fullPages, onSkipped }),
+		async () => await walkToLimit(walk, limit, take, { fullPages, onSkipped }),
 	);
 	return { ...gathered, skipped };
 }

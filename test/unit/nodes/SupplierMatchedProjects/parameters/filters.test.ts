@@ -100,6 +100,7 @@ describe('parseFilters: budgets, word lists and project IDs', () => {
 		[{ budgetAtLeast: -1 }, badDollars('Budget At Least', '-1')],
 		[{ budgetAtMost: '1,000' }, badDollars('Budget At Most', '"1,000"')],
 		[{ budgetAtMost: Number.NaN }, badDollars('Budget At Most', 'NaN')],
+		[{ budgetAtLeast: '$1,000,000' }, badDollars('Budget At Least', '"$1,000,000"')],
 		[
 			{ budgetAtLeast: 2_000_000, budgetAtMost: 1_000_000 },
 			'Budget filters: Budget At Least (2000000) is more than Budget At Most (1000000); lower Budget At Least or raise Budget At Most',
@@ -114,6 +115,11 @@ describe('parseFilters: budgets, word lists and project IDs', () => {
 		],
 		[{ locations: 'NSW, ' }, emptyEntry('Location', 'NSW, ', 'words or postcodes')],
 		[{ builders: ',Acme' }, emptyEntry('Builder', ',Acme', 'words of builder names')],
+		[{ builders: ' , ' }, emptyEntry('Builder', ' , ', 'words of builder names')],
+		[
+			{ locations: ['NSW', 'VIC'] },
+			'Location filter: enter words or postcodes separated by commas (got ["NSW","VIC"])',
+		],
 		[
 			{ builders: ['Acme'] },
 			'Builder filter: enter words of builder names separated by commas (got ["Acme"])',

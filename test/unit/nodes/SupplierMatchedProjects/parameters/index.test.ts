@@ -1,4 +1,5 @@
 import type { IExecuteFunctions, INode } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import {
 	LIMIT_REASON,
@@ -66,13 +67,32 @@ describe("Get Many's parameters", () => {
 		],
 		[{ output: 'rows' }, 'Output must be "projects" or "tenders" (got "rows")'],
 		[{ filters: 'Civic' }, 'Filters must be a set of fields (got "Civic")'],
-		[{ companyId: '   ' }, /^Company ID/],
+		[
+			{ filters: { locations: 'NSW,,VIC' } },
+			'Location filter: "NSW,,VIC" has an empty entry; remove the extra comma or enter words or postcodes between the commas',
+		],
+		[
+			{ companyId: '   \t ' },
+			"Company ID is empty: enter the supplier company's ID, or an expression that gives one",
+		],
+		[
+			{ companyId: '.' },
+			'Company ID "." cannot be sent to the API: enter the supplier company\'s ID',
+		],
+		[
+			{ companyId: '..' },
+			'Company ID ".." cannot be sent to the API: enter the supplier company\'s ID',
+		],
+		[
+			{ companyId: 12345 },
+			'Company ID must be text, but the expression gave the number 12345: make the expression give the ID as text, e.g. {{ String(...) }}',
+		],
 	])('refuses %j for the item it reads', (parameters, message) => {
-		expect(() => read(parameters)).toThrow(message);
+		expect(() => read(parameters)).toThrow(NodeOperationError);
 		try {
 			read(parameters);
 		} catch (error) {
-			expect((error as { context: { itemIndex?: number } }).context.itemIndex).toBe(3);
+			expect(error).toMatchObject({ message, context: { itemIndex: 3 } });
 		}
 	});
 

@@ -1,9 +1,11 @@
 import type { IExecuteFunctions, INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { COMPACT_FIELDS,
+import {
+	COMPACT_FIELDS,
 	readToolParameters,
-	withoutUnsetValues } from '../../../../../nodes/SupplierMatchedProjects/parameters/tool';
+	withoutUnsetValues,
+} from '../../../../../nodes/SupplierMatchedProjects/parameters/tool';
 import { parseFilters } from '../../../../../nodes/SupplierMatchedProjects/parameters/filters';
 
 const node = { name: 'Supplier Matched Projects', type: 'testTool' } as INode;

@@ -53,9 +53,13 @@ describe("the trigger's parameters", () => {
 			{ event: 'anyTender' },
 			'Event must be "newTender", "newOrUpdatedTender" or "quotesDueSoon" (got "anyTender")',
 		],
+		...[-1, 1.5, 'three', 3651].map((days): [Record<string, unknown>, string] => [
+			{ event: 'quotesDueSoon', daysBeforeQuotesDue: days },
+			`Days Before Quotes Due must be a whole number of days from 0 to 3650 (ten years) (got ${JSON.stringify(days)})`,
+		]),
 		[
-			{ event: 'quotesDueSoon', daysBeforeQuotesDue: 'three' },
-			'Days Before Quotes Due must be a whole number of days from 0 to 3650 (ten years) (got "three")',
+			{ companyId: ' ' },
+			"Company ID is empty: enter the supplier company's ID, or an expression that gives one",
 		],
 		[{ options: 'emit' }, 'Options must be a set of fields (got "emit")'],
 	])('refuses %j', (parameters, message) => {

@@ -19,6 +19,7 @@ import {
 	TokenRequestError,
 	type TokenFailureKind,
 } from '../../../../../nodes/SupplierMatchedProjects/transport/token';
+import { walkPages } from '../../../../../nodes/SupplierMatchedProjects/transport/pages';
 import type { RetryPolicy } from '../../../../../nodes/SupplierMatchedProjects/transport/retry';
 import { runInVirtualTime, useVirtualTime } from '../../../../support/engine/clock';
 import { workflowNode } from '../../../../support/engine/n8n-fixtures';
@@ -28,6 +29,9 @@ const node = workflowNode(
 	'Supplier Matched Projects',
 	'n8n-nodes-supplier-matched-projects.supplierMatchedProjects',
 );
+
+/** What this test's walks tell the user when the service's paging cannot be followed. */
+const ADVICE = 'Run it again later.';
 
 describe('results URL', () => {
 	it('sends any company ID as one encoded path segment', () => {
@@ -88,7 +92,7 @@ function restart(retryPolicy?: Partial<RetryPolicy>): void {
 }
 
 async function walkOf(context: SupplierContext) {
-	return await openWalk(runtime, context, 'company-1' as CompanyId);
+	return await openWalk(runtime, context, 'company-1' as CompanyId, { pagingAdvice: ADVICE });
 }
 
 async function fetchPageOf(context: SupplierContext) {
@@ -346,5 +350,36 @@ describe('a walk whose turn does not come within the wait', () => {
 		expect((await lateWalk()).outcome).toMatch(/are queued/);
 		const { context } = fakeContext(settings);
 		expect(await inTurnOf(context, async () => 'ran')).toBe('ran');
+	});
+});
+
+describe("a walk's pages, from the request to the loop", () => {
+	beforeEach(() => restart());
+
+	it('follows the pages it requests, and stops at paging it cannot follow with the advice it was opened with', async () => {
+		const { context, sent } = fakeContext(settings, () => ({
+			statusCode: 200,
+			headers: {},
+			body: { data: [], _metadata: { nextCursor: 'same', hasNextPage: true } },
+		}));
+		const walk = await walkOf(context);
+		const pages = walkPages(
+			walk,
+			() => 10,
+			() => undefined,
+		);
+		// Each page is handed over before what it says of the next is judged.
+		expect(await pages.next()).toEqual({ done: false, value: [] });
+		expect(await pages.next()).toEqual({ done: false, value: [] });
+		await expect(pages.next()).rejects.toMatchObject({
+			kind: 'paging',
+			message:
+				'The API sent a cursor on page 2 that it had already sent, so the walk stopped rather than loop',
+			description: `The service sent paging information that cannot be followed. ${ADVICE}`,
+		});
+		expect(sent.map((options) => options.qs)).toEqual([
+			{ limit: 10 },
+			{ limit: 10, cursor: 'same' },
+		]);
 	});
 });

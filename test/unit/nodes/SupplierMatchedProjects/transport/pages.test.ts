@@ -1,19 +1,48 @@
+import { NodeApiError, sleep } from 'n8n-workflow';
+
 import type { ResultsPage } from '../../../../../nodes/SupplierMatchedProjects/api/types';
+import { ApiError } from '../../../../../nodes/SupplierMatchedProjects/transport/errors';
 import {
-	collectProjects,
 	MAX_PAGE_SIZE,
 	MAX_WALK_PAGES,
-	PagingError,
+	pagingError,
 	walkPages,
 	walkToLimit,
 	type FetchPage,
 	type OnSkipped,
+	type PageSource,
 } from '../../../../../nodes/SupplierMatchedProjects/transport/pages';
-import { sleep } from 'n8n-workflow';
-
-import { page, projects } from '../../../../support/engine/n8n-fixtures';
+import { page, projects, workflowNode } from '../../../../support/engine/n8n-fixtures';
 
 type Request = { cursor?: string; limit: number };
+
+const node = workflowNode(
+	'n',
+	'Supplier Matched Projects',
+	'n8n-nodes-supplier-matched-projects.supplierMatchedProjects',
+);
+
+const ADVICE = 'Try again later.';
+
+/** A walk's pages as the loop reads them, over this request of one page. */
+function sourceOf(fetchPage: FetchPage): PageSource {
+	return { fetchPage, cannotFollow: (reason) => pagingError(node, reason, ADVICE) };
+}
+
+/** What the walk throws for paging it cannot follow, for this reason. */
+function unfollowable(reason: string) {
+	return {
+		kind: 'paging',
+		message: reason,
+		description: `The service sent paging information that cannot be followed. ${ADVICE}`,
+	};
+}
+
+/** Every project of the walk, 100 a page, each next page read ahead. */
+async function everyProjectOf(source: PageSource, onSkipped: OnSkipped = noSkips) {
+	const found = (projects: ReturnType<typeof page>['data']) => projects;
+	return (await walkToLimit(source, Infinity, found, { fullPages: true, onSkipped })).items;
+}
 
 /** These pages hold only clean entries: a skip would be a bug in reading them. */
 const noSkips: OnSkipped = (entry) => {
@@ -34,7 +63,7 @@ function fakeApi(total: number) {
 		const end = Math.min(all.length, start + request.limit);
 		return page(all.slice(start, end), end < all.length ? `c/+=?&#${end}` : null);
 	};
-	return { all, requests, fetchPage };
+	return { all, requests, ...sourceOf(fetchPage) };
 }
 
 function scripted(pages: ResultsPage[]) {
@@ -45,13 +74,13 @@ function scripted(pages: ResultsPage[]) {
 		if (next === undefined) throw new Error('no more scripted pages');
 		return next;
 	};
-	return { requests, fetchPage };
+	return { requests, ...sourceOf(fetchPage) };
 }
 
-describe('collectProjects', () => {
+describe('walking every page', () => {
 	it('walks every page 100 at a time, passing cursors back verbatim', async () => {
 		const api = fakeApi(250);
-		const result = await collectProjects(api.fetchPage, noSkips);
+		const result = await everyProjectOf(api);
 		expect(result.map((p) => p.projectId)).toEqual(api.all.map((p) => p.projectId));
 		expect(api.requests).toEqual([
 			{ limit: 100 },
@@ -62,7 +91,7 @@ describe('collectProjects', () => {
 
 	it('returns an empty list for an empty first page', async () => {
 		const api = scripted([page([])]);
-		expect(await collectProjects(api.fetchPage, noSkips)).toEqual([]);
+		expect(await everyProjectOf(api)).toEqual([]);
 	});
 
 	it('stops with a clear error when a next page is announced without a cursor', async () => {
@@ -70,15 +99,21 @@ describe('collectProjects', () => {
 			page(projects(2), 'c1'),
 			{ data: projects(2, 'q'), _metadata: { hasNextPage: true, nextCursor: null } },
 		]);
-		await expect(collectProjects(api.fetchPage, noSkips)).rejects.toThrow(
-			'The API said page 2 is followed by another but sent no cursor for it, so the walk stopped there',
+		await expect(everyProjectOf(api)).rejects.toMatchObject(
+			unfollowable(
+				'The API said page 2 is followed by another but sent no cursor for it, so the walk stopped there',
+			),
 		);
 		expect(api.requests).toHaveLength(2);
 	});
 
 	it('treats an empty cursor like a missing one', async () => {
 		const api = scripted([{ data: [], _metadata: { hasNextPage: true, nextCursor: '' } }]);
-		await expect(collectProjects(api.fetchPage, noSkips)).rejects.toThrow(PagingError);
+		await expect(everyProjectOf(api)).rejects.toMatchObject(
+			unfollowable(
+				'The API said page 1 is followed by another but sent no cursor for it, so the walk stopped there',
+			),
+		);
 	});
 
 	it('stops with a clear error instead of looping when a cursor repeats', async () => {
@@ -87,8 +122,10 @@ describe('collectProjects', () => {
 			page(projects(1, 'q'), 'b'),
 			page(projects(1, 'r'), 'a'),
 		]);
-		await expect(collectProjects(api.fetchPage, noSkips)).rejects.toThrow(
-			'The API sent a cursor on page 3 that it had already sent, so the walk stopped rather than loop',
+		await expect(everyProjectOf(api)).rejects.toMatchObject(
+			unfollowable(
+				'The API sent a cursor on page 3 that it had already sent, so the walk stopped rather than loop',
+			),
 		);
 		expect(api.requests.map((r) => r.cursor)).toEqual([undefined, 'a', 'b']);
 	});
@@ -97,15 +134,36 @@ describe('collectProjects', () => {
 		const api = scripted([
 			{ data: projects(1), _metadata: { hasNextPage: false, nextCursor: 'x' } },
 		]);
-		expect(await collectProjects(api.fetchPage, noSkips)).toHaveLength(1);
+		expect(await everyProjectOf(api)).toHaveLength(1);
 		expect(api.requests).toHaveLength(1);
+	});
+});
+
+describe('paging the walk cannot follow', () => {
+	it("is an n8n API error of kind paging, with the API's fault and the advice its caller chose", () => {
+		const error = pagingError(node, 'a cursor repeated', ADVICE);
+		expect(error).toBeInstanceOf(NodeApiError);
+		expect(error).toMatchObject(unfollowable('a cursor repeated'));
+	});
+
+	it('is met only by a consumer that wants the page after it: a limit met on its page avoids it', async () => {
+		const faulty = () =>
+			scripted([{ data: projects(3), _metadata: { hasNextPage: true, nextCursor: null } }]);
+		const options = { fullPages: false, onSkipped: noSkips };
+		const gathered = await walkToLimit(faulty(), 3, (found) => found, options);
+		expect(idsOf(gathered.items)).toEqual(['p1', 'p2', 'p3']);
+		await expect(walkToLimit(faulty(), 4, (found) => found, options)).rejects.toMatchObject(
+			unfollowable(
+				'The API said page 1 is followed by another but sent no cursor for it, so the walk stopped there',
+			),
+		);
 	});
 });
 
 describe('walkPages', () => {
 	it('fetches nothing more once the consumer stops', async () => {
 		const api = fakeApi(1000);
-		for await (const data of walkPages(api.fetchPage, () => MAX_PAGE_SIZE, noSkips)) {
+		for await (const data of walkPages(api, () => MAX_PAGE_SIZE, noSkips)) {
 			expect(data).toHaveLength(100);
 			break;
 		}
@@ -116,7 +174,7 @@ describe('walkPages', () => {
 		const api = fakeApi(30);
 		const sizes = [10, 7, 20];
 		const seen: number[][] = [];
-		for await (const data of walkPages(api.fetchPage, () => sizes.shift() ?? 100, noSkips)) {
+		for await (const data of walkPages(api, () => sizes.shift() ?? 100, noSkips)) {
 			seen.push(data.map((p) => Number(p.projectId.slice(1))));
 		}
 		expect(api.requests.map((r) => r.limit)).toEqual([10, 7, 20]);
@@ -129,7 +187,7 @@ describe('walkPages from a cursor, and its bound', () => {
 		const api = fakeApi(300);
 		const seen: string[] = [];
 		const from = 'c/+=?&#100';
-		for await (const data of walkPages(api.fetchPage, () => 100, noSkips, { from })) {
+		for await (const data of walkPages(api, () => 100, noSkips, { from })) {
 			seen.push(...idsOf(data));
 		}
 		expect(api.requests.map((request) => request.cursor)).toEqual([from, 'c/+=?&#200']);
@@ -146,8 +204,8 @@ describe('walkPages from a cursor, and its bound', () => {
 				_metadata: { hasNextPage: true, nextCursor: `c${requests}` },
 			};
 		};
-		await expect(collectProjects(endless, noSkips)).rejects.toThrow(
-			new PagingError(
+		await expect(everyProjectOf(sourceOf(endless))).rejects.toMatchObject(
+			unfollowable(
 				'The API said page 1000 is followed by another, past the 100000 projects a walk follows at most, so the walk stopped there',
 			),
 		);
@@ -165,7 +223,7 @@ describe('walkToLimit', () => {
 		limit: number,
 		keep: (projects: Projects) => Projects,
 		fullPages = false,
-	) => await walkToLimit(api.fetchPage, limit, keep, { fullPages, onSkipped: noSkips });
+	) => await walkToLimit(api, limit, keep, { fullPages, onSkipped: noSkips });
 
 	it('asks only for what is still missing when each project gives an item', async () => {
 		const api = fakeApi(250);
@@ -236,7 +294,7 @@ function controlledApi(total: number, options: { failAt?: number } = {}) {
 	};
 	return {
 		events,
-		fetchPage,
+		...sourceOf(fetchPage),
 		answerAll,
 		mostInFlight: () => mostInFlight,
 		inFlight: () => inFlight,
@@ -254,7 +312,7 @@ async function consume(
 	let done = false;
 	const answering = api.answerAll(() => done);
 	try {
-		for await (const data of walkPages(api.fetchPage, () => 10, noSkips, { everyPage })) {
+		for await (const data of walkPages(api, () => 10, noSkips, { everyPage })) {
 			pages++;
 			api.events.push(`consume ${pages} (${data.length})`);
 			await sleep(5);
@@ -334,7 +392,7 @@ describe('walkPages reading ahead (everyPage)', () => {
 
 	it('sends no request ahead after the last page or a page whose cursor cannot be followed', async () => {
 		const last = scripted([page(projects(2))]);
-		for await (const data of walkPages(last.fetchPage, () => 100, noSkips, { everyPage: true })) {
+		for await (const data of walkPages(last, () => 100, noSkips, { everyPage: true })) {
 			expect(data).toHaveLength(2);
 		}
 		expect(last.requests).toHaveLength(1);
@@ -350,26 +408,26 @@ describe('walkPages reading ahead (everyPage)', () => {
 			const seen: string[] = [];
 			await expect(
 				(async () => {
-					for await (const data of walkPages(api.fetchPage, () => 100, noSkips, {
+					for await (const data of walkPages(api, () => 100, noSkips, {
 						everyPage: true,
 					})) {
 						seen.push(data[0].projectId);
 					}
 				})(),
-			).rejects.toThrow(PagingError);
+			).rejects.toBeInstanceOf(ApiError);
 			expect(seen).toEqual(['p1', 'q1']);
 			expect(api.requests).toHaveLength(2);
 		}
 	});
 
-	it('reads ahead in collectProjects', async () => {
+	it('reads ahead when walking to a limit of Infinity', async () => {
 		const events: string[] = [];
 		const all = projects(250);
 		const fetchPage: FetchPage = async (request) => {
 			const start = request.cursor === undefined ? 0 : Number(request.cursor);
 			events.push(`request from ${start}`);
 			const end = Math.min(all.length, start + request.limit);
-			// collectProjects spreads each page into its list: the iterator shows when it takes one.
+			// walkToLimit spreads each page into its list: the iterator shows when it takes one.
 			const data = all.slice(start, end);
 			const values = data.values.bind(data);
 			data[Symbol.iterator] = () => {
@@ -378,7 +436,7 @@ describe('walkPages reading ahead (everyPage)', () => {
 			};
 			return page(data, end < all.length ? String(end) : null);
 		};
-		expect(await collectProjects(fetchPage, noSkips)).toEqual(all);
+		expect(await everyProjectOf(sourceOf(fetchPage))).toEqual(all);
 		expect(events).toEqual([
 			'request from 0',
 			'request from 100',
@@ -399,7 +457,7 @@ describe('broken entries on a walk', () => {
 			{ data: ['x', ...second], _metadata: { hasNextPage: false, nextCursor: null } },
 		] as unknown as ResultsPage[]);
 		const skipped: string[] = [];
-		const all = await collectProjects(api.fetchPage, (entry) => skipped.push(entry));
+		const all = await everyProjectOf(api, (entry) => skipped.push(entry));
 		expect(all).toEqual([...first, ...second]);
 		expect(skipped).toEqual([
 			'entry 2 of page 1 (data[1]) is null, not a project',
@@ -413,7 +471,7 @@ describe('broken entries on a walk', () => {
 		] as unknown as ResultsPage[]);
 		const events: string[] = [];
 		for await (const data of walkPages(
-			api.fetchPage,
+			api,
 			() => 10,
 			() => events.push('skipped'),
 		)) {
@@ -428,7 +486,7 @@ describe('broken entries on a walk', () => {
 			{ data: [clean[0], null], _metadata: { hasNextPage: true, nextCursor: 'c1' } },
 			{ data: clean.slice(1), _metadata: { hasNextPage: false, nextCursor: null } },
 		] as unknown as ResultsPage[]);
-		const gathered = await walkToLimit(api.fetchPage, 2, (found) => found, {
+		const gathered = await walkToLimit(api, 2, (found) => found, {
 			fullPages: false,
 			onSkipped: () => undefined,
 		});

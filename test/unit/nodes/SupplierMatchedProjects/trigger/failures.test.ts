@@ -1,6 +1,5 @@
 import { NodeOperationError } from 'n8n-workflow';
 
-import { PagingError } from '../../../../../nodes/SupplierMatchedProjects/transport/pages';
 import {
 	failureOf,
 	isHeard,
@@ -48,7 +47,7 @@ describe('which failed polls the trigger only logs, and which it reports', () =>
 		['a network failure (no HTTP code)', noAnswer('ECONNRESET')],
 		['a token issuer failing or throttling', apiError('server')],
 		['a token issuer out of reach', noAnswer('ECONNREFUSED')],
-		['paging the service broke', new PagingError('a cursor repeated')],
+		['paging the service broke', apiError('paging', { message: 'a cursor repeated' })],
 	])('passes on its own: %s', (_case, error) => {
 		expect(passesOnItsOwn(error)).toBe(true);
 	});
@@ -83,7 +82,11 @@ describe('why a poll failed, in n8n terms', () => {
 		['a refused connection', noAnswer('ECONNREFUSED'), 'temporarily-unavailable'],
 		['a host name not found', noAnswer('ENOTFOUND'), 'configuration-invalid'],
 		['an expired certificate', noAnswer('CERT_HAS_EXPIRED'), 'configuration-invalid'],
-		['paging the service broke', new PagingError('a cursor repeated'), 'temporarily-unavailable'],
+		[
+			'paging the service broke',
+			apiError('paging', { message: 'a cursor repeated' }),
+			'temporarily-unavailable',
+		],
 		[
 			'a parameter to fix',
 			new NodeOperationError(node, 'Company ID is empty'),
@@ -136,7 +139,7 @@ describe('which failures fail an execution, once per streak', () => {
 		]) {
 			expect(isHeard(error, { since: 0, heard: false }, DAY_MS)).toBe(false);
 		}
-		expect(isHeard(new PagingError('x'), { since: 0, heard: false }, DAY_MS)).toBe(false);
+		expect(isHeard(apiError('paging'), { since: 0, heard: false }, DAY_MS)).toBe(false);
 	});
 
 	it('hears every poll a failure the user must fix', () => {
