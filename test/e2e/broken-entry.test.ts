@@ -37,9 +37,9 @@ afterAll(async () => {
 
 describe('a listing with broken entries that stay, in a real n8n', () => {
 	test('Get Many returns every clean project and warns of each broken entry', async () => {
-		await env.client.activateWorkflow('smpE2eListProjects');
+		await env.client.activateWorkflow(env.listProjects.id);
 
-		const response = await env.callWebhook('e2e-projects');
+		const response = await env.client.callWebhook(env.listProjects.path);
 
 		expect(response.status).toBe(200);
 		expect(response.body).toEqual(env.sandbox.listOpen(env.fixtures.companyId));
@@ -69,9 +69,12 @@ describe('a listing with broken entries that stay, in a real n8n', () => {
 
 			const opened = [env.sandbox.openTender({ companyId }), env.sandbox.openTender({ companyId })];
 			const addedAt = sandboxNow(env.sandbox);
-			const [execution] = await env.waitForExecutions(workflowId, 1, 2 * ONE_POLL_MS);
+			const [execution] = await env.client.waitForExecutions(workflowId, 1, 2 * ONE_POLL_MS);
 			expect(execution.status).toBe('success');
-			const emitted = outputItems(await env.executionDetail(execution.id), 'New Matching Tender');
+			const emitted = outputItems(
+				await env.client.getExecution(execution.id),
+				'New Matching Tender',
+			);
 			expect(emitted.map((item) => item.tenderId).sort()).toEqual(
 				opened.map((tender) => tender.id).sort(),
 			);

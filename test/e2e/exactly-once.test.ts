@@ -7,18 +7,13 @@ import { sandboxNow, stderrLogger, waitForLogLines } from '../support/e2e/suppor
  * Exactly once in a real n8n where the field broke it: a trigger whose two Poll Times fall due at
  * the same second (n8n starts a poll for each, without waiting for the other), against an API
  * that answers slowly, and tenders whose ids are names of Object.prototype. One n8n runs both
- * workflows side by side (test/e2e/workflows/two-schedules-*.json), so a few minutes of polls
- * cover both events.
+ * workflows side by side (the harness's twoSchedules), so a few minutes of polls cover both
+ * events.
  */
 
 const ONE_POLL_MS = 75_000;
 const DAY_MS = 86_400_000;
 const LATENCY_MS = 300;
-
-const WORKFLOWS = [
-	{ id: 'smpE2eTwoSchedulesNew', trigger: 'New Tender' },
-	{ id: 'smpE2eTwoSchedulesDueSoon', trigger: 'Quotes Due Soon' },
-];
 
 const ODD_IDS = ['__proto__', 'constructor', 'hasOwnProperty'];
 
@@ -47,10 +42,10 @@ test(
 		const { companyId } = env.fixtures;
 		env.sandbox.setLatency(LATENCY_MS);
 		const activatedAt = sandboxNow(env.sandbox);
-		for (const { id } of WORKFLOWS) await env.client.activateWorkflow(id);
-		await env.waitForPolls(activatedAt, WORKFLOWS.length, ONE_POLL_MS);
+		for (const { id } of env.twoSchedules) await env.client.activateWorkflow(id);
+		await env.waitForPolls(activatedAt, env.twoSchedules.length, ONE_POLL_MS);
 		await sleep(5_000);
-		for (const { id } of WORKFLOWS) expect(await env.client.listExecutions(id)).toEqual([]);
+		for (const { id } of env.twoSchedules) expect(await env.client.listExecutions(id)).toEqual([]);
 
 		// Inside the three-day window of Quotes Due Soon, so both events announce all four.
 		const quotesDueAt = new Date(env.sandbox.clock.now() + 2 * DAY_MS).toISOString().slice(0, 10);
@@ -59,29 +54,30 @@ test(
 			opened.push(env.sandbox.openTenderWithId(id, { companyId, quotesDueAt }).id);
 		}
 
-		for (const { id } of WORKFLOWS) await env.waitForExecutions(id, 1, 2 * ONE_POLL_MS);
+		for (const { id } of env.twoSchedules)
+			await env.client.waitForExecutions(id, 1, 2 * ONE_POLL_MS);
 		// Three more minutes: each minute both Poll Times of both workflows fall due together.
 		const settledAt = sandboxNow(env.sandbox);
 		await sleep(3 * 60_000 + 10_000);
 		const walks = firstPagesSince(settledAt);
 
-		for (const { id, trigger } of WORKFLOWS) {
+		for (const { id, trigger } of env.twoSchedules) {
 			const executions = await env.client.listExecutions(id);
 			const announced: string[] = [];
 			for (const execution of executions) {
 				expect(execution.status).toBe('success');
-				const detail = await env.executionDetail(execution.id);
+				const detail = await env.client.getExecution(execution.id);
 				announced.push(...outputItems(detail, trigger).map((item) => String(item.id)));
 			}
 			expect(announced.sort()).toEqual([...opened].sort());
 		}
 		// One walk per workflow per minute, not two: the second poll of each minute was skipped.
-		expect(walks).toBeGreaterThanOrEqual(3 * WORKFLOWS.length);
-		expect(walks).toBeLessThanOrEqual(4 * WORKFLOWS.length);
+		expect(walks).toBeGreaterThanOrEqual(3 * env.twoSchedules.length);
+		expect(walks).toBeLessThanOrEqual(4 * env.twoSchedules.length);
 		// Quotes left out of what is looked for: the log file may escape them.
 		const skipped = await waitForLogLines(env, 'skipped a poll: its poll started at', 10_000);
 		const skips: number[] = [];
-		for (const { trigger } of WORKFLOWS) {
+		for (const { trigger } of env.twoSchedules) {
 			skips.push(skipped.filter((line) => line.includes(trigger)).length);
 		}
 		for (const count of skips) expect(count).toBeGreaterThanOrEqual(3);

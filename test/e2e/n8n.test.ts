@@ -33,7 +33,7 @@ describe('the packed package inside a real n8n', () => {
 			(message) => message.subject.includes('open tender'),
 			60_000,
 		);
-		const [execution] = await env.waitForExecutions(env.exampleIds.dailyDigest, 1, 30_000);
+		const [execution] = await env.client.waitForExecutions(env.exampleIds.dailyDigest, 1, 30_000);
 
 		expect(execution.id).toBe(executionId);
 		expect(execution.status).toBe('success');
@@ -60,10 +60,10 @@ describe('the packed package inside a real n8n', () => {
 			const addedAt = sandboxNow(env.sandbox);
 			const executions = [];
 			for (const workflowId of triggerWorkflows) {
-				const [execution] = await env.waitForExecutions(workflowId, 1, 2 * ONE_POLL_MS);
+				const [execution] = await env.client.waitForExecutions(workflowId, 1, 2 * ONE_POLL_MS);
 				expect(execution).toBeDefined();
 				expect(execution.status).toBe('success');
-				executions.push(await env.executionDetail(execution.id));
+				executions.push(await env.client.getExecution(execution.id));
 			}
 			for (const execution of executions) {
 				const emitted = outputItems(execution, 'New Matching Tender');
@@ -112,9 +112,9 @@ describe('the packed package inside a real n8n', () => {
 			const redated = (await redate.json()) as { quotesDueAt: string };
 			const redatedAt = sandboxNow(env.sandbox);
 
-			const [execution] = await env.waitForExecutions(workflowId, 1, 2 * ONE_POLL_MS);
+			const [execution] = await env.client.waitForExecutions(workflowId, 1, 2 * ONE_POLL_MS);
 			expect(execution?.status).toBe('success');
-			const detail = await env.executionDetail(execution.id);
+			const detail = await env.client.getExecution(execution.id);
 			// n8n's time zone here is the machine's (GENERIC_TIMEZONE); days are counted in it, on the
 			// day the execution started, which a run crossing midnight could tell from today.
 			const timeZone = Intl.DateTimeFormat().resolvedOptions().timeZone;

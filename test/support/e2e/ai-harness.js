@@ -3,9 +3,9 @@
 
 /**
  * The real-n8n AI suite's world (issue 19): the packed package in a real n8n of its own, with
- * the workflows of test/e2e/ai-workflows/ and the AI Agent example published: MCP Server Triggers
- * with the package's node as their tool, and AI Agents whose OpenAI Chat Model talks to a scripted
- * model this process owns. The API is a sandbox holding an account shaped like a real one
+ * the workflows of test/e2e/ai-workflows/, two MCP Server Triggers with the package's node as
+ * their tool, and the AI Agent example published: AI Agents whose OpenAI Chat Model talks to a
+ * scripted model this process owns. The API is a sandbox holding an account shaped like a real one
  * (agent-account.js). n8n itself starts as every real n8n here does (scripts/n8n/launch.js).
  * The .ts test cannot use Node APIs (community-node lint), so the process and file work is here.
  */
@@ -17,13 +17,14 @@ const { credentialsFor, workflowsIn, EXAMPLES_DIR } = require('../../../scripts/
 const { startAgentAccountSandbox, AGENT_ACCOUNT } = require('./agent-account');
 const { startScriptedModel } = require('./scripted-model');
 const stack = require('./stack');
+const { mcpServerWorkflow } = require('./workflows');
 
 const AI_WORKFLOW_DIR = path.resolve(__dirname, '..', '..', 'e2e', 'ai-workflows');
 
 const AI_WORKFLOWS = Object.freeze({
 	mcp: { id: 'smpAiMcpServer', path: 'smp-projects' },
 	// The same tool answering the API's full projects, to compare sizes in one run.
-	mcpRaw: { id: 'smpAiMcpRawProjects', path: 'smp-projects-raw' },
+	mcpRaw: { id: 'smpAiMcpRawProjects', path: 'smp-projects-raw', parameters: { answer: 'raw' } },
 	agent: { id: 'smpAiAgent', path: 'smp-ai-agent' },
 });
 
@@ -90,9 +91,14 @@ function startAiE2e(logger) {
 					type: 'openAiApi',
 					data: { apiKey: 'sk-scripted-model', url: model.baseUrl },
 				}));
+				const credential = { id: supplierCredential.id, name: supplierCredential.name };
+				const mcpServers = [
+					{ ...AI_WORKFLOWS.mcp, name: 'e2e AI: matched projects as MCP tools' },
+					{ ...AI_WORKFLOWS.mcpRaw, name: 'e2e AI: full API projects as an MCP tool' },
+				].map((workflow) => mcpServerWorkflow({ ...workflow, credential }));
 				return {
 					credentials: [supplierCredential, ...openAi],
-					workflows: [...workflowsIn(AI_WORKFLOW_DIR), example.workflow],
+					workflows: [...workflowsIn(AI_WORKFLOW_DIR), ...mcpServers, example.workflow],
 				};
 			},
 		});

@@ -3,8 +3,8 @@
 
 /**
  * The world of the compatibility suite (test/e2e-compat) and of the durable scheduler's test: the
- * packed package in a real n8n of the version SMP_N8N_VERSION picks, with the few workflows of
- * test/e2e-compat/workflows/, against the sandbox API (in this process) behind a token recorder.
+ * packed package in a real n8n of the version SMP_N8N_VERSION picks, with a few workflows (see
+ * compatWorkflows), against the sandbox API (in this process) behind a token recorder.
  * What each n8n version needs to import and activate them is the launcher's (scripts/n8n/lines.js).
  * The .ts tests cannot use Node APIs (community-node lint), so the process and file work is here.
  */
@@ -19,25 +19,17 @@ const { packageJson } = require('../../../scripts/n8n/package');
 const { exited, signalGroup } = require('../../../scripts/n8n/processes');
 const { delay, startN8n } = require('../../../scripts/n8n/runtime');
 const { waitForPolls } = require('./support');
+const { getManyWorkflow, mcpServerWorkflow } = require('./workflows');
 const stack = require('./stack');
 
 const COMPAT_WORKFLOW_DIR = path.resolve(__dirname, '..', '..', 'e2e-compat', 'workflows');
-/** The e2e suite's workflow for an API error, run on every line as it is on the newest. */
-const API_ERROR_WORKFLOW = path.resolve(
-	__dirname,
-	'..',
-	'..',
-	'e2e',
-	'workflows',
-	'api-error-webhook.json',
-);
 
 const COMPAT_WORKFLOWS = Object.freeze({
 	listProjects: { id: 'smpCompatListProjects', path: 'compat-projects' },
 	listProjectsNone: { id: 'smpCompatListProjectsNone', path: 'compat-projects-none' },
 	trigger: { id: 'smpCompatTrigger', node: 'New Matching Tender' },
 	mcp: { id: 'smpCompatMcp', path: 'smp-compat-projects' },
-	apiError: { id: 'smpE2eApiError', path: 'e2e-refused' },
+	apiError: { id: 'smpCompatApiError', path: 'compat-refused' },
 });
 
 const CREDENTIAL_IDS = Object.freeze({
@@ -56,13 +48,48 @@ function compatCredentials(tokenRecorder, sandbox) {
 	const [credential] = credentialsFor({ authUrl: tokenRecorder.url, baseUrl: sandbox.url });
 	return [
 		credential,
-		stack.wrongSecretCredential(credential, CREDENTIAL_IDS.wrongSecret),
+		{
+			...credential,
+			id: CREDENTIAL_IDS.wrongSecret,
+			name: 'Supplier Matched Projects (wrong secret)',
+			data: { ...credential.data, clientSecret: 'not-the-issued-secret' },
+		},
 		{
 			...credential,
 			id: CREDENTIAL_IDS.noneAllowed,
 			name: 'Supplier Matched Projects (allowed domains: None)',
 			data: { ...credential.data, allowedHttpRequestDomains: 'none' },
 		},
+	];
+}
+
+/**
+ * The suite's workflows: those of its folder, the node as an MCP tool, and Get Many on a webhook
+ * call with the credential, with the "None" one, and for a company the client is not registered for.
+ * @param {{ id: string, name: string }[]} credentials as compatCredentials orders them
+ */
+function compatWorkflows([credential, , noneAllowed]) {
+	const { listProjects, listProjectsNone, apiError, mcp } = COMPAT_WORKFLOWS;
+	const getMany = [
+		{ ...listProjects, companyId: SANDBOX_FIXTURES.companyId, credential },
+		{ ...listProjectsNone, companyId: SANDBOX_FIXTURES.companyId, credential: noneAllowed },
+		{ ...apiError, companyId: SANDBOX_FIXTURES.unregisteredCompanyId, credential },
+	];
+	const tool = { id: credential.id, name: credential.name };
+	return [
+		...workflowsIn(COMPAT_WORKFLOW_DIR),
+		mcpServerWorkflow({
+			...mcp,
+			name: 'compat: matched projects as an MCP tool',
+			credential: tool,
+		}),
+		...getMany.map((workflow) =>
+			getManyWorkflow({
+				...workflow,
+				name: `compat: ${workflow.path}`,
+				credential: { id: workflow.credential.id, name: workflow.credential.name },
+			}),
+		),
 	];
 }
 
@@ -156,14 +183,13 @@ function startCompatE2e(logger, options = {}) {
 				logLevel: 'debug',
 				extraEnv: options.extraEnv,
 				owner: { email: 'compat-owner@example.com', firstName: 'Compat', lastName: 'Owner' },
-				data: () => ({
-					credentials: [...compatCredentials(tokenRecorder, sandbox), ...ownCredentials],
-					workflows: [
-						...workflowsIn(COMPAT_WORKFLOW_DIR),
-						JSON.parse(fs.readFileSync(API_ERROR_WORKFLOW, 'utf8')),
-						...(options.workflows ?? []),
-					],
-				}),
+				data: () => {
+					const credentials = compatCredentials(tokenRecorder, sandbox);
+					return {
+						credentials: [...credentials, ...ownCredentials],
+						workflows: [...compatWorkflows(credentials), ...(options.workflows ?? [])],
+					};
+				},
 			},
 		);
 		const { runtime, client, prepared, owner, folder, keep } = launched;

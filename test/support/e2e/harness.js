@@ -17,19 +17,51 @@ const { SANDBOX_FIXTURES } = require('../../../sandbox');
 const { outputItems } = require('../../../scripts/n8n/client');
 const { packageJson } = require('../../../scripts/n8n/package');
 const { startSmtpSink } = require('../../../scripts/n8n/smtp-sink');
-const {
-	loadExamples,
-	workflowsIn,
-	EXAMPLE_IDS,
-	credentialsFor,
-} = require('../../../scripts/n8n/examples');
+const { loadExamples, EXAMPLE_IDS, credentialsFor } = require('../../../scripts/n8n/examples');
 const { waitForPolls } = require('./support');
+const { getManyWorkflow, triggerWorkflow } = require('./workflows');
 const stack = require('./stack');
 
-/** Workflows only the suite uses (the examples are imported as well). */
-const E2E_WORKFLOW_DIR = path.resolve(__dirname, '..', '..', 'e2e', 'workflows');
+/** Get Many on a webhook call: every project of the fixture company, with the credential. */
+const LIST_PROJECTS = Object.freeze({ id: 'smpE2eListProjects', path: 'e2e-projects' });
 
-const WRONG_SECRET_CREDENTIAL_ID = 'smpE2eWrongSecret';
+/** Each event's trigger with two Poll Times that fall due at the same second. */
+const TWO_SCHEDULES = Object.freeze([
+	{ id: 'smpE2eTwoSchedulesNew', trigger: 'New Tender', parameters: { event: 'newTender' } },
+	{
+		id: 'smpE2eTwoSchedulesDueSoon',
+		trigger: 'Quotes Due Soon',
+		parameters: { event: 'quotesDueSoon', daysBeforeQuotesDue: 3 },
+	},
+]);
+
+/**
+ * The workflows only the suite uses (the examples are imported as well).
+ * @param {{ id: string, name: string }} credential
+ */
+function e2eWorkflows(credential) {
+	const listProjects = getManyWorkflow({
+		...LIST_PROJECTS,
+		name: `e2e: ${LIST_PROJECTS.path}`,
+		companyId: SANDBOX_FIXTURES.companyId,
+		credential,
+	});
+	const sameSecond = [
+		{ mode: 'custom', cronExpression: '0 * * * * *' },
+		{ mode: 'custom', cronExpression: '0 */1 * * * *' },
+	];
+	const twoSchedules = TWO_SCHEDULES.map(({ id, trigger, parameters }) =>
+		triggerWorkflow({
+			id,
+			name: `e2e: ${trigger} with two Poll Times at the same second`,
+			node: trigger,
+			credential,
+			pollTimes: sameSecond,
+			parameters: { ...parameters, simplify: false },
+		}),
+	);
+	return [listProjects, ...twoSchedules];
+}
 
 /** @typedef {Awaited<ReturnType<typeof startE2e>>} E2eEnvironment */
 
@@ -45,8 +77,6 @@ function startE2e(logger) {
 		const smtp = await startSmtpSink();
 		cleanups.push(() => smtp.stop());
 
-		/** @type {ReturnType<typeof credentialsFor>} */
-		let credentials = [];
 		const { folder, n8n, client, filesDir, cliLog } = await stack.launchInFolder(
 			cleanups,
 			logger,
@@ -55,16 +85,13 @@ function startE2e(logger) {
 				logLevel: 'debug',
 				owner: { email: 'e2e-owner@example.com', firstName: 'E2E', lastName: 'Owner' },
 				data: (files) => {
-					credentials = credentialsFor({
+					const credentials = credentialsFor({
 						authUrl: tokenRecorder.url,
 						baseUrl: sandbox.url,
 						smtp: { host: smtp.host, port: smtp.port },
 					});
-					credentials.push(stack.wrongSecretCredential(credentials[0], WRONG_SECRET_CREDENTIAL_ID));
-					const workflows = [
-						...loadExamples({ filesDir: files }),
-						...workflowsIn(E2E_WORKFLOW_DIR),
-					];
+					const [{ id, name }] = credentials;
+					const workflows = [...loadExamples({ filesDir: files }), ...e2eWorkflows({ id, name })];
 					return { credentials, workflows };
 				},
 			},
@@ -80,14 +107,9 @@ function startE2e(logger) {
 			packageName: packageJson().name,
 			filesDir, // where workflows may write files
 			fixtures: SANDBOX_FIXTURES,
-			credentialIds: {
-				credential: credentials[0].id,
-				wrongSecretCredential: WRONG_SECRET_CREDENTIAL_ID,
-			},
 			exampleIds: EXAMPLE_IDS,
-			callWebhook: client.callWebhook.bind(client),
-			waitForExecutions: client.waitForExecutions.bind(client),
-			executionDetail: client.getExecution.bind(client),
+			listProjects: LIST_PROJECTS,
+			twoSchedules: TWO_SCHEDULES,
 			/** @type {(since: string, count: number, timeoutMs: number) => Promise<void>} */
 			waitForPolls: (since, count, timeoutMs) => waitForPolls(sandbox, { since, count, timeoutMs }),
 			// n8n alone, so that its files can be read at rest.

@@ -16,7 +16,7 @@ const path = require('node:path');
 const { startN8n, freePort } = require('../../../scripts/n8n/runtime');
 const { startPostgres } = require('./postgres');
 const { startRedis } = require('./redis');
-const { getManyWorkflow, newTenderWorkflow } = require('./queue-workflows');
+const { getManyWorkflow, triggerWorkflow } = require('./workflows');
 const stack = require('./stack');
 
 /** @typedef {import('../../../scripts/n8n/runtime').N8nInstance} N8nInstance */
@@ -113,7 +113,11 @@ function queueData(scenarios, authUrl, baseUrl) {
 						credential: { id: scenario.credentialId, name: scenario.credentialId },
 						manual: true,
 					})
-				: newTenderWorkflow({ id: scenario.workflowId, credentialId: scenario.credentialId }),
+				: triggerWorkflow({
+						id: scenario.workflowId,
+						name: 'queue: new matching tenders',
+						credential: { id: scenario.credentialId, name: scenario.credentialId },
+					}),
 		),
 	};
 }

@@ -14,7 +14,7 @@
 const { startSandbox, SANDBOX_FIXTURES } = require('../../../sandbox');
 const { featuresOf } = require('../../../scripts/n8n/lines');
 const { startScriptedServer } = require('../reliability/server');
-const { getManyWorkflow } = require('./queue-workflows');
+const { getManyWorkflow } = require('./workflows');
 const stack = require('./stack');
 
 /** In every cross-origin Location: none of it may reach n8n's messages. */

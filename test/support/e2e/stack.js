@@ -80,17 +80,6 @@ async function launchInFolder(cleanups, logger, prefix, options) {
 }
 
 /**
- * The sandbox client's credential under another id, with a secret the sandbox never issued.
- * @template {{ data: Record<string, unknown> }} C
- * @param {C} credential
- * @param {string} id
- */
-function wrongSecretCredential(credential, id) {
-	const data = { ...credential.data, clientSecret: 'not-the-issued-secret' };
-	return { ...credential, id, name: 'Supplier Matched Projects (wrong secret)', data };
-}
-
-/**
  * @param {string} dir
  * @returns {string[]} every file under dir
  */
@@ -183,7 +172,6 @@ module.exports = {
 	startNoonSandbox,
 	startRecordedSandbox,
 	launchInFolder,
-	wrongSecretCredential,
 	filesIn,
 	issuedTokens,
 	secretsOnDisk,

@@ -2,8 +2,8 @@
 'use strict';
 
 /**
- * The workflows of the queue-mode suite (one credential each, so that every scenario has its own
- * token and its own share of the API's rate limit) and of the redirect suite.
+ * The workflows the real-n8n suites build rather than read from files: Get Many on a webhook call
+ * (one per case, credential or company), the trigger, and an MCP server with the node as its tool.
  */
 
 const { packageJson } = require('../../../scripts/n8n/package');
@@ -73,32 +73,33 @@ function getManyWorkflow(options) {
 }
 
 /**
- * New tenders of company-1, polled every minute, one item per tender.
- * @param {{ id: string, credentialId: string }} options
+ * The package's trigger alone, for company-1: by default New Tender, polled every minute, one
+ * simplified item per tender.
+ * @param {{ id: string, name: string, credential: { id: string, name: string }, node?: string, pollTimes?: Record<string, unknown>[], parameters?: Record<string, unknown> }} options
+ *   parameters: laid over the trigger's defaults (e.g. another event)
  */
-function newTenderWorkflow(options) {
+function triggerWorkflow(options) {
 	return {
 		id: options.id,
-		name: 'queue: new matching tenders',
+		name: options.name,
 		active: false,
 		settings: { executionOrder: 'v1' },
 		nodes: [
 			{
 				id: `${options.id}-trigger`,
-				name: 'New Matching Tender',
+				name: options.node ?? 'New Matching Tender',
 				type: `${PACKAGE}.supplierMatchedProjectsTrigger`,
 				typeVersion: 1,
 				position: [0, 0],
 				parameters: {
-					pollTimes: { item: [{ mode: 'everyMinute' }] },
+					pollTimes: { item: options.pollTimes ?? [{ mode: 'everyMinute' }] },
 					companyId: 'company-1',
 					event: 'newTender',
 					output: 'tenders',
 					simplify: true,
+					...options.parameters,
 				},
-				credentials: {
-					supplierMatchedProjectsApi: { id: options.credentialId, name: options.credentialId },
-				},
+				credentials: { supplierMatchedProjectsApi: options.credential },
 			},
 		],
 		connections: {},
@@ -106,4 +107,44 @@ function newTenderWorkflow(options) {
 	};
 }
 
-module.exports = { getManyWorkflow, newTenderWorkflow };
+/**
+ * An MCP Server Trigger at `path` whose one tool is the package's node, for company-1.
+ * @param {{ id: string, name: string, path: string, credential: { id: string, name: string }, parameters?: Record<string, unknown> }} options
+ *   parameters: laid over the tool's (e.g. the answer it gives)
+ */
+function mcpServerWorkflow(options) {
+	return {
+		id: options.id,
+		name: options.name,
+		active: false,
+		settings: { executionOrder: 'v1' },
+		nodes: [
+			{
+				id: `${options.id}-mcp`,
+				name: 'MCP Server Trigger',
+				type: '@n8n/n8n-nodes-langchain.mcpTrigger',
+				typeVersion: 2,
+				position: [0, 0],
+				webhookId: `${options.id}-mcp`,
+				parameters: { path: options.path },
+			},
+			{
+				id: `${options.id}-tool`,
+				name: 'Matched Projects',
+				type: `${PACKAGE}.supplierMatchedProjectsTool`,
+				typeVersion: 1,
+				position: [0, 220],
+				parameters: { companyId: 'company-1', ...options.parameters },
+				credentials: { supplierMatchedProjectsApi: options.credential },
+			},
+		],
+		connections: {
+			'Matched Projects': {
+				ai_tool: [[{ node: 'MCP Server Trigger', type: 'ai_tool', index: 0 }]],
+			},
+		},
+		pinData: {},
+	};
+}
+
+module.exports = { getManyWorkflow, triggerWorkflow, mcpServerWorkflow };
