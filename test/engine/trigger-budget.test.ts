@@ -10,7 +10,7 @@ import { sleep } from 'n8n-workflow';
 import { isoDay, runInVirtualTime, useVirtualTime } from '../support/engine/clock';
 import { reportFigures } from '../support/reliability/report';
 import { createSandboxClient } from '../support/sandbox/client';
-import { n8nProcess, type N8nProcess, type PollHarness } from '../support/harness';
+import type { N8nProcess, PollHarness } from '../support/harness';
 import {
 	companyId,
 	emittedTenderIds,
@@ -108,13 +108,7 @@ describe("under n8n's durable scheduler in full", () => {
 		const committed = trigger.savedNodeData();
 		expect(committed.q).toBe(3);
 		// A new process: nothing of the old one's memory.
-		const restarted = n8nProcess({
-			credential: {
-				authUrl: world.sandbox.url,
-				baseUrl: world.sandbox.url,
-				...SANDBOX_FIXTURES.client,
-			},
-		});
+		const restarted = world.newProcess();
 		await trigger.restartIn(restarted);
 		const opened = world.sandbox.openTender();
 		expect(await pollFor(trigger, 2)).toEqual([opened.id]);
@@ -144,13 +138,7 @@ describe.each([
 			expect(await pollFor(trigger, 1)).toEqual([early.id]);
 			expect(trigger.memory().w).toBeDefined();
 
-			const restarted = n8nProcess({
-				credential: {
-					authUrl: world.sandbox.url,
-					baseUrl: world.sandbox.url,
-					...SANDBOX_FIXTURES.client,
-				},
-			});
+			const restarted = world.newProcess();
 			const down = world.sandbox.openTender({ quotesDueAt: isoDay(30) });
 			const restart = await runInVirtualTime(async () => await trigger.restartIn(restarted));
 			const after = world.sandbox.openTender({ quotesDueAt: isoDay(10) });
@@ -176,13 +164,7 @@ describe('two processes on one credential', () => {
 			companies: companyIds.map((id) => ({ companyId: id, keywords: [id.replace(/-/g, '')] })),
 			clients: [{ ...SANDBOX_FIXTURES.client, scopes: [SANDBOX_FIXTURES.scope], companyIds }],
 		});
-		const other = n8nProcess({
-			credential: {
-				authUrl: world.sandbox.url,
-				baseUrl: world.sandbox.url,
-				...SANDBOX_FIXTURES.client,
-			},
-		});
+		const other = world.newProcess();
 		const { opened, announced, triggers } = await runCompanies(
 			companyIds,
 			'durable',

@@ -1,10 +1,8 @@
 /**
- * Bounds on every number and text a user or a model can set, through n8n's real engine: the Get
- * Many node, the trigger and the tool against the sandbox. A value past its bound fails before any
- * request with a message that names the bound and the fix and quotes no more than a prefix of what
- * was given; a value at its bound works. Before, 100,000,000 days failed with a bare "Invalid time
- * value" (in the tool after its page request), and a 10 kB company ID or a 1 MB filter value was
- * echoed whole.
+ * Bounds through n8n's real engine: the Get Many node, the trigger and the tool against the
+ * sandbox. A value past its bound fails before any request, quoting no more than a prefix of what
+ * was given; a value at its bound works. Each filter's own bound and message is asserted in
+ * test/unit/.../projects/bounds.test.ts and parameters/; here, what needs the engine or a server.
  */
 import type { INodeParameters } from 'n8n-workflow';
 
@@ -23,8 +21,6 @@ let proc: N8nProcess;
 const companyId = 'company-1';
 const MEGABYTE = 'x'.repeat(1_048_576);
 const PREFIX = 'x'.repeat(100);
-const MODEL_FIX =
-	'\n\nDetails: This value came from the tool call: correct it or leave it out, then call again.';
 
 let sandbox: Sandbox;
 let credential: CredentialFields;
@@ -62,16 +58,6 @@ describe('the node: a value past its bound is refused before any request', () =>
 			'100,000,000 days',
 			{ filters: { quotesDueWithinDays: 100_000_000 } },
 			/^Quotes Due Within \(Days\) filter: enter a whole number of days from 0 to 3650 \(ten years\) \(got 100000000\)$/,
-		],
-		[
-			'a budget of 1e300 dollars',
-			{ filters: { budgetAtLeast: 1e300 } },
-			/^Budget At Least filter: enter a number of dollars from 0 to 1,000,000,000,000 \(a trillion\), without "\$" or commas \(got 1e\+300\)$/,
-		],
-		[
-			'a Limit of 10,001',
-			{ returnAll: false, limit: 10_001 },
-			/^Limit must be a whole number from 1 to 10,000 \(got 10001\); turn on Return All to get every result$/,
 		],
 		[
 			'501 project IDs',
@@ -159,30 +145,11 @@ describe('the trigger: a value past its bound stops the activation before any re
 
 	freshPollWorldEachTest((fresh) => (world = fresh));
 
-	it.each<[string, INodeParameters, string]>([
-		[
-			'100,000,000 days before quotes due',
-			{ event: 'quotesDueSoon', daysBeforeQuotesDue: 100_000_000 },
-			'Days Before Quotes Due must be a whole number of days from 0 to 3650 (ten years) (got 100000000)',
-		],
-		[
-			'a filter of 100,000,000 days',
-			{ filters: { quotesDueWithinDays: 100_000_000 } },
-			'Quotes Due Within (Days) filter: enter a whole number of days from 0 to 3650 (ten years) (got 100000000)',
-		],
-		[
-			'a 10 kB company ID',
-			{ companyId: 'c'.repeat(10_000) },
+	it('a 10 kB company ID', async () => {
+		const trigger = world.trigger({ companyId: 'c'.repeat(10_000) });
+		await expect(trigger.activate()).rejects.toThrow(
 			`Company ID "${'c'.repeat(100)}…" (10,000 characters) is longer than 256 characters, the most the node sends: enter the supplier company's ID, or check the expression that gives it`,
-		],
-		[
-			'a 1 MB category',
-			{ filters: { categories: MEGABYTE } },
-			`Category filter: the entry "${PREFIX}…" (1,048,576 characters) is longer than 100 characters; enter categories of at most 100 characters each, separated by commas`,
-		],
-	])('%s', async (_name, parameters, message) => {
-		const trigger = world.trigger(parameters);
-		await expect(trigger.activate()).rejects.toThrow(message);
+		);
 		expect(world.sandbox.requests()).toEqual([]);
 	});
 
@@ -198,23 +165,6 @@ describe('the tool: a value the model gives past its bound is refused before any
 			.withCredential(credential)
 			.tool({ resource: 'matchedProject', operation: 'getAll', companyId }, args);
 	}
-
-	it('100,000,000 days: says what to give, and spends no request', async () => {
-		const result = await call({ quotesDueWithinDays: 100_000_000 });
-		expect(result.answer).toBeUndefined();
-		expect(result.error).toBe(
-			`Quotes Due Within (Days) filter: enter a whole number of days from 0 to 3650 (ten years) (got 100000000)${MODEL_FIX}`,
-		);
-		expect(sandbox.requests()).toEqual([]);
-	});
-
-	it('a 1 MB location: cut in the error, and no request', async () => {
-		const result = await call({ location: MEGABYTE });
-		expect(result.error).toBe(
-			`Location filter: the entry "${PREFIX}…" (1,048,576 characters) is longer than 100 characters; enter words or postcodes of at most 100 characters each, separated by commas${MODEL_FIX}`,
-		);
-		expect(sandbox.requests()).toEqual([]);
-	});
 
 	it('40 project IDs: the answer repeats ten of them, not all, in its summary and filters', async () => {
 		const ids = sandbox

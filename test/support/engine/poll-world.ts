@@ -29,6 +29,8 @@ export interface PollWorld {
 	/** The n8n process the trigger runs in, with the credential pointed at the sandbox. */
 	process: N8nProcess;
 	sandbox: Sandbox;
+	/** Another n8n process (a restart, or another main instance), its credential on the sandbox. */
+	newProcess(): N8nProcess;
 	/** Points the credential at the sandbox again, with these fields changed. */
 	useCredential(fields?: Partial<CredentialFields>): void;
 	trigger(parameters?: INodeParameters, timezone?: string): PollHarness;
@@ -59,6 +61,7 @@ export async function startPollWorld(
 	const world: PollWorld = {
 		process: proc,
 		sandbox,
+		newProcess: () => n8nProcess({ credential }),
 		useCredential: (fields = {}) =>
 			proc.credentials.setCredentials(CREDENTIAL_TYPE, { ...credential, ...fields }),
 		trigger: (parameters = {}, timezone = 'UTC') =>

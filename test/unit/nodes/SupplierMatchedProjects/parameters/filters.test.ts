@@ -4,15 +4,12 @@ import {
 } from '../../../../../nodes/SupplierMatchedProjects/parameters/filters';
 import { hasFilters } from '../../../../../nodes/SupplierMatchedProjects/projects/filters';
 
-/** The message for a Quotes Due Within value that is no whole number of days. */
 const badDays = (got: string) =>
 	`Quotes Due Within (Days) filter: enter a whole number of days from 0 to 3650 (ten years) (got ${got})`;
 
-/** The message for a budget bound that is no plain number of dollars. */
 const badDollars = (field: string, got: string) =>
 	`${field} filter: enter a number of dollars from 0 to 1,000,000,000,000 (a trillion), without "$" or commas (got ${got})`;
 
-/** The message for a comma-separated list with an empty entry. */
 const emptyEntry = (field: string, value: string, what: string) =>
 	`${field} filter: "${value}" has an empty entry; remove the extra comma or enter ${what} between the commas`;
 

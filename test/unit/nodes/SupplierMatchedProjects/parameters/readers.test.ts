@@ -152,17 +152,6 @@ describe('options', () => {
 		const error = refusalOf(() => readOption(at, 'Output', value, modes));
 		expect(error.message).toBe(`Output must be "projects" or "tenders" (got ${got})`);
 	});
-
-	it('lists three or more options with commas and adds the fix', () => {
-		const error = refusalOf(() =>
-			readOption(at, 'Answer', 'short', ['compact', 'fields', 'raw'], {
-				fix: 'open the tool and choose an answer from its list',
-			}),
-		);
-		expect(error.message).toBe(
-			'Answer must be "compact", "fields" or "raw" (got "short"); open the tool and choose an answer from its list',
-		);
-	});
 });
 
 describe('collections', () => {

@@ -28,11 +28,9 @@ describe("the trigger's parameters", () => {
 
 	it.each([
 		[true, true],
-		['true', true],
 		['Yes', true],
 		[false, false],
 		['no', false],
-		['false', false],
 		[undefined, false],
 	])('reads Emit Open Tenders on First Run %j as %j', (emitOpenOnFirstRun, read_) => {
 		expect(read({ options: { emitOpenOnFirstRun } }).emitOpenOnFirstRun).toBe(read_);

@@ -8,13 +8,15 @@ import {
 } from '../../../../../nodes/SupplierMatchedProjects/projects/bounds';
 import { addDays } from '../../../../../nodes/SupplierMatchedProjects/projects/dates';
 import { filterProjects } from '../../../../../nodes/SupplierMatchedProjects/projects/filters';
-import { FilterError, parseFilters } from '../../../../../nodes/SupplierMatchedProjects/parameters/filters';
+import {
+	FilterError,
+	parseFilters,
+} from '../../../../../nodes/SupplierMatchedProjects/parameters/filters';
 import { describeFilters } from '../../../../../nodes/SupplierMatchedProjects/actions/matchedProject/tool-answer';
 import { project, tender } from '../../../../support/engine/n8n-fixtures';
 
 const MEGABYTE = 'x'.repeat(1_048_576);
 
-/** The message for a Quotes Due Within value outside its bounds. */
 const badDays = (got: string) =>
 	`Quotes Due Within (Days) filter: enter a whole number of days from 0 to 3650 (ten years) (got ${got})`;
 

@@ -8,7 +8,6 @@ import { notAPageAdvice } from '../../../../../nodes/SupplierMatchedProjects/tra
 
 import { project, tender } from '../../../../support/engine/n8n-fixtures';
 
-/** Project P-17 with these tenders. */
 const p17 = (tenders: unknown) => ({ ...project({ projectId: 'P-17' }), tenders });
 
 describe('what a broken project entry is', () => {

@@ -8,7 +8,6 @@ import {
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { filtersProperty } from '../../../../../nodes/SupplierMatchedProjects/descriptions';
 import { addDays, todayIn } from '../../../../../nodes/SupplierMatchedProjects/projects/dates';
-import { scopeOf } from '../../../../../nodes/SupplierMatchedProjects/trigger/listing';
 import { project, tender } from '../../../../support/engine/n8n-fixtures';
 
 const today = '2030-03-01';
@@ -54,48 +53,26 @@ describe('filterProjects', () => {
 		expect(filterProjects(input, {}, today)).toBe(input);
 	});
 
-	it('keeps tenders of the chosen types and drops projects left without tenders', () => {
-		expect(keptOfList({ tenderTypes: ['Procurement'] })).toEqual([
-			'active:a-proc-late',
-			'closed:c-proc-today',
-		]);
-	});
-
-	it('keeps projects of the chosen statuses', () => {
-		expect(keptOfList({ projectStatuses: ['Closed'] })).toEqual(['closed:c-proc-today']);
-	});
-
-	it('keeps tenders due from today to N days ahead, inclusive, and never undated ones', () => {
-		expect(keptOfList({ quotesDueWithinDays: 4 })).toEqual([
-			'active:a-tender-soon',
-			'closed:c-proc-today',
-		]);
-		expect(keptOfList({ quotesDueWithinDays: 0 })).toEqual(['closed:c-proc-today']);
-		expect(keptOfList({ quotesDueWithinDays: 60 })).toEqual([
-			'active:a-tender-soon,a-proc-late',
-			'closed:c-proc-today',
-		]);
+	// tenderTypes drops a project left without tenders; a due window runs from today to N days
+	// ahead, inclusive, and never takes an undated tender; keywords ignore case and spaces.
+	it.each<[ProjectFilters, string[]]>([
+		[{ tenderTypes: ['Procurement'] }, ['active:a-proc-late', 'closed:c-proc-today']],
+		[{ projectStatuses: ['Closed'] }, ['closed:c-proc-today']],
+		[{ quotesDueWithinDays: 4 }, ['active:a-tender-soon', 'closed:c-proc-today']],
+		[{ quotesDueWithinDays: 0 }, ['closed:c-proc-today']],
+		[{ quotesDueWithinDays: 60 }, ['active:a-tender-soon,a-proc-late', 'closed:c-proc-today']],
+		[{ matchedKeywords: [' plumbing ', 'HVAC'] }, ['active:a-tender-soon,a-undated']],
+		[
+			{ tenderTypes: ['Tender'], quotesDueWithinDays: 10, matchedKeywords: ['plumbing'] },
+			['active:a-tender-soon'],
+		],
+	])('with %j keeps %j', (filters, kept) => {
+		expect(keptOfList(filters)).toEqual(kept);
 	});
 
 	it('leaves out tenders already past due', () => {
 		const past = [project({ tenders: [tender({ quotesDueAt: '2030-02-28' })] })];
 		expect(filterProjects(past, { quotesDueWithinDays: 30 }, today)).toEqual([]);
-	});
-
-	it('matches keywords without regard to case or surrounding spaces', () => {
-		expect(keptOfList({ matchedKeywords: [' plumbing ', 'HVAC'] })).toEqual([
-			'active:a-tender-soon,a-undated',
-		]);
-	});
-
-	it('combines filters: every one must pass', () => {
-		expect(
-			keptOfList({
-				tenderTypes: ['Tender'],
-				quotesDueWithinDays: 10,
-				matchedKeywords: ['plumbing'],
-			}),
-		).toEqual(['active:a-tender-soon']);
 	});
 
 	it('does not change the projects it filters', () => {
@@ -116,36 +93,24 @@ describe('budget', () => {
 	const kept = (filters: ProjectFilters) =>
 		filterProjects(budgeted(), filters, today).map((p) => p.projectId);
 
-	it('keeps a band whose top end reaches At Least, the bound included', () => {
-		expect(kept({ budgetAtLeast: 500_000 })).toEqual(['small', 'middle', 'open-top']);
-		expect(kept({ budgetAtLeast: 500_001 })).toEqual(['middle', 'open-top']);
-		expect(kept({ budgetAtLeast: 3_000_000 })).toEqual(['middle', 'open-top']);
-	});
-
-	it('treats an open top end (high null) as reaching any At Least', () => {
-		expect(kept({ budgetAtLeast: 1e12 })).toEqual(['open-top']);
-	});
-
-	it('keeps a band whose bottom end is at or below At Most, the bound included', () => {
-		expect(kept({ budgetAtMost: 1_000_000 })).toEqual(['small', 'middle']);
-		expect(kept({ budgetAtMost: 999_999 })).toEqual(['small']);
-		expect(kept({ budgetAtMost: 10_000_000 })).toEqual(['small', 'middle', 'open-top']);
-	});
-
-	it('keeps bands that overlap a range from At Least to At Most', () => {
-		expect(kept({ budgetAtLeast: 400_000, budgetAtMost: 2_000_000 })).toEqual(['small', 'middle']);
-		expect(kept({ budgetAtLeast: 600_000, budgetAtMost: 900_000 })).toEqual([]);
-		expect(kept({ budgetAtLeast: 2_000_000, budgetAtMost: 2_000_000 })).toEqual(['middle']);
-	});
-
-	it('drops projects without a budget when a bound is set, unless told to keep them', () => {
-		expect(kept({ budgetAtLeast: 0 })).toEqual(['small', 'middle', 'open-top']);
-		expect(kept({ budgetAtLeast: 0, withoutBudget: 'drop' })).toEqual([
-			'small',
-			'middle',
-			'open-top',
-		]);
-		expect(kept({ budgetAtMost: 200_000, withoutBudget: 'keep' })).toEqual(['small', 'none']);
+	// A band is kept when it overlaps the bounds, each bound included; an open top end (high null)
+	// reaches any At Least; without a budget a project goes when a bound is set, unless kept.
+	it.each<[ProjectFilters, string[]]>([
+		[{ budgetAtLeast: 500_000 }, ['small', 'middle', 'open-top']],
+		[{ budgetAtLeast: 500_001 }, ['middle', 'open-top']],
+		[{ budgetAtLeast: 3_000_000 }, ['middle', 'open-top']],
+		[{ budgetAtLeast: 1e12 }, ['open-top']],
+		[{ budgetAtMost: 1_000_000 }, ['small', 'middle']],
+		[{ budgetAtMost: 999_999 }, ['small']],
+		[{ budgetAtMost: 10_000_000 }, ['small', 'middle', 'open-top']],
+		[{ budgetAtLeast: 400_000, budgetAtMost: 2_000_000 }, ['small', 'middle']],
+		[{ budgetAtLeast: 600_000, budgetAtMost: 900_000 }, []],
+		[{ budgetAtLeast: 2_000_000, budgetAtMost: 2_000_000 }, ['middle']],
+		[{ budgetAtLeast: 0 }, ['small', 'middle', 'open-top']],
+		[{ budgetAtLeast: 0, withoutBudget: 'drop' }, ['small', 'middle', 'open-top']],
+		[{ budgetAtMost: 200_000, withoutBudget: 'keep' }, ['small', 'none']],
+	])('with %j keeps %j', (filters, expected) => {
+		expect(kept(filters)).toEqual(expected);
 	});
 
 	it('with no bound, Drop keeps only budgeted projects and Keep filters nothing', () => {
@@ -303,40 +268,6 @@ describe('project IDs', () => {
 			'p1',
 			'p3',
 		]);
-	});
-});
-
-describe('scopeOf (the trigger baseline fingerprint)', () => {
-	it('changes with each filter', () => {
-		const variants: ProjectFilters[] = [
-			{},
-			{ tenderTypes: ['Tender'] },
-			{ projectStatuses: ['Active'] },
-			{ quotesDueWithinDays: 7 },
-			{ matchedKeywords: ['roofing'] },
-			{ budgetAtLeast: 1 },
-			{ budgetAtLeast: 2 },
-			{ budgetAtMost: 1 },
-			{ budgetAtMost: 1, withoutBudget: 'keep' },
-			{ withoutBudget: 'drop' },
-			{ categories: ['Civic'] },
-			{ locations: ['NSW'] },
-			{ builders: ['NSW'] },
-		];
-		const scopes = variants.map((filters) => scopeOf('c1', filters));
-		expect(new Set(scopes).size).toBe(variants.length);
-	});
-
-	it('ignores order, case, repeats and (where the filter does) accents', () => {
-		expect(scopeOf('c1', { categories: ['Civic', 'Retail'] })).toBe(
-			scopeOf('c1', { categories: ['retail', 'CIVIC', 'civic'] }),
-		);
-		expect(scopeOf('c1', { locations: ['Café', 'NSW'] })).toBe(
-			scopeOf('c1', { locations: ['nsw', 'cafe'] }),
-		);
-		expect(scopeOf('c1', { budgetAtLeast: 5 })).toBe(
-			scopeOf('c1', { budgetAtLeast: 5, withoutBudget: 'drop' }),
-		);
 	});
 });
 

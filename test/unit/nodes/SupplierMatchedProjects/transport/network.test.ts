@@ -1,18 +1,15 @@
 import { networkFailureOf } from '../../../../../nodes/SupplierMatchedProjects/transport/network';
 
 describe('networkFailureOf', () => {
-	it('follows causes to the code of the failure', () => {
-		const wrapped = { message: 'outer', cause: { message: 'inner', code: 'ECONNREFUSED' } };
-		expect(networkFailureOf(wrapped)).toMatchObject({ kind: 'refused', retryable: true });
-		expect(networkFailureOf({ code: 'ECONNABORTED' })).toMatchObject({ kind: 'timeout' });
-		expect(networkFailureOf({ code: 'ENOTFOUND' })).toMatchObject({
-			kind: 'dns',
-			retryable: false,
-		});
-		expect(networkFailureOf({ name: 'AbortError' })).toMatchObject({
-			kind: 'cancelled',
-			retryable: false,
-		});
+	it.each([
+		[{ message: 'outer', cause: { message: 'inner', code: 'ECONNREFUSED' } }, 'refused', true],
+		[{ code: 'ECONNABORTED' }, 'timeout', true],
+		[{ code: 'ENOTFOUND' }, 'dns', false],
+		[{ code: 'EAI_AGAIN' }, 'dns', true],
+		[{ code: 'CERT_HAS_EXPIRED' }, 'tls', false],
+		[{ name: 'AbortError' }, 'cancelled', false],
+	])('follows causes to the code of the failure: %j', (failure, kind, retryable) => {
+		expect(networkFailureOf(failure)).toMatchObject({ kind, retryable });
 	});
 
 	it('counts a body cut off after a good status line as a network failure', () => {

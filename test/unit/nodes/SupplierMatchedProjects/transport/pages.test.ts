@@ -66,6 +66,10 @@ function fakeApi(total: number) {
 	return { all, requests, ...sourceOf(fetchPage) };
 }
 
+function pageOf(data: unknown[], hasNextPage: boolean, nextCursor: string | null): ResultsPage {
+	return { data, _metadata: { hasNextPage, nextCursor } } as ResultsPage;
+}
+
 function scripted(pages: ResultsPage[]) {
 	const requests: Request[] = [];
 	const fetchPage: FetchPage = async (request) => {
@@ -94,26 +98,17 @@ describe('walking every page', () => {
 		expect(await everyProjectOf(api)).toEqual([]);
 	});
 
-	it('stops with a clear error when a next page is announced without a cursor', async () => {
-		const api = scripted([
-			page(projects(2), 'c1'),
-			{ data: projects(2, 'q'), _metadata: { hasNextPage: true, nextCursor: null } },
-		]);
+	it.each([
+		['without a cursor', [page(projects(2), 'c1'), pageOf(projects(2, 'q'), true, null)], 2],
+		['with an empty cursor', [pageOf([], true, '')], 1],
+	])('stops with a clear error when a next page is announced %s', async (_case, pages, last) => {
+		const api = scripted(pages);
 		await expect(everyProjectOf(api)).rejects.toMatchObject(
 			unfollowable(
-				'The API said page 2 is followed by another but sent no cursor for it, so the walk stopped there',
+				`The API said page ${last} is followed by another but sent no cursor for it, so the walk stopped there`,
 			),
 		);
-		expect(api.requests).toHaveLength(2);
-	});
-
-	it('treats an empty cursor like a missing one', async () => {
-		const api = scripted([{ data: [], _metadata: { hasNextPage: true, nextCursor: '' } }]);
-		await expect(everyProjectOf(api)).rejects.toMatchObject(
-			unfollowable(
-				'The API said page 1 is followed by another but sent no cursor for it, so the walk stopped there',
-			),
-		);
+		expect(api.requests).toHaveLength(last);
 	});
 
 	it('stops with a clear error instead of looping when a cursor repeats', async () => {
@@ -131,9 +126,7 @@ describe('walking every page', () => {
 	});
 
 	it('trusts hasNextPage false even when a cursor is present', async () => {
-		const api = scripted([
-			{ data: projects(1), _metadata: { hasNextPage: false, nextCursor: 'x' } },
-		]);
+		const api = scripted([pageOf(projects(1), false, 'x')]);
 		expect(await everyProjectOf(api)).toHaveLength(1);
 		expect(api.requests).toHaveLength(1);
 	});
@@ -147,8 +140,7 @@ describe('paging the walk cannot follow', () => {
 	});
 
 	it('is met only by a consumer that wants the page after it: a limit met on its page avoids it', async () => {
-		const faulty = () =>
-			scripted([{ data: projects(3), _metadata: { hasNextPage: true, nextCursor: null } }]);
+		const faulty = () => scripted([pageOf(projects(3), true, null)]);
 		const options = { fullPages: false, onSkipped: noSkips };
 		const gathered = await walkToLimit(faulty(), 3, (found) => found, options);
 		expect(idsOf(gathered.items)).toEqual(['p1', 'p2', 'p3']);
@@ -199,10 +191,7 @@ describe('walkPages from a cursor, and its bound', () => {
 		let requests = 0;
 		const endless: FetchPage = async () => {
 			requests++;
-			return {
-				data: [],
-				_metadata: { hasNextPage: true, nextCursor: `c${requests}` },
-			};
+			return pageOf([], true, `c${requests}`);
 		};
 		await expect(everyProjectOf(sourceOf(endless))).rejects.toMatchObject(
 			unfollowable(
@@ -397,14 +386,8 @@ describe('walkPages reading ahead (everyPage)', () => {
 		}
 		expect(last.requests).toHaveLength(1);
 
-		for (const metadata of [
-			{ hasNextPage: true, nextCursor: null },
-			{ hasNextPage: true, nextCursor: 'a' },
-		]) {
-			const api = scripted([
-				page(projects(1), 'a'),
-				{ data: projects(1, 'q'), _metadata: metadata },
-			]);
+		for (const nextCursor of [null, 'a']) {
+			const api = scripted([page(projects(1), 'a'), pageOf(projects(1, 'q'), true, nextCursor)]);
 			const seen: string[] = [];
 			await expect(
 				(async () => {
@@ -453,9 +436,9 @@ describe('broken entries on a walk', () => {
 		const first = projects(2, 'a');
 		const second = projects(2, 'b');
 		const api = scripted([
-			{ data: [first[0], null, first[1]], _metadata: { hasNextPage: true, nextCursor: 'c1' } },
-			{ data: ['x', ...second], _metadata: { hasNextPage: false, nextCursor: null } },
-		] as unknown as ResultsPage[]);
+			pageOf([first[0], null, first[1]], true, 'c1'),
+			pageOf(['x', ...second], false, null),
+		]);
 		const skipped: string[] = [];
 		const all = await everyProjectOf(api, (entry) => skipped.push(entry));
 		expect(all).toEqual([...first, ...second]);
@@ -466,9 +449,7 @@ describe('broken entries on a walk', () => {
 	});
 
 	it('are told before the page that held them is handed over', async () => {
-		const api = scripted([
-			{ data: [7], _metadata: { hasNextPage: false, nextCursor: null } },
-		] as unknown as ResultsPage[]);
+		const api = scripted([pageOf([7], false, null)]);
 		const events: string[] = [];
 		for await (const data of walkPages(
 			api,
@@ -483,9 +464,9 @@ describe('broken entries on a walk', () => {
 	it('do not count toward a limit: the walk reads on until it has that many clean projects', async () => {
 		const clean = projects(3);
 		const api = scripted([
-			{ data: [clean[0], null], _metadata: { hasNextPage: true, nextCursor: 'c1' } },
-			{ data: clean.slice(1), _metadata: { hasNextPage: false, nextCursor: null } },
-		] as unknown as ResultsPage[]);
+			pageOf([clean[0], null], true, 'c1'),
+			pageOf(clean.slice(1), false, null),
+		]);
 		const gathered = await walkToLimit(api, 2, (found) => found, {
 			fullPages: false,
 			onSkipped: () => undefined,

@@ -29,8 +29,12 @@ describe('RateBudget', () => {
 
 	const counted: RateAnswer = { kind: 'counted' };
 
-	/** A budget on a fake clock, with these options. */
-	function budgetOn(options: { limit: number; windowMs: number; random?: () => number }) {
+	function budgetOn(options: {
+		limit: number;
+		windowMs: number;
+		random?: () => number;
+		burst?: number;
+	}) {
 		const clock = fakeClock();
 		return { clock, budget: new RateBudget({ ...options, ...clock }) };
 	}
@@ -126,8 +130,7 @@ describe('RateBudget', () => {
 	});
 
 	it('spends an idle credential in a short burst, then one request per window/limit', async () => {
-		const clock = fakeClock();
-		const budget = new RateBudget({ limit: 100, windowMs: 300_000, burst: 3, ...clock });
+		const { clock, budget } = budgetOn({ limit: 100, windowMs: 300_000, burst: 3 });
 		const sentAt: number[] = [];
 		for (let i = 0; i < 6; i++) {
 			await sendOn(budget, 'a', counted, clock.now() + 60_000);
@@ -138,8 +141,7 @@ describe('RateBudget', () => {
 	});
 
 	it('never lets more than the limit into any window, however long the demand lasts', async () => {
-		const clock = fakeClock();
-		const budget = new RateBudget({ limit: 100, windowMs: 300_000, burst: 10, ...clock });
+		const { clock, budget } = budgetOn({ limit: 100, windowMs: 300_000, burst: 10 });
 		const sentAt: number[] = [];
 		for (let i = 0; i < 400; i++) {
 			await sendOn(budget, 'a', counted, clock.now() + 300_000);
@@ -156,8 +158,7 @@ describe('RateBudget', () => {
 	});
 
 	it('serves waiting requests in turn: runs first, then the trigger whose last complete walk is oldest', async () => {
-		const clock = fakeClock();
-		const budget = new RateBudget({ limit: 100, windowMs: 300_000, burst: 1, ...clock });
+		const { clock, budget } = budgetOn({ limit: 100, windowMs: 300_000, burst: 1 });
 		await sendOn(budget, 'a', counted, clock.now());
 		const served: string[] = [];
 		const far = clock.now() + 600_000;

@@ -35,6 +35,10 @@ function listed(...ids: string[]): ListedTender[] {
 	return ids.map((id) => ({ id, snapshot: snapshot() }));
 }
 
+function listedWith(id: string, change: Partial<TenderSnapshot>): ListedTender[] {
+	return [{ id, snapshot: snapshot(change) }];
+}
+
 function poll(overrides: Partial<PollDiffInput> & Pick<PollDiffInput, 'listed'>): PollDiff {
 	return diffPoll({
 		previous: undefined,
@@ -121,7 +125,7 @@ describe('diffPoll: updates (newOrUpdatedTender)', () => {
 		['type', { type: 'Procurement' }],
 	] as const)('treats a change of %s as an update', (field, change) => {
 		const first = poll({ event, listed: listed('a') });
-		const second = pollAfter(first, DAY0, [{ id: 'a', snapshot: snapshot(change) }], { event });
+		const second = pollAfter(first, DAY0, listedWith('a', change), { event });
 		expect(second.updates).toEqual([
 			{ id: 'a', changes: { [field]: { from: snapshot()[field], to: Object.values(change)[0] } } },
 		]);
@@ -129,9 +133,7 @@ describe('diffPoll: updates (newOrUpdatedTender)', () => {
 
 	it('reports no updates and keeps no values for the newTender event', () => {
 		const first = poll({ listed: listed('a') });
-		const second = pollAfter(first, DAY0, [
-			{ id: 'a', snapshot: snapshot({ quotesDueAt: '2025-07-01' }) },
-		]);
+		const second = pollAfter(first, DAY0, listedWith('a', { quotesDueAt: '2025-07-01' }));
 		expect(second.updates).toEqual([]);
 		expect(second.next.tenders.get('a')).toEqual({ lastListedDay: DAY0 });
 	});
@@ -140,12 +142,7 @@ describe('diffPoll: updates (newOrUpdatedTender)', () => {
 		const first = poll({ listed: listed('a') });
 		const switched = pollAfter(first, DAY0, listed('a'), { event });
 		expect(switched.updates).toEqual([]);
-		const changed = pollAfter(
-			switched,
-			DAY0,
-			[{ id: 'a', snapshot: snapshot({ status: 'Awarded' }) }],
-			{ event },
-		);
+		const changed = pollAfter(switched, DAY0, listedWith('a', { status: 'Awarded' }), { event });
 		expect(changed.updates).toEqual([
 			{ id: 'a', changes: { status: { from: 'Open', to: 'Awarded' } } },
 		]);
@@ -171,12 +168,9 @@ describe('diffPoll: leaving and coming back', () => {
 		const event = 'newOrUpdatedTender' as const;
 		const first = poll({ event, listed: listed('a') });
 		const gone = pollAfter(first, DAY0 + 5, [], { event });
-		const back = pollAfter(
-			gone,
-			DAY0 + 30,
-			[{ id: 'a', snapshot: snapshot({ quotesDueAt: '2025-08-15' }) }],
-			{ event },
-		);
+		const back = pollAfter(gone, DAY0 + 30, listedWith('a', { quotesDueAt: '2025-08-15' }), {
+			event,
+		});
 		expect(back.newTenderIds).toEqual([]);
 		expect(back.updates).toEqual([
 			{ id: 'a', changes: { quotesDueAt: { from: '2025-06-20', to: '2025-08-15' } } },
@@ -382,7 +376,7 @@ describe('diffPoll: a walk that spans polls', () => {
 
 	it('announces a change of a known tender as its page is read', () => {
 		const base = poll({ listed: listed('a', 'b'), event: 'newOrUpdatedTender' });
-		const moved = [{ id: 'b', snapshot: snapshot({ quotesDueAt: '2025-07-01' }) }];
+		const moved = listedWith('b', { quotesDueAt: '2025-07-01' });
 		const part = pollAfter(base, DAY0 + 1, moved, { event: 'newOrUpdatedTender', ...partOf('x') });
 		expect(part.updates).toEqual([
 			{ id: 'b', changes: { quotesDueAt: { from: '2025-06-20', to: '2025-07-01' } } },
@@ -402,7 +396,7 @@ describe('diffPoll: a walk that spans polls', () => {
 	it('reminds of a tender inside the due-date window as its page is read, once', () => {
 		const dueSoon = { event: 'quotesDueSoon' as const, dueSoon: { today: DAY0, days: 3 } };
 		const base = poll({ listed: [], ...dueSoon });
-		const due = [{ id: 'r', snapshot: snapshot({ quotesDueAt: '2024-10-04' }) }];
+		const due = listedWith('r', { quotesDueAt: '2024-10-04' });
 		// DAY0 is 2024-10-04 (20,000 days after the epoch): due today.
 		const part = pollAfter(base, DAY0, due, { ...dueSoon, ...partOf('c-2') });
 		expect(part.reminders.map((reminder) => reminder.id)).toEqual(['r']);
@@ -452,6 +446,16 @@ function pollDue(
 	});
 }
 
+/** The quotesDueSoon poll after `before`, on `date`. */
+function pollDueAfter(
+	before: PollDiff,
+	date: string,
+	listed: ListedTender[],
+	overrides: Parameters<typeof pollDue>[2] = {},
+): PollDiff {
+	return pollDue(date, listed, { previous: before.next, ...overrides });
+}
+
 function announced(diff: PollDiff) {
 	return diff.reminders.map(({ id, quotesDueAt, daysLeft, previousQuotesDueAt }) => ({
 		id,
@@ -482,32 +486,29 @@ describe('daysLeftInWindow', () => {
 		['across a leap day', '2024-02-28', '2024-03-02', 3],
 		['across February in a common year', '2025-02-27', '2025-03-02', 3],
 		['on the day quotes close', '2025-04-30', '2025-04-30', 0],
-	])('counts calendar days %s', (_case, today, due, left) => {
-		expect(daysLeftInWindow(open(due), window(today))).toBe(left);
+		['in 2100, a common year', '2100-02-28', '2100-03-01', 1],
+		['to the last day of the window', '2025-02-28', '2025-03-03', 3],
+		['with 0 days, to today', '2025-03-01', '2025-03-01', 0, 0],
+	])('counts calendar days %s', (_case, today, due, left, days = 3) => {
+		expect(daysLeftInWindow(open(due), window(today, days))).toBe(left);
 	});
 
-	it('takes 2100 as a common year (no 29 February) and rejects dates that do not exist', () => {
-		expect(daysLeftInWindow(open('2100-03-01'), window('2100-02-28'))).toBe(1);
-		expect(daysLeftInWindow(open('2100-02-29'), window('2100-02-28'))).toBeUndefined();
-		expect(daysLeftInWindow(open('2025-02-30'), window('2025-02-28'))).toBeUndefined();
-		expect(daysLeftInWindow(open('4 March 2025'), window('2025-03-03'))).toBeUndefined();
+	it.each([
+		['29 February 2100, which does not exist', '2100-02-28', '2100-02-29'],
+		['30 February', '2025-02-28', '2025-02-30'],
+		['a date not written as YYYY-MM-DD', '2025-03-03', '4 March 2025'],
+		['a date beyond the window', '2025-02-28', '2025-03-04'],
+		['a past date', '2025-02-28', '2025-02-27'],
+		['no date', '2025-02-28', null],
+		['with 0 days, tomorrow', '2025-03-01', '2025-03-02', 0],
+	])('leaves out %s', (_case, today, due, days = 3) => {
+		expect(daysLeftInWindow(open(due), window(today, days))).toBeUndefined();
 	});
 
-	it('leaves out a date beyond the window, a past date, no date and a tender not open', () => {
-		expect(daysLeftInWindow(open('2025-03-04'), window('2025-02-28', 3))).toBeUndefined();
-		expect(daysLeftInWindow(open('2025-03-03'), window('2025-02-28', 3))).toBe(3);
-		expect(daysLeftInWindow(open('2025-02-27'), window('2025-02-28'))).toBeUndefined();
-		expect(daysLeftInWindow(open(null), window('2025-02-28'))).toBeUndefined();
-		for (const status of ['Closed', 'Awarded']) {
-			expect(
-				daysLeftInWindow({ quotesDueAt: '2025-03-01', status }, window('2025-02-28')),
-			).toBeUndefined();
-		}
-	});
-
-	it('with 0 days takes only the tenders due today', () => {
-		expect(daysLeftInWindow(open('2025-03-01'), window('2025-03-01', 0))).toBe(0);
-		expect(daysLeftInWindow(open('2025-03-02'), window('2025-03-01', 0))).toBeUndefined();
+	it.each(['Closed', 'Awarded'])('leaves out a tender %s', (status) => {
+		expect(
+			daysLeftInWindow({ quotesDueAt: '2025-03-01', status }, window('2025-02-28')),
+		).toBeUndefined();
 	});
 });
 
@@ -553,9 +554,7 @@ describe('diffPoll: quotesDueSoon', () => {
 		expect([...first.next.tenders.keys()]).toEqual(['inside']);
 		expect(first.next.reminders).toBe(true);
 		// Inside the window at activation: never announced for that date.
-		const next = pollDue('2025-03-11', [dueTender('inside', '2025-03-12')], {
-			previous: first.next,
-		});
+		const next = pollDueAfter(first, '2025-03-11', [dueTender('inside', '2025-03-12')]);
 		expect(next.reminders).toEqual([]);
 	});
 
@@ -568,13 +567,11 @@ describe('diffPoll: quotesDueSoon', () => {
 			},
 		);
 		expect(announced(first)).toEqual([reminder('a', '2025-03-10', 0)]);
-		const again = pollDue(
+		const again = pollDueAfter(
+			first,
 			'2025-03-10',
 			[dueTender('a', '2025-03-10'), dueTender('b', '2025-03-20')],
-			{
-				previous: first.next,
-				emitOpenOnFirstRun: true,
-			},
+			{ emitOpenOnFirstRun: true },
 		);
 		expect(again.reminders).toEqual([]);
 	});
@@ -598,13 +595,9 @@ describe('diffPoll: quotesDueSoon', () => {
 
 	it('announces on a leap day with 0 days set, and not the day before', () => {
 		const start = pollDue('2024-02-27', [dueTender('a', '2024-02-29')], { days: 0 });
-		const before = pollDue('2024-02-28', [dueTender('a', '2024-02-29')], {
-			previous: start.next,
-			days: 0,
-		});
+		const before = pollDueAfter(start, '2024-02-28', [dueTender('a', '2024-02-29')], { days: 0 });
 		expect(before.reminders).toEqual([]);
-		const onTheDay = pollDue('2024-02-29', [dueTender('a', '2024-02-29')], {
-			previous: before.next,
+		const onTheDay = pollDueAfter(before, '2024-02-29', [dueTender('a', '2024-02-29')], {
 			days: 0,
 		});
 		expect(announced(onTheDay)).toEqual([reminder('a', '2024-02-29', 0)]);
@@ -612,64 +605,50 @@ describe('diffPoll: quotesDueSoon', () => {
 
 	it('announces a tender first listed after activation already inside the window, once', () => {
 		const first = pollDue('2025-03-10', []);
-		const listed = pollDue('2025-03-10', [dueTender('n', '2025-03-11')], { previous: first.next });
+		const listed = pollDueAfter(first, '2025-03-10', [dueTender('n', '2025-03-11')]);
 		expect(announced(listed)).toEqual([reminder('n', '2025-03-11', 1)]);
-		expect(
-			pollDue('2025-03-11', [dueTender('n', '2025-03-11')], { previous: listed.next }).reminders,
-		).toEqual([]);
+		expect(pollDueAfter(listed, '2025-03-11', [dueTender('n', '2025-03-11')]).reminders).toEqual(
+			[],
+		);
 	});
 
 	it('never announces a tender without a due date, past due, or closed before its reminder', () => {
 		const first = pollDue('2025-03-10', []);
-		const diff = pollDue(
-			'2025-03-10',
-			[
-				dueTender('undated', null),
-				dueTender('past', '2025-03-09'),
-				dueTender('closed', '2025-03-11', 'Closed'),
-				dueTender('awarded', '2025-03-11', 'Awarded'),
-			],
-			{ previous: first.next },
-		);
+		const diff = pollDueAfter(first, '2025-03-10', [
+			dueTender('undated', null),
+			dueTender('past', '2025-03-09'),
+			dueTender('closed', '2025-03-11', 'Closed'),
+			dueTender('awarded', '2025-03-11', 'Awarded'),
+		]);
 		expect(diff.reminders).toEqual([]);
 		expect(diff.next.tenders.size).toBe(0);
 	});
 
 	it('does not announce a tender that left the listing before its reminder, nor on the day it would have come', () => {
 		const first = pollDue('2025-03-10', [dueTender('a', '2025-03-20')]);
-		const gone = pollDue('2025-03-17', [], { previous: first.next });
+		const gone = pollDueAfter(first, '2025-03-17', []);
 		expect(gone.reminders).toEqual([]);
 	});
 
 	it('announces again when the date moves later and comes inside the window, with the previous date', () => {
 		const first = pollDue('2025-03-10', []);
-		const reminded = pollDue('2025-03-10', [dueTender('a', '2025-03-12')], {
-			previous: first.next,
-		});
+		const reminded = pollDueAfter(first, '2025-03-10', [dueTender('a', '2025-03-12')]);
 		expect(reminded.reminders).toHaveLength(1);
 		// Moved a month later: nothing until it is within three days of the new date.
-		const moved = pollDue('2025-03-11', [dueTender('a', '2025-04-12')], {
-			previous: reminded.next,
-		});
+		const moved = pollDueAfter(reminded, '2025-03-11', [dueTender('a', '2025-04-12')]);
 		expect(moved.reminders).toEqual([]);
-		const stillFar = pollDue('2025-04-08', [dueTender('a', '2025-04-12')], {
-			previous: moved.next,
-		});
+		const stillFar = pollDueAfter(moved, '2025-04-08', [dueTender('a', '2025-04-12')]);
 		expect(stillFar.reminders).toEqual([]);
-		const again = pollDue('2025-04-09', [dueTender('a', '2025-04-12')], {
-			previous: stillFar.next,
-		});
+		const again = pollDueAfter(stillFar, '2025-04-09', [dueTender('a', '2025-04-12')]);
 		expect(announced(again)).toEqual([reminder('a', '2025-04-12', 3, '2025-03-12')]);
-		expect(
-			pollDue('2025-04-10', [dueTender('a', '2025-04-12')], { previous: again.next }).reminders,
-		).toEqual([]);
+		expect(pollDueAfter(again, '2025-04-10', [dueTender('a', '2025-04-12')]).reminders).toEqual([]);
 	});
 
 	it('announces a date moved earlier into the window once', () => {
 		const first = pollDue('2025-03-10', [dueTender('a', '2025-03-25')]);
-		const earlier = pollDue('2025-03-11', [dueTender('a', '2025-03-13')], { previous: first.next });
+		const earlier = pollDueAfter(first, '2025-03-11', [dueTender('a', '2025-03-13')]);
 		expect(announced(earlier)).toEqual([reminder('a', '2025-03-13', 2)]);
-		const next = pollDue('2025-03-12', [dueTender('a', '2025-03-13')], { previous: earlier.next });
+		const next = pollDueAfter(earlier, '2025-03-12', [dueTender('a', '2025-03-13')]);
 		expect(next.reminders).toEqual([]);
 	});
 
@@ -704,10 +683,8 @@ describe('diffPoll: quotesDueSoon', () => {
 
 	it('does not announce again a tender that left the listing and came back with the same date', () => {
 		const first = pollDue('2025-03-10', []);
-		const reminded = pollDue('2025-03-10', [dueTender('a', '2025-03-13')], {
-			previous: first.next,
-		});
-		const gone = pollDue('2025-03-11', [], { previous: reminded.next });
+		const reminded = pollDueAfter(first, '2025-03-10', [dueTender('a', '2025-03-13')]);
+		const gone = pollDueAfter(reminded, '2025-03-11', []);
 		expect(gone.next.tenders.has('a')).toBe(true);
 		const back = pollDue('2025-03-12', [dueTender('a', '2025-03-13')], {
 			previous: reloaded(gone.next),
@@ -717,9 +694,7 @@ describe('diffPoll: quotesDueSoon', () => {
 
 	it('forgets due dates that have passed in every time zone, keeping the last for the next reminder', () => {
 		const first = pollDue('2025-03-01', []);
-		let state = pollDue('2025-03-01', [dueTender('a', '2025-03-02')], {
-			previous: first.next,
-		}).next;
+		let state = pollDueAfter(first, '2025-03-01', [dueTender('a', '2025-03-02')]).next;
 		state = pollDue('2025-03-01', [dueTender('a', '2025-03-03')], { previous: state }).next;
 		state = pollDue('2025-03-01', [dueTender('a', '2025-03-04')], { previous: state }).next;
 		expect(state.tenders.get('a')?.dueDays).toEqual([
@@ -739,23 +714,18 @@ describe('diffPoll: quotesDueSoon', () => {
 
 	it(`forgets an unlisted tender after ${RETENTION_DAYS} days unless a date it was reminded of is still ahead`, () => {
 		const first = pollDue('2025-01-01', []);
-		const reminded = pollDue(
+		const reminded = pollDueAfter(
+			first,
 			'2025-01-01',
 			[dueTender('a', '2025-01-03'), dueTender('far', '2025-06-30')],
-			{
-				previous: first.next,
-				days: 200,
-			},
+			{ days: 200 },
 		);
 		expect(reminded.reminders.map((reminder) => reminder.id)).toEqual(['a', 'far']);
-		const kept = pollDue('2025-04-01', [], { previous: reminded.next, days: 200 });
+		const kept = pollDueAfter(reminded, '2025-04-01', [], { days: 200 });
 		expect([...kept.next.tenders.keys()]).toEqual(['a', 'far']);
-		const later = pollDue('2025-04-02', [], { previous: kept.next, days: 200 });
+		const later = pollDueAfter(kept, '2025-04-02', [], { days: 200 });
 		expect([...later.next.tenders.keys()]).toEqual(['far']);
-		const back = pollDue('2025-06-01', [dueTender('far', '2025-06-30')], {
-			previous: later.next,
-			days: 200,
-		});
+		const back = pollDueAfter(later, '2025-06-01', [dueTender('far', '2025-06-30')], { days: 200 });
 		expect(back.reminders).toEqual([]);
 	});
 
@@ -766,19 +736,16 @@ describe('diffPoll: quotesDueSoon', () => {
 			ids.map((id) => dueTender(id, '2025-03-11')),
 		);
 		expect(first.next.tenders.size).toBe(ids.length);
-		const gone = pollDue('2025-03-11', [], { previous: first.next });
+		const gone = pollDueAfter(first, '2025-03-11', []);
 		expect(gone.next.tenders.size).toBe(MAX_TRACKED_TENDERS);
 	});
 
 	it('starts a new baseline when switched from or to the new-tender events', () => {
 		const newTender = pollDue('2025-03-10', [dueTender('a', '2025-03-11')], { event: 'newTender' });
-		const switched = pollDue(
-			'2025-03-10',
-			[dueTender('a', '2025-03-11'), dueTender('b', '2025-03-11')],
-			{
-				previous: newTender.next,
-			},
-		);
+		const switched = pollDueAfter(newTender, '2025-03-10', [
+			dueTender('a', '2025-03-11'),
+			dueTender('b', '2025-03-11'),
+		]);
 		expect(switched.firstRun).toBe(true);
 		expect(switched.reminders).toEqual([]);
 		const listed = [
@@ -799,26 +766,20 @@ describe('diffPoll: quotesDueSoon', () => {
 
 	it('takes a new baseline when the filters change, without announcing again what it announced', () => {
 		const first = pollDue('2025-03-10', []);
-		const reminded = pollDue('2025-03-10', [dueTender('a', '2025-03-12')], {
-			previous: first.next,
-		});
-		const changed = pollDue(
+		const reminded = pollDueAfter(first, '2025-03-10', [dueTender('a', '2025-03-12')]);
+		const changed = pollDueAfter(
+			reminded,
 			'2025-03-11',
 			[dueTender('a', '2025-03-12'), dueTender('b', '2025-03-13')],
-			{
-				previous: reminded.next,
-				scope: 'scope-b',
-			},
+			{ scope: 'scope-b' },
 		);
 		expect(changed.firstRun).toBe(true);
 		expect(changed.reminders).toEqual([]);
-		const later = pollDue(
+		const later = pollDueAfter(
+			changed,
 			'2025-03-12',
 			[dueTender('a', '2025-03-12'), dueTender('b', '2025-03-13')],
-			{
-				previous: changed.next,
-				scope: 'scope-b',
-			},
+			{ scope: 'scope-b' },
 		);
 		expect(later.reminders).toEqual([]);
 	});
@@ -858,8 +819,8 @@ describe('diffPoll: quotesDueSoon across restarts (only saved state survives)', 
 describe('state of quotesDueSoon', () => {
 	it('reads back what it wrote, due days relative to the state day', () => {
 		const first = pollDue('2025-03-10', []);
-		const diff = pollDue('2025-03-10', [dueTender('a', '2025-03-12')], { previous: first.next });
-		const moved = pollDue('2025-03-11', [dueTender('a', '2025-03-13')], { previous: diff.next });
+		const diff = pollDueAfter(first, '2025-03-10', [dueTender('a', '2025-03-12')]);
+		const moved = pollDueAfter(diff, '2025-03-11', [dueTender('a', '2025-03-13')]);
 		const written = writeTriggerState(moved.next);
 		expect(written).toEqual({
 			v: 3,
@@ -900,10 +861,10 @@ describe('state of quotesDueSoon', () => {
 			'2025-03-10',
 			ids.map((id) => dueTender(id, '2025-03-12')),
 		);
-		const moved = pollDue(
+		const moved = pollDueAfter(
+			first,
 			'2025-03-11',
 			ids.map((id) => dueTender(id, '2025-03-14')),
-			{ previous: first.next },
 		);
 		expect(moved.reminders).toHaveLength(ids.length);
 		const bytes = Buffer.byteLength(JSON.stringify(writeTriggerState(moved.next)), 'utf8');

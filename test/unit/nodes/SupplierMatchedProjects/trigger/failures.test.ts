@@ -22,7 +22,6 @@ const node = workflowNode(
 	'supplierMatchedProjectsTrigger',
 );
 
-/** A failure the transport threw, of this kind. */
 function apiError(
 	kind: FailureKind,
 	words: { httpCode?: number; message?: string } = {},
@@ -146,21 +145,5 @@ describe('which failures fail an execution, once per streak', () => {
 		expect(isHeard(apiError('credentials', { httpCode: 401 }), { since: 0, heard: true }, 0)).toBe(
 			true,
 		);
-	});
-});
-
-describe('network failures the transport names', () => {
-	it.each([
-		['ENOTFOUND', 'dns', false],
-		['EAI_AGAIN', 'dns', true],
-		['CERT_HAS_EXPIRED', 'tls', false],
-		['ECONNREFUSED', 'refused', true],
-	])('%s', (code, kind, retryable) => {
-		expect(noAnswer(code).network).toMatchObject({ kind, retryable });
-	});
-
-	it('finds none in an answer from the API, whatever its words', () => {
-		const answered = apiError('server', { httpCode: 503, message: 'the host name was not found' });
-		expect(isHeard(answered, { since: 0, heard: false }, DAY_MS)).toBe(false);
 	});
 });

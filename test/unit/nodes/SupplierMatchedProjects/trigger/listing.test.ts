@@ -9,6 +9,7 @@ import {
 	scopeOf,
 } from '../../../../../nodes/SupplierMatchedProjects/trigger/listing';
 import { announcedItems } from '../../../../../nodes/SupplierMatchedProjects/trigger/output';
+import type { ProjectFilters } from '../../../../../nodes/SupplierMatchedProjects/projects/filters';
 import { project, tender } from '../../../../support/engine/n8n-fixtures';
 
 describe('listedTenders', () => {
@@ -37,7 +38,28 @@ describe('listedTenders', () => {
 });
 
 describe('scopeOf', () => {
-	it('gives equivalent filters the same fingerprint', () => {
+	it('changes with the company and with every filter', () => {
+		const variants: ProjectFilters[] = [
+			{},
+			{ tenderTypes: ['Tender'] },
+			{ projectStatuses: ['Active'] },
+			{ quotesDueWithinDays: 7 },
+			{ matchedKeywords: ['roofing'] },
+			{ budgetAtLeast: 1 },
+			{ budgetAtLeast: 2 },
+			{ budgetAtMost: 1 },
+			{ budgetAtMost: 1, withoutBudget: 'keep' },
+			{ withoutBudget: 'drop' },
+			{ categories: ['Civic'] },
+			{ locations: ['NSW'] },
+			{ builders: ['NSW'] },
+		];
+		const scopes = [scopeOf('c2', {}), ...variants.map((filters) => scopeOf('c1', filters))];
+		expect(new Set(scopes).size).toBe(scopes.length);
+		expect(scopes[1]).toMatch(/^[\w-]{12}$/);
+	});
+
+	it('ignores order, case, repeats and (where the filter does) accents', () => {
 		expect(
 			scopeOf('c1', { tenderTypes: ['Tender', 'Procurement'], matchedKeywords: ['Roofing'] }),
 		).toBe(
@@ -46,19 +68,15 @@ describe('scopeOf', () => {
 				matchedKeywords: ['roofing ', 'roofing'],
 			}),
 		);
-	});
-
-	it('changes with the company and with every filter', () => {
-		const base = scopeOf('c1', {});
-		const others = [
-			scopeOf('c2', {}),
-			scopeOf('c1', { tenderTypes: ['Tender'] }),
-			scopeOf('c1', { projectStatuses: ['Active'] }),
-			scopeOf('c1', { quotesDueWithinDays: 14 }),
-			scopeOf('c1', { matchedKeywords: ['plumbing'] }),
-		];
-		expect(new Set([base, ...others]).size).toBe(6);
-		expect(base).toMatch(/^[\w-]{12}$/);
+		expect(scopeOf('c1', { categories: ['Civic', 'Retail'] })).toBe(
+			scopeOf('c1', { categories: ['retail', 'CIVIC', 'civic'] }),
+		);
+		expect(scopeOf('c1', { locations: ['Café', 'NSW'] })).toBe(
+			scopeOf('c1', { locations: ['nsw', 'cafe'] }),
+		);
+		expect(scopeOf('c1', { budgetAtLeast: 5 })).toBe(
+			scopeOf('c1', { budgetAtLeast: 5, withoutBudget: 'drop' }),
+		);
 	});
 });
 
