@@ -24,4 +24,6 @@ module.exports = {
 	// Stryker's runner wraps the environment and requires it by this path itself, without jest's
 	// `<rootDir>` substitution.
 	testEnvironment: base.testEnvironment?.replace('<rootDir>', __dirname),
+	// Stryker runs this from its sandbox under .stryker-tmp/ and removes that folder when done.
+	testEnvironmentOptions: { userFolderParent: `${__dirname}/.n8n-user-folders` },
 };

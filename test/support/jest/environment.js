@@ -51,7 +51,11 @@ class N8nTestEnvironment extends TestEnvironment {
 		this.testStart = 0;
 		/** Whether a test or hook of this file failed. */
 		this.failed = false;
-		this.userFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'smp-n8n-user-'));
+		// Stryker kills a mutant's run at its timeout, before any teardown: its config puts the
+		// folders inside Stryker's own temp folder, which Stryker removes.
+		const parent = config.projectConfig.testEnvironmentOptions.userFolderParent ?? os.tmpdir();
+		fs.mkdirSync(String(parent), { recursive: true });
+		this.userFolder = fs.mkdtempSync(path.join(String(parent), 'smp-n8n-user-'));
 		/** @type {Console | undefined} */
 		this.runnerConsole = undefined;
 		/** Node's request functions as this file found them; nock replaces them while active. */
