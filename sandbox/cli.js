@@ -78,7 +78,7 @@ async function main() {
 			`  Base URL and token URL: ${sandbox.url}  (token endpoint ${sandbox.url}/oauth2/token)`,
 			`  Client ID: ${client.clientId}   Client secret: ${client.clientSecret}   Scope: ${SANDBOX_FIXTURES.scope}`,
 			`  Company ID: ${SANDBOX_FIXTURES.companyId} (also ${SANDBOX_FIXTURES.secondCompanyId})`,
-			`  Rate limit: ${rateLimitOff ? 'off' : '100 requests per 5 minutes per client'}; control routes: GET ${sandbox.url}/__sandbox`,
+			`  Rate limit: ${rateLimitOff ? 'off' : '100 requests per 5 minutes per client'}`,
 			...(trust === undefined
 				? []
 				: [

@@ -7,15 +7,9 @@ const { createRandom } = require('./random');
 /** @typedef {import('./random').Random} Random */
 
 /**
- * What can go wrong between a client and the API:
- * - serverError: 500 INTERNAL_SERVER_ERROR; fetchFailed: 502 FETCH_FAILED (a downstream failure)
- * - rateLimited: 429 RATE_LIMITED with Retry-After, whatever the real budget says
- * - latencySpike: the response is delayed by `ms`, then served normally
- * - drop: the connection is destroyed after the headers and part of the body
- * - malformedJson: the body is cut short, so it is not valid JSON (Content-Length matches)
- * - html: a proxy's HTML error page (502 by default)
- * - emptyBody: a response with no body at all (200 by default)
- * @typedef {'serverError' | 'fetchFailed' | 'rateLimited' | 'latencySpike' | 'drop' | 'malformedJson' | 'html' | 'emptyBody'} FaultKind
+ * What can go wrong between a client and the API (sandbox/README.md, "Fault kinds", says what a
+ * client gets for each).
+ * @typedef {'serverError' | 'fetchFailed' | 'rateLimited' | 'latencySpike' | 'drop' | 'malformedJson' | 'html'} FaultKind
  */
 
 /** @typedef {'results' | 'token'} FaultTarget */
@@ -33,7 +27,7 @@ const { createRandom } = require('./random');
  * @property {FaultKind} kind
  * @property {number} [times] how many upcoming requests it hits (default 1)
  * @property {FaultTarget} [on] which endpoint (default 'results')
- * @property {number} [status] override the status of serverError, fetchFailed, html, emptyBody, malformedJson
+ * @property {number} [status] override the status of serverError, fetchFailed, html, malformedJson
  * @property {number} [ms] latencySpike delay (default 2000)
  * @property {number} [retryAfterSeconds] rateLimited Retry-After (default 1)
  */
@@ -42,7 +36,7 @@ const { createRandom } = require('./random');
  * @typedef {Partial<Record<FaultKind, number>> & {
  *   latencySpikeMs?: number,
  *   retryAfterSeconds?: number,
- *   on?: FaultTarget | 'both',
+ *   on?: FaultTarget,
  * }} FaultRates
  */
 
@@ -55,7 +49,6 @@ const DEFAULT_STATUS = {
 	drop: 200,
 	malformedJson: 200,
 	html: 502,
-	emptyBody: 200,
 };
 
 const FAULT_KINDS = /** @type {readonly FaultKind[]} */ (Object.keys(DEFAULT_STATUS));
@@ -89,7 +82,7 @@ function buildFault(kind, { status, ms, retryAfterSeconds }) {
 }
 
 /**
- * @typedef {{ rates: Array<[FaultKind, number]>, on: FaultTarget | 'both', latencySpikeMs: number, retryAfterSeconds: number, random: Random }} RandomFaults
+ * @typedef {{ rates: Array<[FaultKind, number]>, on: FaultTarget, latencySpikeMs: number, retryAfterSeconds: number, random: Random }} RandomFaults
  */
 
 /** @param {FaultRequest} request */
@@ -129,9 +122,8 @@ function randomFaults(rates, rngSeed) {
 	});
 	const total = entries.reduce((sum, [, rate]) => sum + rate, 0);
 	if (total > 1) throw new Error(`fault rates add up to ${total}; they must add up to at most 1`);
-	if (on !== 'results' && on !== 'token' && on !== 'both') {
-		throw new Error(`on must be 'results', 'token' or 'both' (got ${JSON.stringify(on)})`);
-	}
+	if (on !== 'results' && on !== 'token')
+		throw new Error(`on must be 'results' or 'token' (got ${JSON.stringify(on)})`);
 	buildFault('latencySpike', { ms: latencySpikeMs });
 	buildFault('rateLimited', { retryAfterSeconds });
 	const random = createRandom(wholeNumber(rngSeed, 'rngSeed', 0, 2 ** 32 - 1));
@@ -187,8 +179,7 @@ function createFaults() {
 				queue = queue.filter((entry) => entry.remaining > 0);
 			}
 			let fault = queued?.fault;
-			if (!queued && random && (random.on === 'both' || random.on === target))
-				fault = rollFault(random);
+			if (!queued && random?.on === target) fault = rollFault(random);
 			if (fault) injected[fault.kind]++;
 			return fault;
 		},

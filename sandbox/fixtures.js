@@ -3,26 +3,10 @@
 
 const SCOPE = 'speci-finder/read';
 
-/** @typedef {{ readonly clientId: string, readonly clientSecret: string }} FixtureCredentials */
-
 /**
- * @typedef {object} SandboxFixtures
- * @property {FixtureCredentials} client registered to companyId, secondCompanyId and the two empty companies
- * @property {string} companyId has keywords and matches
- * @property {string} secondCompanyId other keywords, also registered to client
- * @property {string} noKeywordsCompanyId registered to client, no keywords configured
- * @property {string} noMatchesCompanyId registered to client, keywords that match nothing
- * @property {string} unregisteredCompanyId exists, registered to no application
- * @property {FixtureCredentials} otherClient registered to otherClientCompanyId only
- * @property {string} otherClientCompanyId
- * @property {FixtureCredentials} noScopeClient registered to companyId; its application lacks the scope
- * @property {string} scope
- */
-
-/**
- * Well-known identities and companies every sandbox has, so tests, demos and docs can rely on them.
- * These secrets only ever open the local sandbox.
- * @type {Readonly<SandboxFixtures>}
+ * Well-known identities and companies every sandbox has, so tests, demos and docs can rely on them
+ * (sandbox/README.md lists what each is registered to). These secrets only ever open the local
+ * sandbox.
  */
 const SANDBOX_FIXTURES = Object.freeze({
 	client: Object.freeze({ clientId: 'sandbox-client', clientSecret: 'sandbox-secret' }),

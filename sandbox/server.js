@@ -34,7 +34,7 @@ const { resultsReply } = require('./results');
  * @property {(ms: number) => Promise<void>} delay stop() cuts these short
  * @property {(entry: RequestLogEntry) => void} log
  * @property {() => string} url
- * @property {(request: { method: string, segments: string[], query: URLSearchParams, body: unknown }) => Reply} control
+ * @property {(request: { method: string, pathname: string, body: string | undefined }) => Reply} control
  * @property {Map<string, { expiresAt: number, body: string }>} cache
  * @property {import('./raw-entries').RawEntries} rawEntries
  */
@@ -105,24 +105,15 @@ function faultReply({ kind, status, retryAfterSeconds }) {
  * @returns {number} the status the client was sent
  */
 function send(response, reply, fault) {
-	let body = Buffer.from(reply.body, 'utf8');
-	let status = reply.status;
-	if (fault?.kind === 'drop') {
-		// Promise the whole body, deliver half, then cut the connection: the client sees a reset mid-body.
-		response.writeHead(status, { ...reply.headers, 'content-length': String(body.length) });
-		response.write(body.subarray(0, Math.floor(body.length / 2)), () => response.destroy());
-		return status;
-	}
-	if (fault?.kind === 'malformedJson') {
-		status = fault.status;
-		body = body.subarray(0, Math.floor(body.length / 2));
-	}
-	if (fault?.kind === 'emptyBody') {
-		status = fault.status;
-		body = Buffer.alloc(0);
-	}
-	response.writeHead(status, { ...reply.headers, 'content-length': String(body.length) });
-	response.end(body);
+	const whole = Buffer.from(reply.body, 'utf8');
+	const halved = fault?.kind === 'drop' || fault?.kind === 'malformedJson';
+	const body = halved ? whole.subarray(0, Math.floor(whole.length / 2)) : whole;
+	const status = fault?.kind === 'malformedJson' ? fault.status : reply.status;
+	// A drop promises the whole body and cuts the connection after half: a reset mid-body.
+	const length = fault?.kind === 'drop' ? whole.length : body.length;
+	response.writeHead(status, { ...reply.headers, 'content-length': String(length) });
+	if (fault?.kind === 'drop') response.write(body, () => response.destroy());
+	else response.end(body);
 	return status;
 }
 
@@ -144,37 +135,6 @@ function openApiReply(context) {
 			scheme.flows.clientCredentials.tokenUrl = `${url}/oauth2/token`;
 	}
 	return json(200, document);
-}
-
-/**
- * @param {ServerContext} context
- * @param {string} method
- * @param {URL} url
- * @param {string | undefined} body undefined when it was too large
- */
-function controlReply(context, method, url, body) {
-	if (body === undefined) {
-		return errorReply(413, 'PAYLOAD_TOO_LARGE', 'Control requests take at most 64 KiB.');
-	}
-	/** @type {unknown} */
-	let parsed;
-	/** @type {string[]} */
-	let segments;
-	try {
-		parsed = body === '' ? undefined : JSON.parse(body);
-	} catch {
-		return errorReply(400, 'INVALID_JSON', 'The control request body is not valid JSON.');
-	}
-	try {
-		segments = url.pathname
-			.split('/')
-			.slice(2)
-			.filter((segment) => segment !== '')
-			.map(decodeURIComponent);
-	} catch {
-		return errorReply(400, 'INVALID_REQUEST', 'The control path is not valid percent-encoding.');
-	}
-	return context.control({ method, segments, query: url.searchParams, body: parsed });
 }
 
 /** @param {Reply} reply @param {string | null} [clientId] */
@@ -245,7 +205,8 @@ async function handle(context, request, response) {
 	const url = new URL(request.url ?? '/', 'http://sandbox.invalid');
 	const path = url.pathname;
 	if (path === '/__sandbox' || path.startsWith('/__sandbox/')) {
-		return send(response, controlReply(context, method, url, await readBody(request)), undefined);
+		const body = await readBody(request);
+		return send(response, context.control({ method, pathname: path, body }), undefined);
 	}
 	if (context.latencyMs() > 0) await context.delay(context.latencyMs());
 	const resultsMatch = RESULTS_PATH.exec(path);

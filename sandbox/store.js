@@ -199,13 +199,6 @@ class Store {
 		return this.openTender({ ...fields, projectId, builder: tenderFields.parseBuilder(builder) });
 	}
 
-	/** @param {string} projectId @param {import('./types').ProjectStatus} status */
-	setProjectStatus(projectId, status) {
-		const project = this.projectOf(projectId);
-		project.status = tenderFields.parseEnumField(status, tenderFields.PROJECT_STATUSES, 'status');
-		this.orderings.changed(projectId);
-	}
-
 	/** @param {string} tenderId */
 	getTender(tenderId) {
 		return tenderFields.toSandboxTender(this.tenderOf(tenderId));

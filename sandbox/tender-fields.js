@@ -11,7 +11,6 @@ const { BUILDERS, tenderWords } = require('./data');
 
 const TENDER_TYPES = /** @type {const} */ (['Tender', 'Procurement']);
 const TENDER_STATUSES = /** @type {const} */ (['Open', 'Closed', 'Awarded']);
-const PROJECT_STATUSES = /** @type {const} */ (['Active', 'Closed']);
 const OPEN_FIELDS = [
 	'projectId',
 	'companyId',
@@ -177,7 +176,6 @@ function eventType(before, after) {
 module.exports = {
 	OPEN_FIELDS,
 	newTenderFields,
-	PROJECT_STATUSES,
 	TENDER_STATUSES,
 	eventType,
 	parseBuilder,

@@ -15,7 +15,6 @@
  * @typedef {import('../nodes/SupplierMatchedProjects/api/types').OAuthErrorBody} OAuthErrorBody
  * @typedef {Tender['status']} TenderStatus
  * @typedef {Tender['type']} TenderType
- * @typedef {Project['status']} ProjectStatus
  */
 
 /**

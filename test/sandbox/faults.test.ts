@@ -24,9 +24,11 @@ describe('sandbox faults', () => {
 	it('fetchFailed: 502 FETCH_FAILED, for as many requests as `times`', async () => {
 		harness.sandbox.injectFault({ kind: 'fetchFailed', times: 2 });
 
-		const statuses = [(await results()).status, (await results()).status, (await results()).status];
+		const failed = await results();
+		const statuses = [failed.status, (await results()).status, (await results()).status];
 
 		expect(statuses).toEqual([502, 502, 200]);
+		expect(failed.body).toEqual({ code: 'FETCH_FAILED', message: expect.any(String) });
 	});
 
 	it('latencySpike: the answer is late but normal', async () => {
@@ -77,16 +79,6 @@ describe('sandbox faults', () => {
 		expect(page.text).toContain('<title>502 Bad Gateway</title>');
 	});
 
-	it('emptyBody: a 200 with no body', async () => {
-		harness.sandbox.injectFault({ kind: 'emptyBody' });
-
-		const empty = await results();
-
-		expect(empty.status).toBe(200);
-		expect(empty.text).toBe('');
-		expect(empty.headers.get('content-length')).toBe('0');
-	});
-
 	it("on: 'token' hits the token endpoint and leaves results alone", async () => {
 		harness.sandbox.injectFault({ kind: 'serverError', on: 'token' });
 
@@ -123,24 +115,24 @@ describe('sandbox faults', () => {
 		const before = harness.sandbox.faultsInjected();
 		harness.sandbox.resetRequests();
 		harness.sandbox.injectFault({ kind: 'html' });
-		harness.sandbox.injectFault({ kind: 'emptyBody', times: 2 });
+		harness.sandbox.injectFault({ kind: 'fetchFailed', times: 2 });
 
 		for (let request = 0; request < 4; request++) await results();
 
 		const after = harness.sandbox.faultsInjected();
 		expect(after.html - before.html).toBe(1);
-		expect(after.emptyBody - before.emptyBody).toBe(2);
+		expect(after.fetchFailed - before.fetchFailed).toBe(2);
 		expect(after.serverError - before.serverError).toBe(0);
 		expect(harness.sandbox.requests().map((entry) => [entry.status, entry.fault])).toEqual([
 			[502, 'html'],
-			[200, 'emptyBody'],
-			[200, 'emptyBody'],
+			[502, 'fetchFailed'],
+			[502, 'fetchFailed'],
 			[200, null],
 		]);
 	});
 
 	it('random fault rates repeat exactly for the same rngSeed', async () => {
-		const rates = { serverError: 0.2, fetchFailed: 0.1, rateLimited: 0.1, emptyBody: 0.1 };
+		const rates = { serverError: 0.2, fetchFailed: 0.1, rateLimited: 0.1 };
 		const run = async () => {
 			harness.sandbox.setFaultRates(rates, 42);
 			const statuses: number[] = [];

@@ -1,4 +1,3 @@
-import type { ResultsPage } from '../../nodes/SupplierMatchedProjects/api/types';
 import { DAY_MS, ids, harnessFor, SANDBOX_FIXTURES, sandboxDay } from './harness';
 
 const WINDOW_DAYS = 30;
@@ -157,19 +156,6 @@ describe('sandbox results endpoint: what is selected', () => {
 		expect(entries[0].tenders.find((tender) => tender.id === first.id)?.builder.website).toBe(
 			'https://kowhai-construction-ltd.example',
 		);
-	});
-
-	it('still returns a Closed project while one of its tenders is open', async () => {
-		const tender = harness.sandbox.openTender();
-
-		harness.sandbox.setProjectStatus(tender.projectId, 'Closed');
-
-		const page = (await harness.client.results({ token: harness.token, limit: 100 }))
-			.body as ResultsPage;
-		const everything = [...page.data, ...harness.sandbox.listOpen(SANDBOX_FIXTURES.companyId)];
-		const project = everything.find((entry) => entry.projectId === tender.projectId);
-		expect(project?.status).toBe('Closed');
-		expect(project?.tenders.map((entry) => entry.id)).toContain(tender.id);
 	});
 
 	it('only shows a tender to the companies whose keywords it matches', async () => {

@@ -109,4 +109,4 @@ function n8nWorkflowReads(dir) {
 	return { reads, otherBindings };
 }
 
-module.exports = { N8N_WORKFLOW_LINES, compilePackage, removeDir, scriptsIn, n8nWorkflowReads };
+module.exports = { N8N_WORKFLOW_LINES, compilePackage, removeDir, n8nWorkflowReads };

@@ -8,12 +8,6 @@ const { join } = require('node:path');
 const root = join(__dirname, '..', '..', '..');
 const validator = join(root, 'node_modules', '@action-validator', 'cli', 'cli.mjs');
 
-/** @param {string} file */
-function validateWorkflow(file) {
-	const run = spawnSync(process.execPath, [validator, file], { cwd: root, encoding: 'utf8' });
-	return { status: run.status, output: `${run.stdout}${run.stderr}` };
-}
-
 /** @param {string} name a file under .github/, e.g. "dependabot.yml" */
 function readGithubFile(name) {
 	return fs.readFileSync(join(root, '.github', name), 'utf8');
@@ -30,10 +24,11 @@ function validateText(text) {
 	try {
 		const file = join(dir, 'workflow.yml');
 		fs.writeFileSync(file, text);
-		return validateWorkflow(file);
+		const run = spawnSync(process.execPath, [validator, file], { cwd: root, encoding: 'utf8' });
+		return { status: run.status, output: `${run.stdout}${run.stderr}` };
 	} finally {
 		fs.rmSync(dir, { recursive: true, force: true });
 	}
 }
 
-module.exports = { root, validateWorkflow, readGithubFile, readWorkflow, validateText };
+module.exports = { root, readGithubFile, readWorkflow, validateText };

@@ -3,10 +3,7 @@
  * what the server said; it never retries, so tests see every status as it is.
  */
 import { SANDBOX_FIXTURES } from '../../../sandbox';
-import type { FaultKind, FaultRates, FaultRequest } from '../../../sandbox/faults';
-import type { RequestLogEntry } from '../../../sandbox/server';
-import type { HistoryEvent, OpenTenderOptions, TenderPatch } from '../../../sandbox/store';
-import type { Project, ResultsPage, SandboxTender, TokenResponse } from '../../../sandbox/types';
+import type { Project, ResultsPage, TokenResponse } from '../../../sandbox/types';
 
 export interface HttpResult {
 	status: number;
@@ -137,109 +134,8 @@ async function walk(
 	return { projects: pages.flatMap((page) => page.data), pages };
 }
 
-/** One call to the control API; `path` is under /__sandbox. */
-type ControlCall = <T>(method: string, path: string, body?: unknown) => Promise<T>;
-
-function controlCall(url: string): ControlCall {
-	return async <T>(method: string, path: string, body?: unknown): Promise<T> => {
-		const result = await send(url, method, `/__sandbox${path}`, {
-			headers: body === undefined ? {} : { 'content-type': 'application/json' },
-			body: body === undefined ? undefined : JSON.stringify(body),
-		});
-		if (result.status >= 400) {
-			const error = result.body as { message?: string } | undefined;
-			throw new Error(
-				`sandbox control ${method} ${path} failed: ${result.status} ${error?.message ?? result.text}`,
-			);
-		}
-		return result.body as T;
-	};
-}
-
-const segment = (id: string) => encodeURIComponent(id);
-
-/** The control functions that shape the data: the clock, tenders and projects. */
-function dataControl(control: ControlCall) {
-	return {
-		clock: {
-			now: () => control<{ now: string; epochMs: number }>('GET', '/clock'),
-			set: (at: Date | string | number) =>
-				control<unknown>('POST', '/clock/set', {
-					at: at instanceof Date ? at.toISOString() : at,
-				}),
-			advance: (ms: number) => control<unknown>('POST', '/clock/advance', { ms }),
-		},
-		openTender: (options: OpenTenderOptions = {}) =>
-			control<SandboxTender>('POST', '/tenders', options),
-		openTenderWithId: (id: string, options: OpenTenderOptions = {}) =>
-			control<SandboxTender>('PUT', `/tenders/${segment(id)}`, options),
-		getTender: (tenderId: string) => control<SandboxTender>('GET', `/tenders/${segment(tenderId)}`),
-		closeTender: (tenderId: string, status?: 'Closed' | 'Awarded') =>
-			control<SandboxTender>(
-				'POST',
-				`/tenders/${segment(tenderId)}/close`,
-				status === undefined ? {} : { status },
-			),
-		updateTender: (tenderId: string, patch: TenderPatch) =>
-			control<SandboxTender>('PATCH', `/tenders/${segment(tenderId)}`, patch),
-		redateTender: (tenderId: string, dueInDays: number) =>
-			control<SandboxTender>('POST', `/tenders/${segment(tenderId)}/redate`, { dueInDays }),
-		addTenderUnderBuilder: (
-			projectId: string,
-			builder: { name: string; website: string | null } | string,
-			fields: Omit<OpenTenderOptions, 'projectId' | 'builder'> = {},
-		) =>
-			control<SandboxTender>('POST', `/projects/${segment(projectId)}/tenders`, {
-				...fields,
-				builder,
-			}),
-		setProjectStatus: (projectId: string, status: 'Active' | 'Closed') =>
-			control<void>('PUT', `/projects/${segment(projectId)}/status`, { status }),
-		listOpen: (companyId: string) =>
-			control<Project[]>('GET', `/companies/${segment(companyId)}/open`),
-		history: () => control<HistoryEvent[]>('GET', '/history'),
-		addRawEntry: async (companyId: string, request: { entry: unknown; at?: number }) =>
-			(
-				await control<{ entries: number }>(
-					'POST',
-					`/companies/${segment(companyId)}/raw-entries`,
-					request,
-				)
-			).entries,
-		clearRawEntries: (companyId: string) =>
-			control<void>('DELETE', `/companies/${segment(companyId)}/raw-entries`),
-	};
-}
-
-/** The control functions that shape the service: tokens, the request log, faults, latency, cache. */
-function serviceControl(control: ControlCall) {
-	return {
-		revokeTokens: async (filter: { clientId?: string } = {}) =>
-			(await control<{ revoked: number }>('POST', '/tokens/revoke', filter)).revoked,
-		tokensIssued: async (filter: { clientId?: string } = {}) =>
-			(
-				await control<{ count: number }>(
-					'GET',
-					`/tokens/issued${filter.clientId === undefined ? '' : `?clientId=${segment(filter.clientId)}`}`,
-				)
-			).count,
-		requests: () => control<RequestLogEntry[]>('GET', '/requests'),
-		resetRequests: () => control<void>('DELETE', '/requests'),
-		injectFault: async (fault: FaultRequest) => {
-			await control<unknown>('POST', '/faults', fault);
-		},
-		setFaultRates: (rates: FaultRates | null, rngSeed?: number) =>
-			control<void>('PUT', '/faults/rates', { rates: rates ?? {}, rngSeed }),
-		clearFaults: () => control<void>('DELETE', '/faults'),
-		faultsInjected: () => control<Record<FaultKind, number>>('GET', '/faults'),
-		setLatency: (ms: number) => control<void>('PUT', '/latency', { ms }),
-		clearCache: () => control<void>('DELETE', '/cache'),
-	};
-}
-
 /** @param url sandbox base URL */
 export function createSandboxClient(url: string) {
-	const control = controlCall(url);
 	return {
 		url,
 		send: (method: string, path: string, init?: SendInit) => send(url, method, path, init),
@@ -247,7 +143,5 @@ export function createSandboxClient(url: string) {
 		token: (options?: TokenOptions) => token(url, options),
 		results: (options: ResultsOptions) => results(url, options),
 		walk: (options: Parameters<typeof walk>[1]) => walk(url, options),
-		/** The sandbox's control functions over HTTP (same names as the programmatic API, async). */
-		control: { ...dataControl(control), ...serviceControl(control) },
 	};
 }

@@ -1,7 +1,7 @@
 // @ts-check
 'use strict';
 
-const { spawn } = require('node:child_process');
+const { execFile, spawn } = require('node:child_process');
 const path = require('node:path');
 
 const CLI = path.join(__dirname, '..', '..', '..', 'sandbox', 'cli.js');
@@ -9,60 +9,45 @@ const CLI = path.join(__dirname, '..', '..', '..', 'sandbox', 'cli.js');
 /**
  * @typedef {object} SandboxProcess
  * @property {string} url
- * @property {number} pid
  * @property {() => string} output everything written to stdout so far
  * @property {(signal?: NodeJS.Signals) => Promise<{ code: number | null, signal: NodeJS.Signals | null }>} stop
  */
 
 /**
- * Starts `npm run sandbox`'s program (sandbox/cli.js) as a separate process, as the demo and the
- * real-n8n tests do, and resolves once it prints its URL.
+ * Starts `npm run sandbox`'s program (sandbox/cli.js) as a separate process, and resolves once it
+ * prints its URL; one that prints none in 20 s is killed.
  * @param {Record<string, string>} [env] added to the environment; PORT defaults to 0 (any free port)
- * @param {number} [timeoutMs]
  * @returns {Promise<SandboxProcess>}
  */
-function startSandboxProcess(env = {}, timeoutMs = 20_000) {
+function startSandboxProcess(env = {}) {
 	const child = spawn(process.execPath, [CLI], {
 		env: { ...process.env, PORT: '0', ...env },
 		stdio: ['ignore', 'pipe', 'pipe'],
 	});
 	let stdout = '';
 	let stderr = '';
-	child.stdout.setEncoding('utf8').on('data', (/** @type {string} */ chunk) => (stdout += chunk));
 	child.stderr.setEncoding('utf8').on('data', (/** @type {string} */ chunk) => (stderr += chunk));
+	const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
 	/** @type {Promise<{ code: number | null, signal: NodeJS.Signals | null }>} */
 	const exited = new Promise((resolve) =>
 		child.once('exit', (code, signal) => resolve({ code, signal })),
 	);
-
+	const stop = (/** @type {NodeJS.Signals} */ signal = 'SIGTERM') => {
+		if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+		return exited;
+	};
 	return new Promise((resolve, reject) => {
-		const timer = setTimeout(() => {
-			child.kill('SIGKILL');
-			reject(new Error(`sandbox process printed no URL within ${timeoutMs} ms; stderr: ${stderr}`));
-		}, timeoutMs);
-		const watch = setInterval(() => {
+		child.stdout.setEncoding('utf8').on('data', (/** @type {string} */ chunk) => {
+			stdout += chunk;
 			const match = /listening on (https?:\/\/\S+)/.exec(stdout);
 			if (!match) return;
-			clearInterval(watch);
 			clearTimeout(timer);
-			resolve({
-				url: match[1],
-				pid: /** @type {number} */ (child.pid),
-				output: () => stdout,
-				stop: (signal = 'SIGTERM') => {
-					if (child.exitCode === null && child.signalCode === null) child.kill(signal);
-					return exited;
-				},
-			});
-		}, 20);
+			resolve({ url: match[1], output: () => stdout, stop });
+		});
 		exited.then(({ code, signal }) => {
-			clearInterval(watch);
 			clearTimeout(timer);
-			reject(
-				new Error(
-					`sandbox process exited (code ${code}, signal ${signal}) before listening; stderr: ${stderr}`,
-				),
-			);
+			const how = `code ${code}, signal ${signal}`;
+			reject(new Error(`sandbox process exited (${how}) before listening; stderr: ${stderr}`));
 		});
 	});
 }
@@ -70,18 +55,18 @@ function startSandboxProcess(env = {}, timeoutMs = 20_000) {
 /**
  * Runs sandbox/cli.js to completion (for start-up errors) and returns what it printed.
  * @param {Record<string, string>} env
- * @returns {Promise<{ code: number | null, stdout: string, stderr: string }>}
+ * @returns {Promise<{ code: number | string | null, stdout: string, stderr: string }>} code: the exit code
  */
 function runSandboxProcess(env) {
-	const child = spawn(process.execPath, [CLI], {
-		env: { ...process.env, ...env },
-		stdio: ['ignore', 'pipe', 'pipe'],
-	});
-	let stdout = '';
-	let stderr = '';
-	child.stdout.setEncoding('utf8').on('data', (/** @type {string} */ chunk) => (stdout += chunk));
-	child.stderr.setEncoding('utf8').on('data', (/** @type {string} */ chunk) => (stderr += chunk));
-	return new Promise((resolve) => child.once('close', (code) => resolve({ code, stdout, stderr })));
+	return new Promise((resolve) =>
+		execFile(
+			process.execPath,
+			[CLI],
+			{ env: { ...process.env, ...env } },
+			(error, stdout, stderr) =>
+				resolve({ code: error ? (error.code ?? null) : 0, stdout, stderr }),
+		),
+	);
 }
 
 module.exports = { startSandboxProcess, runSandboxProcess };
