@@ -2,20 +2,21 @@
 'use strict';
 
 /**
- * The clients the bench compares, each able to walk every page of one company:
- * - ours: the package's node with its credential, run by n8n-core's WorkflowExecute;
+ * The clients the bench compares, each walking every page of one company:
+ * - ours: the package's node, Get Many with Return All, with its credential;
  * - the recipe: n8n-nodes-base's HTTP Request node with the generic OAuth2 credential and its
- *   pagination options, as a careful n8n user would build it without this package;
- * - a plain HTTP client (fetch) that asks for a token and follows the cursors, either at the API's
- *   default page size (what a client that does not set `limit` gets) or at the maximum of 100;
- * - bare round trips: the same first page of one project, requested again and again with fetch,
- *   which is what one request costs beyond the latency before any page of real size.
- * Load this module only after runtime.installRuntime().
+ *   pagination options, as a careful n8n user builds it without this package;
+ * - a plain client as the API's quick start describes it, and its bare round trips.
+ * The first two run in n8n-core's engine through the engine harness, whose credentials helper
+ * keeps OAuth2 tokens as n8n does. Load this module after runtime.installRuntime().
  */
 
-const { BenchCredentialsHelper, runSingleNode } = require('./engine');
-const { fromBuild } = require('./runtime');
+const https = require('node:https');
 
+const { ENGINE_HARNESS, fromBuild } = require('./runtime');
+
+/** @type {typeof import('../../test/support/harness/engine')} */
+const { TestCredentialsHelper, runNode } = fromBuild(ENGINE_HARNESS);
 /** @type {typeof import('../../nodes/SupplierMatchedProjects/SupplierMatchedProjects.node')} */
 const { SupplierMatchedProjects } = fromBuild(
 	'nodes/SupplierMatchedProjects/SupplierMatchedProjects.node',
@@ -26,167 +27,109 @@ const { SupplierMatchedProjectsApi } = fromBuild(
 );
 /** @type {typeof import('../../nodes/SupplierMatchedProjects/runtime')} */
 const { SupplierRuntime } = fromBuild('nodes/SupplierMatchedProjects/runtime');
+/** @type {typeof import('../../nodes/SupplierMatchedProjects/transport/rate-budget')} */
+const { API_RATE_LIMIT } = fromBuild('nodes/SupplierMatchedProjects/transport/rate-budget');
 
-/**
- * What a client needs to know of the API it walks.
- * @typedef {object} Target
- * @property {string} url the sandbox's base URL, also its token issuer
- * @property {string} companyId
- * @property {{ clientId: string, clientSecret: string }} client
- */
 /** @typedef {import('n8n-workflow').INodeExecutionData} INodeExecutionData */
-/** @typedef {import('n8n-workflow').INodeParameters} INodeParameters */
-/** @typedef {import('n8n-workflow').IVersionedNodeType} IVersionedNodeType */
-/** @typedef {import('n8n-workflow').ICredentialType} ICredentialType */
 /** @typedef {import('../../nodes/SupplierMatchedProjects/api/types').ResultsPage} ResultsPage */
-
-const OUR_CREDENTIAL = 'supplierMatchedProjectsApi';
-const OUR_NODE_TYPE = 'n8n-nodes-supplier-matched-projects.supplierMatchedProjects';
-const HTTP_REQUEST_NODE_TYPE = 'n8n-nodes-base.httpRequest';
-const OAUTH2_CREDENTIAL = 'oAuth2Api';
-
+/** @typedef {import('./sandbox').BenchSandbox['target']} Target url: also the token issuer */
 /**
- * @typedef {object} WalkResult
- * @property {() => number} projects projects the walk delivered, counted on demand (outside any
- *   timed section) to check the walk was complete
- * @property {number} items items the node output
+ * A client starts as a new process with a new credential would: no token, a fresh rate budget.
+ * @typedef {{ name: string, walk: () => Promise<{ items: number, projects: () => number }> }} Client
+ *   projects: counted on demand, after the timing
  */
+/** @typedef {(url: string, init: { method?: string, headers?: Record<string, string>, body?: string }) => Promise<{ status: number, text: string }>} Send */
+
+const SCOPE = 'speci-finder/read';
+
+/** @param {Target} target */
+const resultsUrl = (target) =>
+	`${target.url}/api/supplier/v1/companies/${encodeURIComponent(target.companyId)}/speci-finder/results`;
 
 /**
- * @typedef {object} Client
- * @property {string} name
- * @property {() => Promise<WalkResult>} walk one execution: every page of the company
- * @property {() => void} forget starts over as a new process with a new credential: no token
- *   in memory or in the credential, a fresh rate budget
- * @property {() => void} freshBudget empties our process-wide rate budget (a no-op for others)
- */
-
-/**
- * @param {Target} target
- */
-function resultsUrl(target) {
-	return `${target.url}/api/supplier/v1/companies/${encodeURIComponent(target.companyId)}/speci-finder/results`;
-}
-
-/**
- * @param {import('../../test/support/harness/engine').NodeRun} run
- * @param {string} who
- * @returns {INodeExecutionData[]}
- */
-function outputOf(run, who) {
-	if (run.error !== undefined || run.items === undefined) {
-		throw new Error(`${who} failed: ${run.error?.message ?? 'no output'}`);
-	}
-	return run.items;
-}
-
-/**
- * Distinct projects among our node's items, whatever the output mode: a project item has
- * projectId, a tender item its project's under project (or projectId when simplified).
- * @param {INodeExecutionData[]} items
- */
-function countProjects(items) {
-	const projectIds = new Set();
-	for (const { json } of items) {
-		const project = /** @type {{ projectId?: unknown } | undefined} */ (json.project);
-		projectIds.add(json.projectId ?? project?.projectId);
-	}
-	return projectIds.size;
-}
-
-/**
- * Our node: Get Many with Return All, in the given output mode.
- * @param {Target} target
- * @param {{ output?: 'projects' | 'tenders', simplify?: boolean }} [shape]
+ * A node run by n8n-core's engine, one execution per walk, on one credential.
+ * @param {string} name
+ * @param {import('n8n-workflow').ICredentialType} credential
+ * @param {import('n8n-workflow').ICredentialDataDecryptedObject} data
+ * @param {() => Omit<import('../../test/support/harness/engine').RunNodeOptions, 'credentialsHelper'>} run
+ * @param {(items: INodeExecutionData[]) => number} countProjects
  * @returns {Client}
  */
-function ourNode(target, shape = {}) {
-	const output = shape.output ?? 'projects';
-	/** @type {InstanceType<typeof SupplierRuntime>} */
-	let runtime;
-	/** @type {InstanceType<typeof SupplierMatchedProjects>} */
-	let nodeType;
-	/** @type {InstanceType<typeof BenchCredentialsHelper>} */
-	let helper;
-	const forget = () => {
-		runtime = new SupplierRuntime();
-		nodeType = new SupplierMatchedProjects(runtime);
-		helper = new BenchCredentialsHelper([new SupplierMatchedProjectsApi(runtime)]);
-		helper.setCredentials(OUR_CREDENTIAL, {
-			authUrl: target.url,
-			baseUrl: target.url,
-			clientId: target.client.clientId,
-			clientSecret: target.client.clientSecret,
-			scope: 'speci-finder/read',
-		});
-	};
-	forget();
+function engineClient(name, credential, data, run, countProjects) {
+	const credentialsHelper = new TestCredentialsHelper([credential]);
+	credentialsHelper.setCredentials(credential.name, data);
 	return {
-		name: 'ours',
-		forget,
-		// This process's tokens, a new process's rate budget: the alternatives have no budget at all.
-		freshBudget: () => {
-			nodeType = new SupplierMatchedProjects({
-				...runtime,
-				rateBudget: new SupplierRuntime().rateBudget,
-			});
-		},
+		name,
 		walk: async () => {
-			const run = await runSingleNode({
-				typeName: OUR_NODE_TYPE,
-				nodeType,
-				typeVersion: 1,
-				parameters: {
-					resource: 'matchedProject',
-					operation: 'getAll',
-					companyId: target.companyId,
-					returnAll: true,
-					output,
-					simplify: shape.simplify ?? false,
-				},
-				credentials: { [OUR_CREDENTIAL]: 'bench-credential' },
-				credentialsHelper: helper,
-			});
-			const items = outputOf(run, 'our node');
-			return { projects: () => countProjects(items), items: items.length };
+			const { items, error } = await runNode({ ...run(), credentialsHelper });
+			if (items === undefined) throw new Error(`${name} failed: ${error?.message ?? 'no output'}`);
+			return { items: items.length, projects: () => countProjects(items) };
 		},
 	};
 }
 
 /**
- * The HTTP Request node parameters a careful user sets up for this API: GET the results URL with
- * limit=100 (the API's default is 25), the x-service-client-id header added by hand (the generic
- * OAuth2 credential cannot add it), and "update a parameter in each request" pagination that sends
- * the previous response's nextCursor and stops when hasNextPage is false. On the first request
- * $response is still empty, so the cursor expression gives undefined and no cursor is sent.
+ * Our node in the given output mode.
  * @param {Target} target
- * @returns {INodeParameters}
+ * @param {{ output?: 'projects' | 'tenders', simplify?: boolean }} [shape]
  */
-function recipeParameters(target) {
-	return {
+function ourNode({ url, companyId, client }, { output = 'projects', simplify = false } = {}) {
+	const runtime = new SupplierRuntime();
+	const parameters = {
+		resource: 'matchedProject',
+		operation: 'getAll',
+		companyId,
+		returnAll: true,
+		output,
+		simplify,
+	};
+	// A project item has projectId, a tender item its project's under project (or projectId).
+	const projectOf = (/** @type {INodeExecutionData} */ { json }) =>
+		json.projectId ?? /** @type {{ projectId?: unknown }} */ (json.project)?.projectId;
+	return engineClient(
+		'ours',
+		new SupplierMatchedProjectsApi(runtime),
+		{ authUrl: url, baseUrl: url, ...client, scope: SCOPE },
+		() => {
+			// This process's tokens, but each walk a rate budget of its own, without the pace past
+			// a burst of 10: the others have no budget, and the bench measures requests, not pace.
+			const { rateBudget } = new SupplierRuntime({ rateBudget: { burst: API_RATE_LIMIT } });
+			return { nodeType: new SupplierMatchedProjects({ ...runtime, rateBudget }), parameters };
+		},
+		(items) => new Set(items.map(projectOf)).size,
+	);
+}
+
+/**
+ * The recipe: the HTTP Request node (the version n8n adds today), GET the results with limit=100
+ * (the API's default is 25), the x-service-client-id header added by hand (the generic credential
+ * cannot add it), and pagination that sends the last page's nextCursor until hasNextPage is
+ * false (the first request has no $response yet, so no cursor). One item per page.
+ * @param {Target} target
+ * @param {import('./runtime').N8nBase} n8nBase
+ */
+function recipe(target, { httpRequestNode: nodeType, oauth2Credential }) {
+	const keyPair = (/** @type {string} */ name, /** @type {string} */ value) => ({
+		parameters: [{ name, value }],
+	});
+	const parameters = {
 		method: 'GET',
 		url: resultsUrl(target),
 		authentication: 'genericCredentialType',
-		genericAuthType: OAUTH2_CREDENTIAL,
+		genericAuthType: 'oAuth2Api',
 		sendQuery: true,
 		specifyQuery: 'keypair',
-		queryParameters: { parameters: [{ name: 'limit', value: '100' }] },
+		queryParameters: keyPair('limit', '100'),
 		sendHeaders: true,
 		specifyHeaders: 'keypair',
-		headerParameters: {
-			parameters: [{ name: 'x-service-client-id', value: target.client.clientId }],
-		},
+		headerParameters: keyPair('x-service-client-id', target.client.clientId),
 		options: {
 			pagination: {
 				pagination: {
 					paginationMode: 'updateAParameterInEachRequest',
 					parameters: {
 						parameters: [
-							{
-								type: 'qs',
-								name: 'cursor',
-								value: '={{ $response.body._metadata.nextCursor }}',
-							},
+							{ type: 'qs', name: 'cursor', value: '={{ $response.body._metadata.nextCursor }}' },
 						],
 					},
 					paginationCompleteWhen: 'other',
@@ -197,66 +140,26 @@ function recipeParameters(target) {
 			},
 		},
 	};
-}
-
-/**
- * The recipe: n8n-nodes-base's HTTP Request node (the version n8n adds today) with a generic
- * OAuth2 credential, client credentials grant, credentials sent in the body.
- * @param {Target} target
- * @param {{ httpRequestNode: IVersionedNodeType, oauth2Credential: ICredentialType }} n8nBase
- * @returns {Client}
- */
-function recipe(target, n8nBase) {
-	const nodeType = n8nBase.httpRequestNode;
-	const typeVersion = nodeType.description.defaultVersion ?? nodeType.currentVersion;
-	const parameters = recipeParameters(target);
-	/** @type {InstanceType<typeof BenchCredentialsHelper>} */
-	let helper;
-	const forget = () => {
-		helper = new BenchCredentialsHelper([n8nBase.oauth2Credential]);
-		helper.setCredentials(OAUTH2_CREDENTIAL, {
+	const stored = {
+		type: 'n8n-nodes-base.httpRequest',
+		typeVersion: nodeType.description.defaultVersion ?? nodeType.currentVersion,
+		credentials: { oAuth2Api: { id: 'bench-oauth2', name: 'oAuth2Api' } },
+	};
+	return engineClient(
+		'recipe',
+		oauth2Credential,
+		{
 			grantType: 'clientCredentials',
 			accessTokenUrl: `${target.url}/oauth2/token`,
-			clientId: target.client.clientId,
-			clientSecret: target.client.clientSecret,
-			scope: 'speci-finder/read',
+			...target.client,
+			scope: SCOPE,
 			authentication: 'body',
-		});
-	};
-	forget();
-	return {
-		name: 'recipe',
-		forget,
-		freshBudget: () => undefined,
-		walk: async () => {
-			const run = await runSingleNode({
-				typeName: HTTP_REQUEST_NODE_TYPE,
-				nodeType,
-				typeVersion,
-				parameters,
-				credentials: { [OAUTH2_CREDENTIAL]: 'bench-oauth2-credential' },
-				credentialsHelper: helper,
-			});
-			const items = outputOf(run, 'the HTTP Request recipe');
-			const projects = () => {
-				let count = 0;
-				for (const item of items) {
-					const page = /** @type {Partial<ResultsPage>} */ (item.json);
-					if (!Array.isArray(page.data)) {
-						throw new Error(
-							`the HTTP Request recipe output an item that is not a results page: ${JSON.stringify(item.json).slice(0, 200)}`,
-						);
-					}
-					count += page.data.length;
-				}
-				return count;
-			};
-			return { projects, items: items.length };
 		},
-	};
+		() => ({ nodeType, parameters, stored }),
+		(pages) =>
+			pages.reduce((sum, { json }) => sum + /** @type {ResultsPage} */ (json).data.length, 0),
+	);
 }
-
-/** @typedef {(url: string, init: { method?: string, headers?: Record<string, string>, body?: string }) => Promise<{ status: number, text: string }>} Send */
 
 /** @type {Send} */
 async function sendWithFetch(url, init) {
@@ -265,116 +168,119 @@ async function sendWithFetch(url, init) {
 }
 
 /**
- * The token request of the API's quick start, as every hand-written bench client sends it.
- * @param {Target} target
- * @param {Send} send
- * @returns {Promise<string>} an access token
+ * @param {https.Agent | false} agent false: a new connection for every request
+ * @returns {Send}
  */
-async function plainToken(target, send) {
-	const answer = await send(`${target.url}/oauth2/token`, {
-		method: 'POST',
-		headers: { 'content-type': 'application/x-www-form-urlencoded' },
-		body: new URLSearchParams({
+const sendWithHttps =
+	(agent) =>
+	(url, { method = 'GET', headers, body }) =>
+		new Promise((resolve, reject) => {
+			const request = https.request(url, { method, headers, agent }, (response) => {
+				let text = '';
+				response.setEncoding('utf8');
+				response.on('data', (chunk) => (text += chunk));
+				response.on('end', () => resolve({ status: response.statusCode ?? 0, text }));
+				response.on('error', reject);
+			});
+			request.on('error', reject);
+			request.end(body);
+		});
+
+/**
+ * A plain client: the token form, then every page with the two headers, following nextCursor.
+ * Without `pageSize` it leaves `limit` out (25 a page). Its requests go through fetch, or with a
+ * `connection` through node:https, keeping one connection for each walk (a new agent, so no TLS
+ * session either) or opening a new one for every request, as n8n's request helpers do.
+ * `keepBodies` keeps every page's text.
+ * @param {Target} target
+ * @param {{ name: string, pageSize?: number, connection?: 'keepAlive' | 'perRequest', keepBodies?: boolean }} options
+ */
+function plainClient(target, { name, pageSize, connection, keepBodies = false }) {
+	const { clientId, clientSecret } = target.client;
+	/** @type {Record<string, string> | undefined} */
+	let headers;
+	/** @param {Send} send */
+	const token = async (send) => {
+		const body = new URLSearchParams({
 			grant_type: 'client_credentials',
-			client_id: target.client.clientId,
-			client_secret: target.client.clientSecret,
-			scope: 'speci-finder/read',
-		}).toString(),
-	});
-	const body = /** @type {{ access_token?: unknown }} */ (JSON.parse(answer.text));
-	if (answer.status !== 200 || typeof body.access_token !== 'string') {
-		throw new Error(`a plain client's token request failed with HTTP ${answer.status}`);
-	}
-	return body.access_token;
-}
-
-/**
- * @param {Target} target
- * @param {string} accessToken
- * @returns {Record<string, string>}
- */
-function plainHeaders(target, accessToken) {
-	return {
-		authorization: `Bearer ${accessToken}`,
-		'x-service-client-id': target.client.clientId,
-		accept: 'application/json',
+			client_id: clientId,
+			client_secret: clientSecret,
+			scope: SCOPE,
+		});
+		const form = { 'content-type': 'application/x-www-form-urlencoded' };
+		const answer = await send(`${target.url}/oauth2/token`, {
+			method: 'POST',
+			headers: form,
+			body: body.toString(),
+		});
+		if (answer.status !== 200) throw new Error(`${name} got HTTP ${answer.status} for a token`);
+		const authorization = `Bearer ${JSON.parse(answer.text).access_token}`;
+		return { authorization, 'x-service-client-id': clientId, accept: 'application/json' };
 	};
-}
-
-/**
- * A plain client as the API's quick start describes it: POST the token form, then GET pages with
- * the two headers, following nextCursor. `pageSize` undefined leaves `limit` out (25 per page);
- * `send` is fetch unless given; `keepBodies` keeps every page's text for the caller.
- * @param {Target} target
- * @param {{ name: string, pageSize?: number, send?: Send, keepBodies?: boolean }} options
- * @returns {Omit<Client, 'walk'> & { walk: () => Promise<WalkResult & { bodies: string[] }> }}
- */
-function plainClient(target, options) {
-	const send = options.send ?? sendWithFetch;
-	/** @type {string | undefined} */
-	let accessToken;
+	/** @param {Send} send */
+	const walk = async (send) => {
+		headers ??= await token(send);
+		/** @type {string[]} */
+		const bodies = [];
+		let projects = 0;
+		const url = new URL(resultsUrl(target));
+		if (pageSize !== undefined) url.searchParams.set('limit', String(pageSize));
+		// Bounded by the company's pages: the last one says hasNextPage false.
+		for (;;) {
+			const answer = await send(url.href, { headers });
+			if (answer.status !== 200) throw new Error(`${name} got HTTP ${answer.status}`);
+			if (keepBodies) bodies.push(answer.text);
+			const page = /** @type {ResultsPage} */ (JSON.parse(answer.text));
+			projects += page.data.length;
+			if (!page._metadata.hasNextPage) break;
+			url.searchParams.set('cursor', String(page._metadata.nextCursor));
+		}
+		return { items: projects, projects: () => projects, bodies };
+	};
 	return {
-		name: options.name,
-		forget: () => {
-			accessToken = undefined;
-		},
-		freshBudget: () => undefined,
+		name,
 		walk: async () => {
-			accessToken ??= await plainToken(target, send);
-			const headers = plainHeaders(target, accessToken);
-			/** @type {string[]} */
-			const bodies = [];
-			let projects = 0;
-			/** @type {string | null} */
-			let cursor = null;
-			// Bounded by the company's pages: the sandbox ends the walk with hasNextPage false.
-			for (;;) {
-				const url = new URL(resultsUrl(target));
-				if (options.pageSize !== undefined) url.searchParams.set('limit', String(options.pageSize));
-				if (cursor !== null) url.searchParams.set('cursor', cursor);
-				const answer = await send(url.href, { headers });
-				if (answer.status !== 200) {
-					throw new Error(`${options.name} got HTTP ${answer.status} from the results endpoint`);
-				}
-				if (options.keepBodies) bodies.push(answer.text);
-				const page = /** @type {ResultsPage} */ (JSON.parse(answer.text));
-				projects += page.data.length;
-				if (!page._metadata.hasNextPage) break;
-				cursor = page._metadata.nextCursor;
+			if (connection === undefined) return walk(sendWithFetch);
+			const agent =
+				connection === 'keepAlive' && new https.Agent({ keepAlive: true, maxSockets: 1 });
+			try {
+				return await walk(sendWithHttps(agent));
+			} finally {
+				if (agent) agent.destroy();
 			}
-			return { projects: () => projects, items: projects, bodies };
 		},
-	};
-}
-
-/**
- * Bare round trips: `count` requests in a row for the first page with one project (about 1.3 KB),
- * each read to its end. Returns their wall time in ms.
- * @param {Target} target
- * @returns {{ inARow: (count: number) => Promise<number> }}
- */
-function roundTrips(target) {
-	/** @type {string | undefined} */
-	let accessToken;
-	return {
-		inARow: async (count) => {
-			accessToken ??= await plainToken(target, sendWithFetch);
-			const url = new URL(resultsUrl(target));
-			url.searchParams.set('limit', '1');
-			const headers = plainHeaders(target, accessToken);
+		/**
+		 * Bare round trips: `count` requests in a row for the first page of one project (about
+		 * 1.3 KB), each read to its end; their wall time in ms.
+		 * @param {number} count
+		 */
+		roundTrips: async (count) => {
+			headers ??= await token(sendWithFetch);
 			const start = performance.now();
 			for (let index = 0; index < count; index++) {
-				const response = await fetch(url, { headers });
-				await response.text();
-				if (response.status !== 200) {
-					throw new Error(
-						`a bare round trip got HTTP ${response.status} from the results endpoint`,
-					);
-				}
+				const { status } = await sendWithFetch(`${resultsUrl(target)}?limit=1`, { headers });
+				if (status !== 200) throw new Error(`a bare round trip got HTTP ${status}`);
 			}
 			return performance.now() - start;
 		},
 	};
 }
 
-module.exports = { ourNode, recipe, plainClient, roundTrips };
+/**
+ * One walk, timed, checked complete.
+ * @param {Client} client
+ * @param {number} projects what a complete walk delivers
+ */
+async function timedWalk(client, projects) {
+	const cpu = process.cpuUsage();
+	const start = performance.now();
+	const { items, projects: delivered } = await client.walk();
+	const wallMs = performance.now() - start;
+	const { user, system } = process.cpuUsage(cpu);
+	if (delivered() !== projects) {
+		throw new Error(`${client.name} delivered ${delivered()} of ${projects} projects`);
+	}
+	return { wallMs, cpuMs: (user + system) / 1000, items };
+}
+
+module.exports = { ourNode, recipe, plainClient, timedWalk, runNode, TestCredentialsHelper };

@@ -2,194 +2,130 @@
 'use strict';
 
 /**
- * The network view of the bench: every client walks the pages over HTTPS through the latency
- * proxy, at RTT 20 and 100 ms, TLS 1.3 and 1.2, 10 and 100 pages. The sandbox and the proxy stay
- * in this process; the clients run in network-worker.js, which trusts the sandbox's certificate
- * through NODE_EXTRA_CA_CERTS. What each walk cost is counted where it happened: connections and
- * TLS handshakes at the proxy, page and token requests in the sandbox's log.
+ * The network view: every client walks the pages over HTTPS through the latency proxy, at RTT 20
+ * and 100 ms, TLS 1.3 and 1.2, 10 and 100 pages. The sandbox and the proxy stay in this process;
+ * the clients run in a worker whose NODE_EXTRA_CA_CERTS names the sandbox's certificate, as an
+ * n8n user makes n8n trust a private one, verification on. What a walk cost is counted where it
+ * happened: connections and TLS handshakes at the proxy, requests in the sandbox's log.
  */
 
 const { writeTrustFiles } = require('../../sandbox/tls');
-const { startLatencyProxy } = require('./latency-proxy');
-const { fixed } = require('./tables');
-const { countRequests, startBenchSandbox } = require('./sandbox');
 const { pagesFor, MAX_PAGE_SIZE } = require('./floors');
+const { startLatencyProxy } = require('./latency-proxy');
+const { countRequests, startWalkSandbox } = require('./sandbox');
+const { fixed } = require('./tables');
 const { startWorker } = require('./worker');
 
-/** @typedef {import('./network-worker').NetworkClientKey} NetworkClientKey */
 /** @typedef {import('../../sandbox/tls').TlsVersion} TlsVersion */
+/** @typedef {'keepAlive' | 'perRequest' | 'recipe' | 'ours'} ClientKey */
+/** @typedef {{ wallMs: number, connections: number, handshakes: number, requests: number, roundTrips: number }} NetworkWalk */
+/** @typedef {{ tlsVersion: TlsVersion, rttMs: number, pages: number, floorMs: number, walks: Record<ClientKey, NetworkWalk> }} NetworkRow */
 
 const RTTS_MS = [20, 100];
 const TLS_VERSIONS = /** @type {const} */ (['TLSv1.3', 'TLSv1.2']);
 const PROJECTS = [1_000, 10_000];
-/** @type {NetworkClientKey[]} */
-const CLIENTS = ['keepAlive', 'perRequest', 'recipe', 'ours'];
-/** Requests of the agent options probe. */
-const PROBE_REQUESTS = 5;
-const CLIENT_NAMES = /** @type {Record<NetworkClientKey, string>} */ ({
+/** @type {Record<ClientKey, string>} */
+const CLIENTS = {
 	keepAlive: 'plain client, keep-alive',
 	perRequest: 'plain client, new connection per request',
 	recipe: 'recipe (HTTP Request + OAuth2)',
 	ours: 'ours',
-});
-/** Round trips a full handshake takes before the client may send its request. */
-const HANDSHAKE_ROUND_TRIPS = /** @type {Record<TlsVersion, number>} */ ({
-	'TLSv1.3': 1,
-	'TLSv1.2': 2,
-});
+};
+const PROBE_REQUESTS = 5;
+
+const CLIENT_KEYS = /** @type {ClientKey[]} */ (Object.keys(CLIENTS));
 
 /**
- * Round trips a walk waited for, from what was counted: one per new TCP connection, one or two
- * per full TLS handshake (no client here resumes a session), one per request.
+ * Round trips a walk waited for: one per TCP connection, one (TLS 1.3) or two (TLS 1.2) per full
+ * handshake (no client here resumes a session), one per request.
  * @param {{ connections: number, handshakes: number, requests: number }} counted
  * @param {TlsVersion} tlsVersion
  */
 function roundTrips({ connections, handshakes, requests }, tlsVersion) {
-	return connections + handshakes * HANDSHAKE_ROUND_TRIPS[tlsVersion] + requests;
+	return connections + handshakes * (tlsVersion === 'TLSv1.2' ? 2 : 1) + requests;
 }
-
-/**
- * @typedef {object} NetworkWalk
- * @property {NetworkClientKey} client
- * @property {number} wallMs
- * @property {number} connections TCP connections accepted by the proxy
- * @property {number} handshakes ClientHello messages seen by the proxy
- * @property {number} requests page and token requests the sandbox logged
- * @property {number} roundTrips connections + handshakes × round trips per handshake + requests
- */
-
-/**
- * @typedef {object} NetworkRow
- * @property {TlsVersion} tlsVersion
- * @property {number} rttMs
- * @property {number} pages
- * @property {number} floorMs pages × RTT
- * @property {NetworkWalk[]} walks
- */
 
 /** @typedef {{ bench: import('./sandbox').BenchSandbox, proxy: import('./latency-proxy').LatencyProxy, pages: number }} Setup */
-/** @typedef {Awaited<ReturnType<typeof startWorker>>} Worker */
 
 /**
- * One walk of a client through the setup's proxy, counted afresh.
- * @param {Worker} worker
+ * A walk of a client through the setup's proxy, counted afresh.
+ * @param {Awaited<ReturnType<typeof startWorker>>} worker
  * @param {Setup} setup
- * @param {NetworkClientKey} client
+ * @param {ClientKey} key
  */
-async function walk(worker, { bench, proxy }, client) {
+async function walk(worker, { bench, proxy }, key) {
 	bench.sandbox.resetRequests();
 	proxy.reset();
+	const target = { ...bench.target, url: `https://${proxy.host}:${proxy.port}` };
 	/** @type {number} */
-	const wallMs = await worker.run({
-		key: client,
-		target: {
-			url: `https://${proxy.host}:${proxy.port}`,
-			companyId: bench.companyId,
-			client: bench.client,
-		},
-		projects: bench.projects,
-	});
-	return { wallMs, counts: proxy.counts(), requests: countRequests(bench.sandbox) };
+	const wallMs = await worker.run({ kind: 'walk', key, target, projects: bench.projects });
+	return { wallMs, ...countRequests(bench.sandbox), ...proxy.counts() };
 }
 
 /**
- * @param {Worker} worker
+ * @param {Awaited<ReturnType<typeof startWorker>>} worker
  * @param {Setup} setup
- * @param {(line: string) => void} progress
- * @returns {Promise<NetworkRow[]>} one row per TLS version and RTT
+ * @param {TlsVersion} tlsVersion
  */
-async function measureSetup(worker, setup, progress) {
-	/** @type {NetworkRow[]} */
-	const rows = [];
-	// Untimed walks without latency give every client its token and fill the sandbox's cache.
-	for (const client of CLIENTS) await walk(worker, setup, client);
-	for (const tlsVersion of TLS_VERSIONS) {
-		setup.bench.sandbox.setTlsVersion(tlsVersion);
-		for (const rttMs of RTTS_MS) {
-			progress(`  ${tlsVersion}, RTT ${rttMs} ms, ${setup.pages} pages`);
-			setup.proxy.setRtt(rttMs);
-			/** @type {NetworkWalk[]} */
-			const walks = [];
-			for (const client of CLIENTS) {
-				const { wallMs, counts, requests } = await walk(worker, setup, client);
-				if (requests.results !== setup.pages || requests.tokens !== 0 || requests.failed > 0) {
-					throw new Error(
-						`${client} sent ${requests.results} page and ${requests.tokens} token requests (${requests.failed} failed) in a warm walk of ${setup.pages} pages`,
-					);
-				}
-				const counted = {
-					connections: counts.connections,
-					handshakes: counts.clientHellos,
-					requests: requests.results + requests.tokens,
-				};
-				walks.push({ client, wallMs, ...counted, roundTrips: roundTrips(counted, tlsVersion) });
-			}
-			setup.proxy.setRtt(0);
-			rows.push({ tlsVersion, rttMs, pages: setup.pages, floorMs: setup.pages * rttMs, walks });
+async function measureSetup(worker, setup, tlsVersion) {
+	const walks = /** @type {Record<ClientKey, NetworkWalk>} */ ({});
+	for (const key of CLIENT_KEYS) {
+		const { wallMs, results, tokens, failed, connections, clientHellos } = await walk(
+			worker,
+			setup,
+			key,
+		);
+		if (results !== setup.pages || tokens !== 0 || failed > 0) {
+			throw new Error(
+				`${key} sent ${results} page and ${tokens} token requests (${failed} failed) in a warm walk of ${setup.pages} pages`,
+			);
 		}
+		const counted = { connections, handshakes: clientHellos, requests: results };
+		walks[key] = { wallMs, ...counted, roundTrips: roundTrips(counted, tlsVersion) };
 	}
-	return rows;
+	return walks;
 }
 
-/**
- * Whether agentOptions can keep a connection for n8n's helper: counted, not read from the source.
- * @param {Worker} worker
- * @param {Setup} setup
- */
-async function probeAgentOptions(worker, { bench, proxy }) {
-	bench.sandbox.setTlsVersion(undefined);
-	proxy.setRtt(0);
-	proxy.reset();
-	await worker.run({
-		probe: 'agentOptionsKeepAlive',
-		url: `https://${proxy.host}:${proxy.port}/swagger/doc`,
-		requests: PROBE_REQUESTS,
-	});
-	return {
-		requests: PROBE_REQUESTS,
-		connections: proxy.counts().connections,
-		handshakes: proxy.counts().clientHellos,
-	};
-}
-
-/**
- * @param {{ progress: (line: string) => void }} options
- * @returns {Promise<{ rows: NetworkRow[], agentOptionsProbe: { requests: number, connections: number, handshakes: number } }>}
- */
-async function measureNetwork({ progress }) {
+/** @param {(line: string) => void} progress */
+async function measureNetwork(progress) {
 	/** @type {Setup[]} */
 	const setups = [];
-	/** @type {ReturnType<typeof writeTrustFiles> | undefined} */
-	let trust;
-	/** @type {Worker | undefined} */
 	let worker;
+	let trust;
 	try {
 		for (const projects of PROJECTS) {
 			progress(`  HTTPS sandbox with ${fixed(projects)} projects behind a latency proxy`);
-			const bench = await startBenchSandbox({ projects, https: true });
-			const proxy = await startLatencyProxy({
-				target: { host: '127.0.0.1', port: bench.sandbox.port },
-				rttMs: 0,
-			});
+			const bench = await startWalkSandbox(projects, true);
+			const target = { host: '127.0.0.1', port: bench.sandbox.port };
+			const proxy = await startLatencyProxy({ target, rttMs: 0 });
 			setups.push({ bench, proxy, pages: pagesFor(projects, MAX_PAGE_SIZE) });
 		}
-		trust = writeTrustFiles(setups.map(({ bench }) => bench.sandbox.certificate ?? '').join('\n'));
-		worker = await startWorker('network-worker.js', {
-			env: { ...process.env, NODE_EXTRA_CA_CERTS: trust.bundleFile },
-		});
+		trust = writeTrustFiles(setups.map(({ bench }) => bench.sandbox.certificate).join('\n'));
+		worker = await startWorker({ env: { ...process.env, NODE_EXTRA_CA_CERTS: trust.bundleFile } });
+		// Untimed walks without latency give every client its token and fill the sandbox's cache.
+		for (const setup of setups) for (const key of CLIENT_KEYS) await walk(worker, setup, key);
 		/** @type {NetworkRow[]} */
 		const rows = [];
-		// One setup after the other: our node's client starts with a fresh token cache for the whole
-		// process, so a second setup's client would drop the first one's token.
-		for (const setup of setups) rows.push(...(await measureSetup(worker, setup, progress)));
-		const agentOptionsProbe = await probeAgentOptions(worker, setups[0]);
-		rows.sort(
-			(a, b) =>
-				TLS_VERSIONS.indexOf(a.tlsVersion) - TLS_VERSIONS.indexOf(b.tlsVersion) ||
-				a.rttMs - b.rttMs ||
-				a.pages - b.pages,
-		);
-		return { rows, agentOptionsProbe };
+		for (const tlsVersion of TLS_VERSIONS) {
+			for (const rttMs of RTTS_MS) {
+				for (const setup of setups) {
+					progress(`  ${tlsVersion}, RTT ${rttMs} ms, ${setup.pages} pages`);
+					setup.bench.sandbox.setTlsVersion(tlsVersion);
+					setup.proxy.setRtt(rttMs);
+					const walks = await measureSetup(worker, setup, tlsVersion);
+					setup.proxy.setRtt(0);
+					rows.push({ tlsVersion, rttMs, pages: setup.pages, floorMs: setup.pages * rttMs, walks });
+				}
+			}
+		}
+		// Whether agentOptions keep a connection for n8n's request helper: counted, not read.
+		const [{ bench, proxy }] = setups;
+		bench.sandbox.setTlsVersion(undefined);
+		proxy.reset();
+		const url = `https://${proxy.host}:${proxy.port}/swagger/doc`;
+		await worker.run({ kind: 'probe', url, requests: PROBE_REQUESTS });
+		const { connections, clientHellos: handshakes } = proxy.counts();
+		return { rows, agentOptionsProbe: { requests: PROBE_REQUESTS, connections, handshakes } };
 	} finally {
 		await worker?.stop();
 		trust?.remove();
@@ -201,7 +137,7 @@ async function measureNetwork({ progress }) {
 }
 
 /**
- * What the agent options probe counted, in one line.
+ * The agent options probe's count, in one line.
  * @param {{ agentOptionsProbe: { requests: number, connections: number, handshakes: number } }} network
  */
 function probeLine({ agentOptionsProbe: probe }) {
@@ -210,68 +146,104 @@ function probeLine({ agentOptionsProbe: probe }) {
 
 /**
  * @param {{ rows: NetworkRow[] }} network
- * @returns {Array<{ title: string, headers: string[], rows: string[][] }>}
+ * @returns {import('./tables').Section[]}
  */
-function networkSections(network) {
-	/** @param {NetworkRow} row */
-	const label = (row) => [
-		row.tlsVersion.replace('TLSv', 'TLS '),
-		`${row.rttMs} ms`,
-		String(row.pages),
-	];
+function networkSections({ rows }) {
 	/**
-	 * @param {NetworkRow} row
-	 * @param {NetworkClientKey} key
+	 * @param {string[]} first the columns before the clients'
+	 * @param {(walk: NetworkWalk, row: NetworkRow) => string} cell
 	 */
-	const walkOf = (row, key) => {
-		const found = row.walks.find((entry) => entry.client === key);
-		if (found === undefined) throw new Error(`no ${key} walk in the network results`);
-		return found;
-	};
+	const table = (first, cell) => ({
+		headers: ['TLS', 'RTT', 'pages', ...first, ...Object.values(CLIENTS)],
+		rows: rows.map((row) => [
+			row.tlsVersion.replace('TLSv', 'TLS '),
+			`${row.rttMs} ms`,
+			String(row.pages),
+			...(first.length > 0 ? [`${fixed(row.floorMs)} ms`] : []),
+			...CLIENT_KEYS.map((key) => cell(row.walks[key], row)),
+		]),
+	});
 	return [
 		{
 			title:
 				'Wall time of a full walk over HTTPS through the latency proxy (× floor = pages × RTT), warm token',
-			headers: ['TLS', 'RTT', 'pages', 'floor', ...CLIENTS.map((key) => CLIENT_NAMES[key])],
-			rows: network.rows.map((row) => [
-				...label(row),
-				`${fixed(row.floorMs)} ms`,
-				...CLIENTS.map((key) => {
-					const walk = walkOf(row, key);
-					return `${fixed(walk.wallMs)} ms (${fixed(walk.wallMs / row.floorMs, 2)}×)`;
-				}),
-			]),
+			...table(['floor'], (walk, row) => {
+				return `${fixed(walk.wallMs)} ms (${fixed(walk.wallMs / row.floorMs, 2)}×)`;
+			}),
 		},
 		{
 			title:
 				'Round trips per page, counted: connections and TLS handshakes at the proxy, requests at the sandbox (waited: wall ÷ RTT ÷ pages)',
-			headers: ['TLS', 'RTT', 'pages', ...CLIENTS.map((key) => CLIENT_NAMES[key])],
-			rows: network.rows.map((row) => [
-				...label(row),
-				...CLIENTS.map((key) => {
-					const walk = walkOf(row, key);
-					return `${fixed(walk.roundTrips / row.pages, 2)} (${walk.connections} conn, ${walk.handshakes} TLS; waited ${fixed(walk.wallMs / row.rttMs / row.pages, 2)})`;
-				}),
-			]),
-		},
-		{
-			title: 'Ours against the recipe: round trips per page (counted) and wall time',
-			headers: ['TLS', 'RTT', 'pages', 'ours', 'recipe', 'ours − recipe', 'ours ÷ recipe, wall'],
-			rows: network.rows.map((row) => {
-				const [ours, recipe] = [walkOf(row, 'ours'), walkOf(row, 'recipe')];
-				const [oursPerPage, recipePerPage] = [ours, recipe].map(
-					(walk) => walk.roundTrips / row.pages,
-				);
-				return [
-					...label(row),
-					fixed(oursPerPage, 2),
-					fixed(recipePerPage, 2),
-					`${oursPerPage - recipePerPage > 0 ? '+' : ''}${fixed(oursPerPage - recipePerPage, 2)}`,
-					`${fixed(ours.wallMs / recipe.wallMs, 2)}×`,
-				];
+			...table([], (walk, row) => {
+				const perPage = (/** @type {number} */ value) => fixed(value / row.pages, 2);
+				return `${perPage(walk.roundTrips)} (${walk.connections} conn, ${walk.handshakes} TLS; waited ${perPage(walk.wallMs / row.rttMs)})`;
 			}),
 		},
 	];
 }
 
-module.exports = { measureNetwork, networkSections, probeLine, roundTrips };
+/** @type {Map<string, import('./clients').Client>} */
+const made = new Map();
+
+/**
+ * The worker's jobs. A walk answers its wall time; one client per key and target, so tokens stay
+ * warm between walks.
+ */
+const networkJobs = {
+	/** @param {{ key: ClientKey, target: import('./clients').Target, projects: number }} job */
+	walk: async ({ key, target, projects }) => {
+		const clients = require('./clients');
+		const { n8nBase } = await require('./runtime').installRuntime();
+		const id = `${key} ${target.url}`;
+		const client =
+			made.get(id) ??
+			(key === 'ours'
+				? clients.ourNode(target)
+				: key === 'recipe'
+					? clients.recipe(target, n8nBase())
+					: clients.plainClient(target, { name: key, pageSize: MAX_PAGE_SIZE, connection: key }));
+		made.set(id, client);
+		const { wallMs } = await clients.timedWalk(client, projects);
+		return wallMs;
+	},
+	/** @param {{ url: string, requests: number }} job */
+	probe: ({ url, requests }) => requestsWithKeepAliveAgentOptions(url, requests),
+};
+
+/**
+ * A one-node workflow whose node sends `requests` GETs in a row through this.helpers.httpRequest
+ * with agentOptions { keepAlive: true, maxSockets: 1 }, the only connection options
+ * IHttpRequestOptions takes; the proxy in front of `url` counts the connections.
+ * @param {string} url
+ * @param {number} requests
+ */
+async function requestsWithKeepAliveAgentOptions(url, requests) {
+	const { TestCredentialsHelper, runNode } = require('./clients');
+	/** @type {import('n8n-workflow').INodeType} */
+	const nodeType = {
+		description: {
+			displayName: 'Agent options probe',
+			name: 'agentOptionsProbe',
+			group: ['transform'],
+			version: 1,
+			description: 'Sends requests through the helper with keep-alive agent options',
+			defaults: { name: 'Agent options probe' },
+			inputs: ['main'],
+			outputs: ['main'],
+			properties: [],
+		},
+		async execute() {
+			for (let index = 0; index < requests; index++) {
+				const agentOptions = { keepAlive: true, maxSockets: 1 };
+				await this.helpers.httpRequest({ url, json: true, agentOptions });
+			}
+			return [[{ json: {} }]];
+		},
+	};
+	const credentialsHelper = new TestCredentialsHelper([]);
+	const run = await runNode({ nodeType, parameters: {}, credentialsHelper });
+	if (run.error !== undefined)
+		throw new Error(`the agent options probe failed: ${run.error.message}`);
+}
+
+module.exports = { measureNetwork, networkSections, probeLine, roundTrips, networkJobs };

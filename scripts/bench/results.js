@@ -1,301 +1,203 @@
 // @ts-check
 'use strict';
 
-/** The bench's verdicts on its targets, and its tables as text and Markdown, from the results. */
+/** The bench's verdicts on its targets, its tables, and the one file of results. */
 
-const { median } = require('simple-statistics');
-const { fixed, mebibytes, columnsSection, renderSections } = require('./tables');
+const fs = require('node:fs');
+const path = require('node:path');
+
 const { networkSections, probeLine } = require('./network');
+const { fixed, mebibytes, columnsSection, renderSections } = require('./tables');
 
 /** @typedef {import('./index').Results} Results */
-/** @typedef {import('./index').WallCell} WallCell */
 /** @typedef {import('./sandbox').RequestCounts} RequestCounts */
-/** @typedef {{ target: string, measured: string, met: boolean }} Verdict */
+/** @typedef {{ met: boolean, target: string, measured: string }} Verdict */
 
-const TARGETS = Object.freeze({
-	walkRatio: 1.05,
-	itemsPerSecond: 100_000,
-	triggerMs: 200,
-	bytesPerTender: 64,
-});
+const WALK_RATIO = 1.05;
+const ITEMS_PER_SECOND = 100_000;
+const COMPARE_MS = 200;
+const BYTES_PER_TENDER = 64;
 
 /**
  * @param {number} count
  * @param {string} noun
  */
-function plural(count, noun) {
-	return `${fixed(count)} ${noun}${count === 1 ? '' : 's'}`;
-}
+const plural = (count, noun) => `${fixed(count)} ${noun}${count === 1 ? '' : 's'}`;
+
+/** @param {{ results: number, tokens: number }} counts */
+const pagesAndTokens = ({ results, tokens }) =>
+	`${plural(results, 'page')} + ${plural(tokens, 'token')}`;
 
 /**
- * @param {WallCell | undefined} cell
- * @param {string} key
- * @returns {WallCell}
- */
-function timed(cell, key) {
-	if (cell === undefined) throw new Error(`the wall-time results have no timing for ${key}`);
-	return cell;
-}
-
-/**
- * @param {string} target
- * @param {number} measured
- * @param {'<=' | '>=' | '<'} comparison
- * @param {number} limit
- * @param {(value: number) => string} format
- * @returns {Verdict}
- */
-function verdict(target, measured, comparison, limit, format) {
-	const met =
-		comparison === '<='
-			? measured <= limit
-			: comparison === '<'
-				? measured < limit
-				: measured >= limit;
-	return { target, measured: format(measured), met };
-}
-
-/**
- * @param {Results} results
+ * @param {Omit<Results, 'verdicts'>} results
  * @returns {Verdict[]}
  */
-function judge(results) {
-	/** @type {Verdict[]} */
-	const verdicts = [];
-	for (const row of results.requests) {
-		const ours = row.clients.ours;
-		verdicts.push({
-			target: `requests = floor for ${fixed(row.projects)} projects (${plural(row.floor.results, 'page')} + ${plural(row.floor.tokens, 'token')})`,
-			measured: `${plural(ours.results, 'page')} + ${plural(ours.tokens, 'token')}${ours.failed > 0 ? `, ${ours.failed} refused` : ''}`,
-			met: ours.results === row.floor.results && ours.tokens === row.floor.tokens,
-		});
-	}
-	const { tokens } = results;
-	verdicts.push(
-		verdict(
-			`one token per credential per process per hour: ${tokens.executions} executions back to back (floor 1)`,
-			tokens.backToBack.ours.tokens,
-			'<=',
-			tokens.backToBack.floor,
-			(value) => plural(value, 'token'),
-		),
-		verdict(
-			`one token per credential per process per hour: ${tokens.executions} executions ${tokens.spread.minutesBetween} min apart, ${fixed(tokens.spread.spanMinutes)} min (floor ${tokens.spread.floor})`,
-			tokens.spread.ours.tokens,
-			'<=',
-			tokens.spread.floor,
-			(value) =>
-				`${plural(value, 'token')}, ${plural(tokens.spread.ours.failed, 'refused request')}`,
-		),
-	);
-	for (const row of results.wallTime) {
-		const ours = timed(row.clients.ours, 'ours');
-		const plain = timed(row.clients.plain100, 'plain100');
-		verdicts.push(
-			verdict(
-				`walk of ${fixed(row.projects)} projects within ${TARGETS.walkRatio}× of ${row.pages} × ${results.settings.latencyMs} ms (warm token)`,
-				ours.ratioToFloor,
-				'<=',
-				TARGETS.walkRatio,
-				(value) =>
-					`${fixed(value, 3)}× (plain client ${fixed(plain.ratioToFloor, 3)}×, bare round trips ${fixed(row.roundTrips.ratioToFloor, 3)}×, timers alone ${fixed(row.timers.ratioToFloor, 3)}×)`,
-			),
-		);
-	}
-	for (const mode of results.items.modes.filter((entry) => entry.output === 'tenders')) {
-		verdicts.push(
-			verdict(
-				`≥ ${fixed(TARGETS.itemsPerSecond)} items per CPU second splitting ${fixed(results.items.projects)} projects into tenders${mode.simplify ? ', simplified' : ''} through the engine (CPU beyond the same walk in the default output)`,
-				mode.itemsPerModeCpuSecond ?? Infinity,
-				'>=',
-				TARGETS.itemsPerSecond,
-				(value) =>
-					`${Number.isFinite(value) ? fixed(value) : 'no measurable CPU'} items/s (whole walk: ${fixed(mode.itemsPerCpuSecond)} items/s)`,
-			),
-		);
-	}
-	for (const measurement of results.trigger) {
-		verdicts.push(
-			verdict(
-				`trigger comparison of ${fixed(measurement.tracked)} tracked tenders < ${TARGETS.triggerMs} ms CPU (${measurement.event})`,
-				measurement.diff.cpuMs,
-				'<',
-				TARGETS.triggerMs,
-				(value) =>
-					`${fixed(value)} ms (whole poll's state work ${fixed(measurement.total.cpuMs)} ms)`,
-			),
-			verdict(
-				`≤ ${TARGETS.bytesPerTender} bytes of static data per tracked tender (${measurement.event})`,
-				measurement.bytesPerTender,
-				'<=',
-				TARGETS.bytesPerTender,
-				(value) =>
-					`${fixed(value, 1)} B (with 36-character ids ${fixed(measurement.uuidBytesPerTender, 1)} B)`,
-			),
-		);
-	}
-	return verdicts;
-}
-
-/** @typedef {import('./tables').Section} Section */
-
-/** @param {RequestCounts} counts */
-function pagesAndTokens(counts) {
-	return `${fixed(counts.results)} + ${counts.tokens}${counts.failed > 0 ? ` (${counts.failed} refused)` : ''}`;
-}
-
-/** @param {Results} results */
-function requestsTable(results) {
-	return columnsSection(
-		'Requests of one full walk (page requests + token requests), each client cold',
-		results.requests,
-		[
-			['projects', (row) => fixed(row.projects)],
-			['floor', (row) => `${fixed(row.floor.results)} + ${row.floor.tokens}`],
-			['ours', (row) => pagesAndTokens(row.clients.ours)],
-			['recipe (HTTP Request + OAuth2)', (row) => pagesAndTokens(row.clients.recipe)],
-			['plain client, 25/page', (row) => pagesAndTokens(row.clients.defaultPageSize)],
-		],
-	);
-}
-
-/**
- * @param {Results} results
- * @returns {Section}
- */
-function tokensTable({ tokens }) {
-	/** @param {RequestCounts} counts */
-	const tokenCell = (counts) =>
-		`${counts.tokens} (${fixed(counts.results)} page requests${counts.failed > 0 ? `, ${counts.failed} refused with 401` : ''})`;
-	return {
-		title: `Token requests over ${tokens.executions} executions on one credential (${fixed(tokens.projectsPerExecution)} projects each)`,
-		headers: ['executions', 'floor', 'ours', 'recipe'],
-		rows: [
-			[
-				'back to back',
-				String(tokens.backToBack.floor),
-				tokenCell(tokens.backToBack.ours),
-				tokenCell(tokens.backToBack.recipe),
-			],
-			[
-				`${tokens.spread.minutesBetween} min apart, ${fixed(tokens.spread.spanMinutes)} min (simulated clock)`,
-				String(tokens.spread.floor),
-				tokenCell(tokens.spread.ours),
-				tokenCell(tokens.spread.recipe),
-			],
-		],
-	};
-}
-
-/** @param {Results} results */
-function wallTimeTable(results) {
-	/** @param {WallCell | undefined} cell */
-	const wallCell = (cell) =>
-		cell === undefined ? '—' : `${fixed(cell.medianMs)} ms (${fixed(cell.ratioToFloor, 3)}×)`;
-	return columnsSection(
-		`Wall time of a full walk, ${results.settings.latencyMs} ms added to every request, median of ${results.settings.repetitions} (× pages × latency)`,
-		results.wallTime,
-		[
-			['projects', (row) => fixed(row.projects)],
-			['floor', (row) => `${fixed(row.floorMs)} ms`],
-			['timers alone', (row) => wallCell(row.timers)],
-			['bare round trips', (row) => wallCell(row.roundTrips)],
-			['ours', (row) => wallCell(row.clients.ours)],
-			['ours cold (+ token)', (row) => wallCell(row.clients.oursCold)],
-			['recipe', (row) => wallCell(row.clients.recipe)],
-			['plain client, 100/page', (row) => wallCell(row.clients.plain100)],
-			['plain client, 25/page', (row) => wallCell(row.clients.defaultPageSize)],
-		],
-	);
-}
-
-/** @param {Results} results */
-function itemsTable(results) {
-	const { items } = results;
-	/** @param {Results['items']['modes'][number]} mode */
-	const isDefault = (mode) => mode.output === 'projects' && !mode.simplify;
-	/** @param {Results['items']['modes'][number]} mode */
-	const shapingAlone = (mode) => {
-		const alone = items.shaping.find(
-			(entry) => entry.output === mode.output && entry.simplify === mode.simplify,
-		);
-		return alone === undefined ? '—' : `${fixed(alone.cpuMs, 1)} ms`;
-	};
-	return columnsSection(
-		`${fixed(items.projects)} projects (${fixed(items.tenders)} tenders, ${mebibytes(items.responseBytes)} of JSON in ${items.pages} pages) into items through the engine, warm CPU, median of ${results.settings.repetitions}; the plain client (fetch + JSON.parse) walks the same pages in ${fixed(median(items.modes.map((mode) => mode.plainCpuMs)))} ms, JSON.parse alone takes ${fixed(items.parseCpuMs)} ms`,
-		items.modes,
-		[
-			['output', (mode) => `${mode.output}${mode.simplify ? ', simplified' : ''}`],
-			['items', (mode) => fixed(mode.items)],
-			['whole walk CPU', (mode) => `${fixed(mode.oursCpuMs)} ms`],
-			['items / CPU s', (mode) => fixed(mode.itemsPerCpuSecond)],
-			['of it: this output', (mode) => (isDefault(mode) ? '—' : `${fixed(mode.modeCpuMs)} ms`)],
-			[
-				'items / CPU s of it',
-				(mode) =>
-					isDefault(mode) || mode.itemsPerModeCpuSecond === null
-						? '—'
-						: fixed(mode.itemsPerModeCpuSecond),
-			],
-			['beyond plain client', (mode) => `${fixed(mode.beyondPlainCpuMs)} ms`],
-			['shaping alone', shapingAlone],
-			['peak RSS', (mode) => mebibytes(mode.peakRssBytes)],
-			['RSS growth', (mode) => mebibytes(mode.rssGrowthBytes)],
-			['heap growth', (mode) => mebibytes(mode.peakHeapGrowthBytes)],
-		],
-	);
-}
-
-/** @param {Results} results */
-function triggerTable(results) {
-	/** @param {{ cpuMs: number, wallMs: number }} step */
-	const cpuAndWall = (step) => `${fixed(step.cpuMs)} (${fixed(step.wallMs)})`;
-	return columnsSection(
-		`Trigger state work per poll, ${fixed(results.trigger[0]?.tracked ?? 0)} tracked tenders (1% new, 1% changed, 1% gone): median CPU (wall) ms`,
-		results.trigger,
-		[
-			['event', (measurement) => measurement.event],
-			['read state', (measurement) => cpuAndWall(measurement.read)],
-			['list tenders', (measurement) => cpuAndWall(measurement.list)],
-			['compare', (measurement) => cpuAndWall(measurement.diff)],
-			['write state', (measurement) => cpuAndWall(measurement.write)],
-			['total', (measurement) => cpuAndWall(measurement.total)],
-			['static data', (measurement) => mebibytes(measurement.stateBytes)],
-			['bytes / tender', (measurement) => fixed(measurement.bytesPerTender, 1)],
-			['with 36-char ids', (measurement) => fixed(measurement.uuidBytesPerTender, 1)],
-		],
-	);
-}
-
-/**
- * @param {Results} results
- * @returns {string} Markdown
- */
-function renderTables(results) {
-	const sections = [
-		requestsTable(results),
-		tokensTable(results),
-		wallTimeTable(results),
-		...networkSections(results.network),
-		itemsTable(results),
-		triggerTable(results),
-		columnsSection('Targets', results.verdicts, [
-			['', (entry) => (entry.met ? 'met' : 'MISSED')],
-			['target', (entry) => entry.target],
-			['measured', (entry) => entry.measured],
+function judge({ settings, tokens, wallTime, items, trigger }) {
+	const oneToken = `one token per credential per process per hour: ${tokens.executions} executions`;
+	const { backToBack, spread } = tokens;
+	return [
+		...wallTime.map(({ projects, floor, requests: { ours } }) => ({
+			met: ours.results === floor.results && ours.tokens === floor.tokens,
+			target: `requests = floor for ${fixed(projects)} projects (${pagesAndTokens(floor)})`,
+			measured: `${pagesAndTokens(ours)}${ours.failed > 0 ? `, ${ours.failed} refused` : ''}`,
+		})),
+		{
+			met: backToBack.ours.tokens <= backToBack.floor,
+			target: `${oneToken} back to back (floor ${backToBack.floor})`,
+			measured: plural(backToBack.ours.tokens, 'token'),
+		},
+		{
+			met: spread.ours.tokens <= spread.floor,
+			target: `${oneToken} ${spread.minutesBetween} min apart, ${fixed(spread.spanMinutes)} min (floor ${spread.floor})`,
+			measured: `${plural(spread.ours.tokens, 'token')}, ${plural(spread.ours.failed, 'refused request')}`,
+		},
+		...wallTime.map(({ projects, pages, cells }) => ({
+			met: cells.ours.ratioToFloor <= WALK_RATIO,
+			target: `walk of ${fixed(projects)} projects within ${WALK_RATIO}× of ${pages} × ${settings.latencyMs} ms (warm token)`,
+			measured: `${fixed(cells.ours.ratioToFloor, 3)}× (plain client ${fixed(cells.plain100.ratioToFloor, 3)}×, bare round trips ${fixed(cells.roundTrips.ratioToFloor, 3)}×, timers alone ${fixed(cells.timers.ratioToFloor, 3)}×)`,
+		})),
+		...items.modes
+			.filter((mode) => mode.output === 'tenders')
+			.map((mode) => ({
+				met: mode.itemsPerModeCpuSecond === null || mode.itemsPerModeCpuSecond >= ITEMS_PER_SECOND,
+				target: `≥ ${fixed(ITEMS_PER_SECOND)} items per CPU second splitting ${fixed(items.projects)} projects into tenders${mode.simplify ? ', simplified' : ''} through the engine (CPU beyond the same walk in the default output)`,
+				measured: `${mode.itemsPerModeCpuSecond === null ? 'no measurable CPU' : fixed(mode.itemsPerModeCpuSecond)} items/s (whole walk: ${fixed(mode.itemsPerCpuSecond)} items/s)`,
+			})),
+		...trigger.flatMap((measurement) => [
+			{
+				met: measurement.diff.cpuMs < COMPARE_MS,
+				target: `trigger comparison of ${fixed(measurement.tracked)} tracked tenders < ${COMPARE_MS} ms CPU (${measurement.event})`,
+				measured: `${fixed(measurement.diff.cpuMs)} ms (whole poll's state work ${fixed(measurement.total.cpuMs)} ms)`,
+			},
+			{
+				met: measurement.bytesPerTender <= BYTES_PER_TENDER,
+				target: `≤ ${BYTES_PER_TENDER} bytes of static data per tracked tender (${measurement.event})`,
+				measured: `${fixed(measurement.bytesPerTender, 1)} B (with 36-character ids ${fixed(measurement.uuidBytesPerTender, 1)} B)`,
+			},
 		]),
 	];
-	return [headline(results), probeLine(results.network), renderSections(sections)].join('\n');
 }
+
+/** @param {RequestCounts} counts */
+const countsCell = ({ results, tokens, failed }) =>
+	`${fixed(results)} + ${tokens}${failed > 0 ? ` (${failed} refused)` : ''}`;
+
+/** @param {RequestCounts} counts */
+const tokensCell = ({ results, tokens, failed }) =>
+	`${tokens} (${fixed(results)} page requests${failed > 0 ? `, ${failed} refused with 401` : ''})`;
+
+/** @param {{ medianMs: number, ratioToFloor: number }} cell */
+const wallCell = (cell) => `${fixed(cell.medianMs)} ms (${fixed(cell.ratioToFloor, 3)}×)`;
+
+/** @param {{ cpuMs: number, wallMs: number }} step */
+const cpuAndWall = (step) => `${fixed(step.cpuMs)} (${fixed(step.wallMs)})`;
+
+/** @param {Results} results */
+function loopbackSections({ settings, tokens, wallTime, items, trigger }) {
+	const { executions, projectsPerExecution, backToBack, spread } = tokens;
+	return [
+		columnsSection(
+			'Requests of one full walk (page requests + token requests), each client cold',
+			wallTime,
+			[
+				['projects', (row) => fixed(row.projects)],
+				['floor', (row) => countsCell({ ...row.floor, failed: 0 })],
+				['ours', (row) => countsCell(row.requests.ours)],
+				['recipe (HTTP Request + OAuth2)', (row) => countsCell(row.requests.recipe)],
+				['plain client, 25/page', (row) => countsCell(row.requests.defaultPageSize)],
+			],
+		),
+		columnsSection(
+			`Token requests over ${executions} executions on one credential (${fixed(projectsPerExecution)} projects each)`,
+			[
+				{ label: 'back to back', ...backToBack },
+				{
+					label: `${spread.minutesBetween} min apart, ${fixed(spread.spanMinutes)} min (simulated clock)`,
+					...spread,
+				},
+			],
+			[
+				['executions', (row) => row.label],
+				['floor', (row) => String(row.floor)],
+				['ours', (row) => tokensCell(row.ours)],
+				['recipe', (row) => tokensCell(row.recipe)],
+			],
+		),
+		columnsSection(
+			`Wall time of a full walk, ${settings.latencyMs} ms added to every request, median of ${settings.repetitions} (× pages × latency)`,
+			wallTime,
+			[
+				['projects', (row) => fixed(row.projects)],
+				['floor', (row) => `${fixed(row.floorMs)} ms`],
+				['timers alone', (row) => wallCell(row.cells.timers)],
+				['bare round trips', (row) => wallCell(row.cells.roundTrips)],
+				['ours', (row) => wallCell(row.cells.ours)],
+				['recipe', (row) => wallCell(row.cells.recipe)],
+				['plain client, 100/page', (row) => wallCell(row.cells.plain100)],
+			],
+		),
+		columnsSection(
+			`${fixed(items.projects)} projects (${fixed(items.tenders)} tenders, ${mebibytes(items.responseBytes)} of JSON in ${items.pages} pages) into items through the engine, warm CPU, median of ${settings.repetitions}; the plain client (fetch + JSON.parse) walks the same pages in ${fixed(items.plainCpuMs)} ms, JSON.parse alone takes ${fixed(items.parseCpuMs)} ms`,
+			items.modes,
+			[
+				['output', (mode) => `${mode.output}${mode.simplify ? ', simplified' : ''}`],
+				['items', (mode) => fixed(mode.items)],
+				['whole walk CPU', (mode) => `${fixed(mode.oursCpuMs)} ms`],
+				['items / CPU s', (mode) => fixed(mode.itemsPerCpuSecond)],
+				['of it: this output', (mode) => (isDefault(mode) ? '—' : `${fixed(mode.modeCpuMs)} ms`)],
+				[
+					'items / CPU s of it',
+					(mode) =>
+						isDefault(mode) || mode.itemsPerModeCpuSecond === null
+							? '—'
+							: fixed(mode.itemsPerModeCpuSecond),
+				],
+				['beyond plain client', (mode) => `${fixed(mode.beyondPlainCpuMs)} ms`],
+				['shaping alone', (mode) => `${fixed(mode.shapingCpuMs, 1)} ms`],
+			],
+		),
+		columnsSection(
+			`Trigger state work per poll, ${fixed(trigger[0].tracked)} tracked tenders (1% new, 1% changed, 1% gone): median CPU (wall) ms`,
+			trigger,
+			[
+				['event', (row) => row.event],
+				['read state', (row) => cpuAndWall(row.read)],
+				['list tenders', (row) => cpuAndWall(row.list)],
+				['compare', (row) => cpuAndWall(row.diff)],
+				['write state', (row) => cpuAndWall(row.write)],
+				['total', (row) => cpuAndWall(row.total)],
+				['static data', (row) => mebibytes(row.stateBytes)],
+				['bytes / tender', (row) => fixed(row.bytesPerTender, 1)],
+				['with 36-char ids', (row) => fixed(row.uuidBytesPerTender, 1)],
+			],
+		),
+	];
+}
+
+/** @param {{ output: string, simplify: boolean }} mode */
+const isDefault = (mode) => mode.output === 'projects' && !mode.simplify;
 
 /**
- * What ran, on what, and how busy the machine was.
- * @param {Pick<Results, 'machine' | 'versions'>} results
+ * Prints the tables and writes them as Markdown beside the results as JSON.
+ * @param {string} file
+ * @param {Results} results
  */
-function headline({ machine, versions }) {
-	const loads = (/** @type {number[]} */ values) =>
-		values.map((value) => fixed(value, 1)).join(' ');
-	return `n8n-core ${versions['n8n-core']}, n8n-workflow ${versions['n8n-workflow']}, n8n-nodes-base ${versions['n8n-nodes-base']} (HTTP Request node v${versions.httpRequestNode}); Node ${machine.node}, ${machine.cpus} CPUs, load average ${loads(machine.loadAverageAtStart)} at start, ${loads(machine.loadAverageAtEnd)} at end`;
+function writeResults(file, results) {
+	const { machine, versions } = results;
+	const [start, end] = [machine.loadAverageAtStart[0], machine.loadAverageAtEnd[0]];
+	const headline = `n8n-core ${versions['n8n-core']}, n8n-workflow ${versions['n8n-workflow']}, n8n-nodes-base ${versions['n8n-nodes-base']} (HTTP Request node v${versions.httpRequestNode}); Node ${machine.node}, ${machine.cpus} CPUs, load average ${fixed(start, 1)} at start, ${fixed(end, 1)} at end`;
+	const targets = columnsSection('Targets', results.verdicts, [
+		['', (verdict) => (verdict.met ? 'met' : 'MISSED')],
+		['target', (verdict) => verdict.target],
+		['measured', (verdict) => verdict.measured],
+	]);
+	const sections = [...loopbackSections(results), ...networkSections(results.network), targets];
+	const tables = [headline, probeLine(results.network), renderSections(sections)].join('\n');
+	const markdownFile = file.replace(/\.json$/, '.md');
+	fs.mkdirSync(path.dirname(file), { recursive: true });
+	fs.writeFileSync(file, `${JSON.stringify(results, null, '\t')}\n`);
+	fs.writeFileSync(markdownFile, `${tables}\n`);
+	process.stdout.write(`${tables}\n\nResults: ${file} (tables as Markdown: ${markdownFile})\n`);
 }
 
-module.exports = { headline, judge, renderTables, verdict };
+module.exports = { judge, writeResults };

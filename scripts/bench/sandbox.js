@@ -2,99 +2,88 @@
 'use strict';
 
 /**
- * The bench's sandbox: one company whose keywords match every tender, holding exactly the number
- * of projects asked for, with 1 to 5 tenders each (3 on average, so 10,000 projects carry 30,000
- * tenders). The rate limit is off: the bench makes in minutes the requests the API spreads over
- * hours. The response cache is on for an hour, so a repeated walk is answered from the sandbox's
- * cache (as the API may answer a repeated cursor and limit): every request still reaches the
- * server and is logged, but the sandbox's own page building no longer counts against the timed
- * clients, as the floor (pages × latency) assumes a server that takes no time.
+ * The benches' sandbox: one client registered to the given companies, each holding exactly
+ * `projects` matched projects, and what the sandbox logged, counted.
  */
 
 const { startSandbox, SANDBOX_FIXTURES } = require('../../sandbox');
 
 /** @typedef {import('../../sandbox').Sandbox} Sandbox */
-/** @typedef {import('../../sandbox/server').RequestLogEntry} RequestLogEntry */
+/** @typedef {Awaited<ReturnType<typeof startBenchSandbox>>} BenchSandbox */
 
-const BENCH_COMPANY_ID = 'bench-company';
-const BENCH_CLIENT = Object.freeze({ clientId: 'bench-client', clientSecret: 'bench-secret' });
-/** Every tender's type is Tender or Procurement, and its words are matched against keywords. */
-const MATCH_ALL_KEYWORDS = ['tender', 'procurement'];
-/** Tenders per project in turn: 1 to 5, averaging 3. */
-const TENDERS_PER_PROJECT = [3, 1, 5, 2, 4];
-/** A fixed start day, so every run has the same data. */
-const BENCH_NOW = '2025-03-03T09:00:00.000Z';
-const RESULTS_PATH = /^\/api\/supplier\/v1\/companies\/[^/]+\/speci-finder\/results$/;
+/** The fixtures' client, the one the examples' credential holds, here registered to the companies. */
+const { client, scope } = SANDBOX_FIXTURES;
+const RESULTS_PATH = /^\/api\/supplier\/v1\/companies\/([^/]+)\/speci-finder\/results$/;
 
 /**
- * @typedef {object} BenchSandbox
- * @property {Sandbox} sandbox
- * @property {number} projects
- * @property {number} tenders
- * @property {string} companyId
- * @property {{ clientId: string, clientSecret: string }} client
+ * @param {Omit<import('../../sandbox').SandboxOptions, 'companies' | 'clients'> & { companies: { companyId: string, keywords: string[] }[], projects: number, tendersPerProject?: number[] }} options
+ *   tendersPerProject: each project's tenders, in turn (default one each)
  */
-
-/**
- * @param {{ projects: number, seed?: number, https?: boolean }} options https: serve HTTPS (TLS 1.2
- *   or 1.3 until sandbox.setTlsVersion pins one)
- * @returns {Promise<BenchSandbox>}
- */
-async function startBenchSandbox({ projects, seed = 7, https = false }) {
+async function startBenchSandbox({ companies, projects, tendersPerProject = [1], ...options }) {
+	const companyIds = companies.map((company) => company.companyId);
 	const sandbox = await startSandbox({
-		...(https ? { https: {} } : {}),
-		seed,
+		...options,
 		projects: 0,
-		now: BENCH_NOW,
-		rateLimit: false,
-		cacheSeconds: 3600,
-		companies: [{ companyId: BENCH_COMPANY_ID, keywords: MATCH_ALL_KEYWORDS }],
-		clients: [
-			{
-				...BENCH_CLIENT,
-				scopes: [SANDBOX_FIXTURES.scope],
-				companyIds: [BENCH_COMPANY_ID],
-			},
-		],
+		companies,
+		clients: [{ ...client, scopes: [scope], companyIds }],
 	});
-	let tenders = 0;
-	for (let index = 0; index < projects; index++) {
-		const count = TENDERS_PER_PROJECT[index % TENDERS_PER_PROJECT.length];
-		const first = sandbox.openTender({ companyId: BENCH_COMPANY_ID });
-		for (let extra = 1; extra < count; extra++) {
-			sandbox.openTender({
-				companyId: BENCH_COMPANY_ID,
-				projectId: first.projectId,
-				type: extra % 3 === 0 ? 'Procurement' : 'Tender',
-			});
+	const tenders = Array.from({ length: projects }, (_, index) => {
+		return tendersPerProject[index % tendersPerProject.length];
+	});
+	try {
+		for (const companyId of companyIds) {
+			for (const count of tenders) {
+				const { projectId } = sandbox.openTender({ companyId });
+				for (let extra = 1; extra < count; extra++) {
+					const type = extra % 3 === 0 ? 'Procurement' : 'Tender';
+					sandbox.openTender({ companyId, projectId, type });
+				}
+			}
+			const listed = sandbox.listOpen(companyId).length;
+			if (listed !== projects)
+				throw new Error(`${companyId} lists ${listed} of ${projects} projects`);
 		}
-		tenders += count;
-	}
-	const listed = sandbox.listOpen(BENCH_COMPANY_ID);
-	if (listed.length !== projects) {
+	} catch (error) {
 		await sandbox.stop();
-		throw new Error(
-			`the bench sandbox lists ${listed.length} projects instead of ${projects}; the data set is not what the bench measures`,
-		);
+		throw error;
 	}
 	sandbox.resetRequests();
-	return { sandbox, projects, tenders, companyId: BENCH_COMPANY_ID, client: { ...BENCH_CLIENT } };
+	return {
+		sandbox,
+		projects,
+		tenders: tenders.reduce((sum, count) => sum + count, 0),
+		/** What a client walking the first company needs to know. */
+		target: { url: sandbox.url, companyId: companyIds[0], client: { ...client } },
+	};
 }
 
 /**
- * @typedef {object} RequestCounts
- * @property {number} results requests to the results endpoint
- * @property {number} tokens requests to the token endpoint
- * @property {number} failed requests answered with a status other than 200
+ * The walks' sandbox: one company whose keywords match every tender, its projects holding 1 to 5
+ * tenders (3 on average), the same data in every run. No rate limit: the bench sends in minutes
+ * what the API spreads over hours. A repeated page comes from the sandbox's cache, as the API may
+ * answer a repeated cursor, so the timed clients do not pay for the sandbox building pages (the
+ * floor assumes a server that takes no time); every request still reaches it and is logged.
+ * @param {number} projects
+ * @param {boolean} [https] serve HTTPS (TLS 1.2 or 1.3 until sandbox.setTlsVersion pins one)
  */
+function startWalkSandbox(projects, https = false) {
+	return startBenchSandbox({
+		companies: [{ companyId: 'bench-company', keywords: ['tender', 'procurement'] }],
+		projects,
+		tendersPerProject: [3, 1, 5, 2, 4],
+		seed: 7,
+		now: '2025-03-03T09:00:00.000Z',
+		rateLimit: false,
+		cacheSeconds: 3600,
+		...(https ? { https: {} } : {}),
+	});
+}
 
 /**
- * Counts what the sandbox logged since its last resetRequests().
+ * What the sandbox logged since its last resetRequests().
  * @param {Sandbox} sandbox
- * @returns {RequestCounts}
  */
 function countRequests(sandbox) {
-	/** @type {RequestCounts} */
 	const counts = { results: 0, tokens: 0, failed: 0 };
 	for (const entry of sandbox.requests()) {
 		if (entry.path === '/oauth2/token') counts.tokens++;
@@ -104,4 +93,6 @@ function countRequests(sandbox) {
 	return counts;
 }
 
-module.exports = { startBenchSandbox, countRequests };
+/** @typedef {ReturnType<typeof countRequests>} RequestCounts */
+
+module.exports = { startBenchSandbox, startWalkSandbox, countRequests, RESULTS_PATH };

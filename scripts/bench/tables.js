@@ -2,8 +2,8 @@
 'use strict';
 
 /**
- * The bench's numbers as text, and its tables as Markdown (markdown-table), which read as plain
- * columns in a terminal and paste into docs/benchmarks.md as they are.
+ * The benches' numbers as text, and their tables as Markdown (markdown-table): plain columns in a
+ * terminal, pasted into the docs as they are.
  */
 
 const { markdownTable } = require('markdown-table');
@@ -12,19 +12,11 @@ const { markdownTable } = require('markdown-table');
  * @param {number} value
  * @param {number} [digits]
  */
-function fixed(value, digits = 0) {
-	return value.toLocaleString('en-US', {
-		minimumFractionDigits: digits,
-		maximumFractionDigits: digits,
-	});
-}
+const fixed = (value, digits = 0) =>
+	value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
 
-/**
- * @param {number} bytes
- */
-function mebibytes(bytes) {
-	return `${fixed(bytes / 1024 / 1024, 1)} MiB`;
-}
+/** @param {number} bytes */
+const mebibytes = (bytes) => `${fixed(bytes / 1024 / 1024, 1)} MiB`;
 
 /** @typedef {{ title: string, headers: string[], rows: string[][] }} Section */
 
@@ -37,17 +29,13 @@ function mebibytes(bytes) {
  * @returns {Section}
  */
 function columnsSection(title, items, columns) {
-	return {
-		title,
-		headers: columns.map(([header]) => header),
-		rows: items.map((item) => columns.map(([, cell]) => cell(item))),
-	};
+	const headers = columns.map(([header]) => header);
+	return { title, headers, rows: items.map((item) => columns.map(([, cell]) => cell(item))) };
 }
 
 /**
+ * Each section's title in bold, then its table: columns of numbers right-aligned, pipes escaped.
  * @param {Section[]} sections
- * @returns {string} each section's title in bold, then its table; columns of numbers right-aligned,
- *   pipes in cells escaped
  */
 function renderSections(sections) {
 	const isNumber = (/** @type {string} */ cell) => /^[-+]?[\d,.]+( ?[%×a-zA-Z/]+)?$|^—$/.test(cell);

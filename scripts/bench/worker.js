@@ -2,26 +2,21 @@
 'use strict';
 
 /**
- * The bench's child processes (item-costs-worker.js, network-worker.js): the parent sends jobs
- * over IPC, one at a time, and the child answers each with its result or its error.
+ * The bench's worker process, for what must not share a process with the sandbox (items.js) or
+ * must start with another environment (network.js): the parent sends jobs over IPC, one at a
+ * time, and the worker answers each with its result or its error.
  */
 
 const { fork } = require('node:child_process');
-const path = require('node:path');
 
-/** @typedef {{ ok: true, result: any } | { ok: false, error: string }} Answer */
-
-/** @param {unknown} error */
-const messageOf = (error) => (error instanceof Error ? error.message : String(error));
+const { installRuntime } = require('./runtime');
 
 /**
- * Starts a worker of this folder and resolves once it is ready for jobs.
- * @param {string} script e.g. "item-costs-worker.js"
- * @param {{ env?: NodeJS.ProcessEnv, execArgv?: string[] }} [options]
- * @returns {Promise<{ run: (job: object) => Promise<any>, stop: () => Promise<void> }>}
+ * Starts a worker and resolves once it is ready for jobs.
+ * @param {{ env?: NodeJS.ProcessEnv }} [options]
  */
-async function startWorker(script, options = {}) {
-	const child = fork(path.join(__dirname, script), [], {
+async function startWorker(options = {}) {
+	const child = fork(__filename, [], {
 		...options,
 		stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
 	});
@@ -29,20 +24,21 @@ async function startWorker(script, options = {}) {
 	let waiting;
 	child.on('message', (message) => waiting?.(message));
 	const exited = new Promise((resolve) => child.once('exit', resolve));
-	/** @returns {Promise<any>} */
+	/** @returns {Promise<{ result?: any, error?: string }>} */
 	const next = () =>
 		new Promise((resolve, reject) => {
 			waiting = resolve;
-			exited.then(() => reject(new Error(`the bench worker ${script} exited`)));
+			exited.then(() => reject(new Error('the bench worker exited')));
 		});
 	await next();
 	return {
+		/** @param {{ kind: string, [key: string]: unknown }} job */
 		run: async (job) => {
-			const answer = /** @type {Promise<Answer>} */ (next());
+			const answer = next();
 			child.send(job);
-			const settled = await answer;
-			if (!settled.ok) throw new Error(settled.error);
-			return settled.result;
+			const { result, error } = await answer;
+			if (error !== undefined) throw new Error(error);
+			return result;
 		},
 		stop: async () => {
 			if (child.connected) child.disconnect();
@@ -51,23 +47,22 @@ async function startWorker(script, options = {}) {
 	};
 }
 
-/**
- * In a worker: says it is ready, then answers every job the parent sends with `handle`'s result,
- * and exits when the parent lets go (clients may hold sockets and timers that would keep it up).
- * @param {(job: any) => Promise<unknown>} handle
- */
-function serveJobs(handle) {
-	const send = process.send?.bind(process);
-	if (send === undefined)
-		throw new Error(`${process.argv[1]} runs as a bench worker (fork with IPC)`);
-	process.on('message', (job) => {
-		handle(job).then(
-			(result) => send({ ok: true, result }),
-			(error) => send({ ok: false, error: messageOf(error) }),
+/** In the worker; it exits when the parent lets go (clients may hold sockets and timers). */
+async function serveJobs() {
+	const send = /** @type {(message: object) => void} */ (process.send?.bind(process));
+	await installRuntime();
+	/** @type {Record<string, (job: any) => Promise<unknown>>} */
+	const jobs = { items: require('./items').itemsJob, ...require('./network').networkJobs };
+	process.on('message', (/** @type {{ kind: string }} */ job) => {
+		jobs[job.kind](job).then(
+			(result) => send({ result }),
+			(error) => send({ error: error instanceof Error ? error.message : String(error) }),
 		);
 	});
 	process.once('disconnect', () => process.exit(0));
 	send({ ready: true });
 }
 
-module.exports = { startWorker, serveJobs };
+if (require.main === module) void serveJobs();
+
+module.exports = { startWorker };

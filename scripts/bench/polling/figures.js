@@ -2,39 +2,21 @@
 'use strict';
 
 /**
- * The figures of a run, from three sources: n8n's executions and the items the triggers emitted
- * (its REST API, with each execution's data), the sandbox's request log, and n8n's own log.
- * Times are this machine's epoch ms; the request log's sandbox times are converted.
+ * The figures of a polling run, from n8n's executions and what the triggers emitted (its REST
+ * API), the sandbox's request log and n8n's own log; times are this machine's epoch ms.
  */
 
 const fs = require('node:fs');
 
 const { outputItems } = require('../../n8n/client');
-const { walksByCompany } = require('./walks');
-const { TRIGGER_NODE } = require('./workflows');
+const { DEFAULT_PAGE_SIZE, pagesFor } = require('../floors');
+const { RESULTS_PATH } = require('../sandbox');
+const { fixed } = require('../tables');
 
-const RESULTS_PATH = /^\/api\/supplier\/v1\/companies\/([^/]+)\/speci-finder\/results$/;
-const TOKEN_PATH = '/oauth2/token';
-const FIVE_MINUTES_MS = 5 * 60_000;
-const LOG_LINES = Object.freeze({
-	pollTimedOut: 'Poll exceeded its timeout and was abandoned',
-	cursorsDisabled: 'durable poll cursors stay disabled',
-	skippedPoll: 'skipped a poll',
-	backingOff: 'Poll failed; backing off',
-});
+/** @typedef {{ tenderId: string, companyId: string, openedAtMs: number }} OpenedTender */
+/** @typedef {{ ms: number, companyId: string, status: number, cursor: unknown, limit: unknown }} TimedRequest */
 
-/** @typedef {import('./sandbox').OpenedTender} OpenedTender */
-/** @typedef {import('./walks').TimedRequest} TimedRequest */
-
-/**
- * @typedef {object} BenchExecution
- * @property {string} id
- * @property {string} workflowId
- * @property {string} status
- * @property {number} startedMs
- * @property {unknown[]} tenderIds what the trigger emitted, by item
- * @property {string} [error] the failed execution's message
- */
+const TRIGGER_NODE = 'Supplier Matched Projects Trigger';
 
 /**
  * @param {number[]} sorted ascending
@@ -43,200 +25,141 @@ const LOG_LINES = Object.freeze({
  */
 function quantile(sorted, fraction) {
 	if (sorted.length === 0) return undefined;
-	const rank = Math.ceil(fraction * sorted.length) - 1;
-	return sorted[Math.min(sorted.length - 1, Math.max(0, rank))];
+	return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(fraction * sorted.length) - 1))];
 }
 
 /**
- * Every execution of the bench's workflows, with what its trigger emitted.
+ * When each complete walk of one company started. A walk starts with an accepted first page (no
+ * cursor) and is complete once as many pages were accepted as the company's matched projects
+ * fill; a new first page before that abandons it. Refused requests neither start nor advance a
+ * walk, so a walk retried or spread over several polls counts once.
+ * @param {TimedRequest[]} requests the company's, oldest first
+ * @param {(ms: number) => number} matchedAt the company's matched projects at that instant
+ */
+function completeWalkStarts(requests, matchedAt) {
+	const starts = [];
+	/** @type {{ startMs: number, pages: number, needed: number } | undefined} */
+	let walk;
+	for (const request of requests.filter((each) => each.status === 200)) {
+		if (!request.cursor) {
+			const pageSize = Number(request.limit ?? DEFAULT_PAGE_SIZE);
+			walk = { startMs: request.ms, pages: 0, needed: pagesFor(matchedAt(request.ms), pageSize) };
+		}
+		if (walk !== undefined && ++walk.pages >= walk.needed) {
+			starts.push(walk.startMs);
+			walk = undefined;
+		}
+	}
+	return starts;
+}
+
+/**
+ * Every execution of the bench's workflows before the end, with what its trigger emitted.
  * @param {import('../../n8n/client').N8nClient} client
  * @param {Map<string, string>} companyOf by workflow id
- * @returns {Promise<BenchExecution[]>}
- */
-async function readExecutions(client, companyOf) {
-	const listed = (await client.listExecutions()).filter((summary) =>
-		companyOf.has(summary.workflowId),
-	);
-	/** @type {BenchExecution[]} */
-	const executions = [];
-	for (const summary of listed) {
-		const detail = await client.getExecution(summary.id);
-		const runs = detail.runData[TRIGGER_NODE] ?? [];
-		const items = runs.length > 0 ? outputItems(detail, TRIGGER_NODE) : [];
-		const failed = summary.status === 'error' || summary.status === 'crashed' || !!detail.error;
-		const nodeError = runs[runs.length - 1]?.error;
-		executions.push({
-			id: summary.id,
-			workflowId: summary.workflowId,
-			status: summary.status,
-			startedMs: Date.parse(summary.startedAt ?? summary.stoppedAt ?? ''),
-			tenderIds: items.map((item) => item.tenderId),
-			...(failed && { error: detail.error?.message ?? nodeError?.message ?? summary.status }),
-		});
-	}
-	return executions;
-}
-
-/**
- * Each opened tender against the executions that announced it.
- * @param {{ opened: OpenedTender[], executions: BenchExecution[], companyOf: Map<string, string>, baselineMs: Map<string, number | undefined> }} input
- */
-function tenderFigures({ opened, executions, companyOf, baselineMs }) {
-	/** @type {Map<unknown, BenchExecution[]>} */
-	const announcedBy = new Map();
-	for (const execution of [...executions].sort((a, b) => a.startedMs - b.startedMs)) {
-		for (const tenderId of execution.tenderIds) {
-			announcedBy.set(tenderId, [...(announcedBy.get(tenderId) ?? []), execution]);
-		}
-	}
-	const tenders = opened.map((tender) => {
-		const by = announcedBy.get(tender.tenderId) ?? [];
-		const baseline = baselineMs.get(tender.companyId);
-		return {
-			...tender,
-			announcements: by.length,
-			byOtherCompanies: by.filter((e) => companyOf.get(e.workflowId) !== tender.companyId).length,
-			latencyMs: by.length > 0 ? by[0].startedMs - tender.openedAtMs : undefined,
-			openedBeforeBaseline: baseline === undefined || tender.openedAtMs < baseline,
-		};
-	});
-	const latencies = tenders.flatMap((t) => (t.latencyMs === undefined ? [] : [t.latencyMs]));
-	latencies.sort((a, b) => a - b);
-	const openedIds = new Set(opened.map((tender) => tender.tenderId));
-	const lost = tenders.filter((tender) => tender.announcements === 0);
-	return {
-		opened: tenders.length,
-		exactlyOnce: tenders.filter((tender) => tender.announcements === 1).length,
-		duplicated: tenders.filter((tender) => tender.announcements > 1).length,
-		lost: lost.length,
-		lostOpenedBeforeBaseline: lost.filter((tender) => tender.openedBeforeBaseline).length,
-		announcedByOtherCompanies: tenders.filter((tender) => tender.byOtherCompanies > 0).length,
-		otherTendersAnnounced: [...announcedBy.keys()].filter((id) => !openedIds.has(String(id)))
-			.length,
-		latencyMs: {
-			median: quantile(latencies, 0.5),
-			p95: quantile(latencies, 0.95),
-			max: latencies[latencies.length - 1],
-		},
-		tenders,
-	};
-}
-
-/**
- * @param {BenchExecution[]} executions
- */
-function executionFigures(executions) {
-	/** @type {Map<string, number>} */
-	const messages = new Map();
-	for (const execution of executions) {
-		if (execution.error !== undefined) {
-			messages.set(execution.error, (messages.get(execution.error) ?? 0) + 1);
-		}
-	}
-	return {
-		total: executions.length,
-		announcing: executions.filter((execution) => execution.tenderIds.length > 0).length,
-		failed: executions.filter((execution) => execution.error !== undefined).length,
-		errorMessages: [...messages]
-			.map(([message, count]) => ({ message, count }))
-			.sort((a, b) => b.count - a.count),
-	};
-}
-
-/**
- * Requests per minute over the run, and in the busiest 5-minute window (sliding; the whole run
- * when it is shorter).
- * @param {number[]} times ascending
- * @param {number} fromMs
  * @param {number} toMs
  */
-function perMinute(times, fromMs, toMs) {
-	const spanMs = Math.min(FIVE_MINUTES_MS, toMs - fromMs);
-	let busiest = 0;
-	let last = 0;
-	for (const [first, startMs] of [fromMs, ...times].entries()) {
-		if (startMs > toMs - spanMs) break;
-		const from = Math.max(0, first - 1);
-		while (last < times.length && times[last] < startMs + spanMs) last++;
-		busiest = Math.max(busiest, last - from);
+async function readExecutions(client, companyOf, toMs) {
+	const executions = [];
+	for (const summary of await client.listExecutions()) {
+		const startedMs = Date.parse(summary.startedAt ?? summary.stoppedAt ?? '');
+		if (!companyOf.has(summary.workflowId) || startedMs > toMs) continue;
+		const detail = await client.getExecution(summary.id);
+		const ran = (detail.runData[TRIGGER_NODE] ?? []).length > 0;
+		const failed = summary.status === 'error' || summary.status === 'crashed' || !!detail.error;
+		const tenderIds = ran ? outputItems(detail, TRIGGER_NODE).map((item) => item.tenderId) : [];
+		executions.push({ startedMs, tenderIds, failed });
 	}
-	return { mean: times.length / ((toMs - fromMs) / 60_000), max5Min: busiest / (spanMs / 60_000) };
+	return executions.sort((a, b) => a.startedMs - b.startedMs);
 }
 
 /**
- * @param {{ requests: TimedRequest[], tokenRequests: number, fromMs: number, toMs: number }} input
+ * The longest a company waited between starts of complete walks, from its activation to the end
+ * of the run, in floor cycles: the worst company's.
+ * @param {TimedRequest[]} requests
+ * @param {Run} run
  */
-function requestFigures({ requests, tokenRequests, fromMs, toMs }) {
-	const times = requests.map((request) => request.ms);
-	const accepted = requests.filter((request) => request.status !== 429).map((r) => r.ms);
-	for (const list of [times, accepted]) list.sort((a, b) => a - b);
-	return {
-		results: requests.length,
-		rateLimited: requests.length - accepted.length,
-		otherErrors: requests.filter((r) => r.status !== 200 && r.status !== 429).length,
-		tokens: tokenRequests,
-		perMinute: perMinute(times, fromMs, toMs),
-		acceptedPerMinute: perMinute(accepted, fromMs, toMs),
-	};
-}
-
-/** @param {string} logFile n8n's console output */
-function logFigures(logFile) {
-	const lines = fs.existsSync(logFile) ? fs.readFileSync(logFile, 'utf8').split('\n') : [];
-	/** @param {string} text */
-	const count = (text) => lines.filter((line) => line.includes(text)).length;
-	return {
-		pollTimedOut: count(LOG_LINES.pollTimedOut),
-		cursorsStayDisabled: count(LOG_LINES.cursorsDisabled) > 0,
-		skippedPolls: count(LOG_LINES.skippedPoll),
-		backingOff: count(LOG_LINES.backingOff),
-	};
+function longestWaitCycles(requests, { bench, companyOf, opened, activations, floorMs, toMs }) {
+	const waits = activations.map(({ workflowId, startedMs }) => {
+		const companyId = companyOf.get(workflowId);
+		const openedAt = opened.filter((t) => t.companyId === companyId).map((t) => t.openedAtMs);
+		const matchedAt = (/** @type {number} */ ms) =>
+			bench.projects + openedAt.filter((at) => at <= ms).length;
+		const own = requests.filter((request) => request.companyId === companyId);
+		const starts = completeWalkStarts(own, matchedAt).filter((ms) => ms >= startedMs);
+		const points = [startedMs, ...starts, toMs];
+		return Math.max(...points.slice(1).map((ms, index) => ms - points[index]));
+	});
+	return Math.max(...waits) / floorMs;
 }
 
 /**
- * @param {{ client: import('../../n8n/client').N8nClient, bench: import('./sandbox').PollingSandbox, companyOf: Map<string, string>, opened: OpenedTender[], activations: import('./workflows').Activation[], projects: number, floorMs: number, fromMs: number, toMs: number, logFile: string }} input
- *   fromMs: the first activation; toMs: the end of the run
+ * @typedef {object} Run
+ * @property {import('../../n8n/client').N8nClient} client
+ * @property {import('../sandbox').BenchSandbox & { toRealMs: (at: string) => number }} bench
+ * @property {Map<string, string>} companyOf by workflow id
+ * @property {OpenedTender[]} opened
+ * @property {{ workflowId: string, startedMs: number, error?: string }[]} activations
+ * @property {number} floorMs
+ * @property {number} toMs the end of the run
+ * @property {string} logFile n8n's console output
  */
-async function collectFigures(input) {
-	const { bench, companyOf, fromMs, toMs } = input;
-	const logged = bench.sandbox.requests();
-	/** @type {TimedRequest[]} */
-	const requests = logged.flatMap((entry) => {
-		const match = RESULTS_PATH.exec(entry.path);
-		const ms = bench.toRealMs(entry.at);
-		return match && ms >= fromMs && ms <= toMs
-			? [{ ...entry, ms, companyId: decodeURIComponent(match[1]) }]
-			: [];
+
+/**
+ * The figures, as the rows of a table.
+ * @param {Run} run
+ * @returns {Promise<string[][]>}
+ */
+async function collectFigures(run) {
+	const { bench, opened, activations, floorMs, toMs } = run;
+	const fromMs = Math.min(...activations.map((activation) => activation.startedMs));
+	const requests = bench.sandbox.requests().flatMap(({ path, at, status, query }) => {
+		const match = RESULTS_PATH.exec(path);
+		const ms = bench.toRealMs(at);
+		const companyId = decodeURIComponent(match?.[1] ?? '');
+		const [cursor, limit] = [query.cursor, query.limit].map((value) => [value].flat()[0]);
+		return match && ms >= fromMs && ms <= toMs ? [{ ms, companyId, status, cursor, limit }] : [];
 	});
 	requests.sort((a, b) => a.ms - b.ms);
-	const activatedMs = new Map(
-		input.activations.map((a) => [companyOf.get(a.workflowId) ?? '', a.startedMs]),
-	);
-	const walks = walksByCompany({
-		requests,
-		companyIds: bench.companyIds,
-		projects: input.projects,
-		opened: input.opened,
-		activatedMs,
-		endMs: toMs,
-		floorMs: input.floorMs,
+	const executions = await readExecutions(run.client, run.companyOf, toMs);
+	const announced = opened.map(({ tenderId, openedAtMs }) => {
+		const by = executions.filter((execution) => execution.tenderIds.includes(tenderId));
+		return { count: by.length, latencyMs: by.length > 0 ? by[0].startedMs - openedAtMs : NaN };
 	});
-	const executions = (await readExecutions(input.client, companyOf)).filter(
-		(execution) => !(execution.startedMs > toMs),
-	);
-	const baselineMs = new Map(walks.map((walk) => [walk.companyId, walk.baselineMs]));
-	const tokenRequests = logged.filter(
-		(entry) => entry.path === TOKEN_PATH && bench.toRealMs(entry.at) <= toMs,
-	).length;
-	return {
-		tenders: tenderFigures({ opened: input.opened, executions, companyOf, baselineMs }),
-		executions: executionFigures(executions),
-		requests: requestFigures({ requests, tokenRequests, fromMs, toMs }),
-		walks,
-		log: logFigures(input.logFile),
-	};
+	const latencies = announced.map((tender) => tender.latencyMs).filter((ms) => !Number.isNaN(ms));
+	latencies.sort((a, b) => a - b);
+	const [median, p95] = [0.5, 0.95].map((fraction) => quantile(latencies, fraction));
+	const seconds = (/** @type {number | undefined} */ ms) =>
+		ms === undefined ? '—' : `${fixed(ms / 1000, 1)} s`;
+	const log = fs.existsSync(run.logFile) ? fs.readFileSync(run.logFile, 'utf8') : '';
+	const count = (/** @type {unknown[]} */ list) => fixed(list.length);
+	return [
+		['Tenders opened', count(opened)],
+		['Announced exactly once', count(announced.filter((tender) => tender.count === 1))],
+		['Announced more than once', count(announced.filter((tender) => tender.count > 1))],
+		['Never announced', count(announced.filter((tender) => tender.count === 0))],
+		['Latency open → announcing execution: median / p95', `${seconds(median)} / ${seconds(p95)}`],
+		['Floor cycle', seconds(floorMs)],
+		['p95 latency ÷ floor cycle', p95 === undefined ? '—' : fixed(p95 / floorMs, 2)],
+		[
+			'Longest wait between a company’s complete walks (floor cycles)',
+			fixed(longestWaitCycles(requests, run), 2),
+		],
+		[
+			'Executions: all / failed',
+			`${count(executions)} / ${count(executions.filter((execution) => execution.failed))}`,
+		],
+		['Activations that failed', count(activations.filter((activation) => activation.error))],
+		['API answers 429', count(requests.filter((request) => request.status === 429))],
+		[
+			'n8n log: "Poll exceeded its timeout and was abandoned"',
+			fixed(log.split('Poll exceeded its timeout and was abandoned').length - 1),
+		],
+		[
+			'n8n log: "Poll failed; backing off" (durable scheduler)',
+			fixed(log.split('Poll failed; backing off').length - 1),
+		],
+	];
 }
 
-/** @typedef {Awaited<ReturnType<typeof collectFigures>>} Figures */
-
-module.exports = { collectFigures, quantile, perMinute };
+module.exports = { collectFigures, TRIGGER_NODE };

@@ -3,47 +3,42 @@
 'use strict';
 
 /**
- * `npm run bench:polling`: how the trigger holds up in a real n8n when one partner credential
- * serves many companies. The packed package (the work tree, or --tarball) in n8n 2.41.1, one
- * trigger workflow per company (new tenders, every minute) on one credential, against the sandbox
- * with its real rate limit (100 requests per 5 minutes per client). After activation it opens
- * about 25 tenders, each for a random company, and after the run it prints which were announced
- * once, twice or never, how late, the longest a company waited for a complete walk, failed
- * executions, 429s and the requests per minute (figures.js, report.js).
+ * `npm run bench:polling`: the trigger in a real n8n when one partner credential serves many
+ * companies. The packed package (the work tree, or SMP_E2E_TARBALL) in n8n 2.41.1, one workflow
+ * per company holding only the trigger (new tenders, every minute), all on one credential, against
+ * the sandbox with its real rate limit (100 requests per 5 minutes per client). After activation
+ * it opens 25 tenders, each for a random company, then says which were announced once, twice or
+ * never, how late, and the longest a company waited for a complete walk (figures.js).
  *
- *   npm run bench:polling -- --companies 30 --scheduler durable --minutes 12
- *   npm run bench:polling -- --companies 1 --projects 20000 --json large.json
+ *   POLLING_COMPANIES=30 POLLING_PROJECTS=60 POLLING_MINUTES=12 POLLING_SCHEDULER=durable npm run bench:polling
  *
- * Flags: --companies N (30), --projects P per company (60), --latency-ms L per API request (0),
- * --scheduler legacy|durable (legacy), --minutes M after activation (15), --tender-every S seconds
- * (default: about 25 tenders between the warm-up and the quiet tail, see plan.js), --seed (1),
- * --json FILE (the result as JSON), --tarball FILE (a packed package instead of packing the work
- * tree; SMP_E2E_TARBALL does the same), --keep (keep n8n's folder, for its logs and database).
- * SMP_N8N_VERSION picks another installed n8n. Ctrl-C stops everything it started.
+ * The defaults are those but the scheduler, legacy. SMP_N8N_VERSION picks another installed n8n.
+ * Ctrl-C stops everything it started.
  */
 
-const path = require('node:path');
-const { parseArgs } = require('node:util');
+const crypto = require('node:crypto');
+const { setTimeout: delay } = require('node:timers/promises');
 
+const { envNumber } = require('../../../sandbox/env');
+const { createRandom } = require('../../../sandbox/random');
+const { credentialsFor } = require('../../n8n/examples');
 const { cleanupStack, launchN8n, throwAwayFolder } = require('../../n8n/launch');
-const { delay } = require('../../n8n/runtime');
-const { collectFigures } = require('./figures');
-const { planRun } = require('./plan');
-const { renderReport, writeJson } = require('./report');
-const { startPollingSandbox, startTenderOpener } = require('./sandbox');
-const { activateAll, benchCredentials, benchWorkflows } = require('./workflows');
+const { MAX_PAGE_SIZE, pagesFor } = require('../floors');
+const { startBenchSandbox } = require('../sandbox');
+const { renderSections } = require('../tables');
+const { collectFigures, TRIGGER_NODE } = require('./figures');
 
-const N8N_VERSION = '2.41.1';
+const POLL_INTERVAL_MS = 60_000;
+/** The rate limit, 100 requests per 5 minutes, spent evenly: one request every 3 s. */
+const SLOT_MS = 3_000;
+const TENDERS = 25;
 /** n8n's durable scheduler for poll triggers, with the poller's cursors kept by it. */
-const DURABLE_ENV = Object.freeze({
+const DURABLE_ENV = {
 	N8N_SCHEDULER_ENABLED: 'true',
 	N8N_SCHEDULER_POLL_TRIGGERS_ENABLED: 'true',
 	N8N_USE_WORKFLOW_PUBLICATION_SERVICE: 'true',
 	N8N_POLLER_DURABLE_CURSORS_ENABLED: 'true',
-});
-/** Activations asked for at once; each runs the trigger's first poll. */
-const ACTIVATION_CONCURRENCY = 4;
-const PROGRESS_EVERY_MS = 60_000;
+};
 
 const benchStart = Date.now();
 const logger = {
@@ -53,182 +48,151 @@ const logger = {
 		process.stderr.write(`[bench:polling ${elapsed} s] ${line}\n`);
 	},
 };
-const log = logger.log;
 
-/**
- * @param {string} name
- * @param {string | undefined} given
- * @param {number} fallback
- * @param {number} min
- * @param {number} max
- * @param {boolean} [whole]
- */
-function numberFlag(name, given, fallback, min, max, whole = true) {
-	const value = given === undefined ? fallback : Number(given);
-	if (
-		!Number.isFinite(value) ||
-		value < min ||
-		value > max ||
-		(whole && !Number.isInteger(value))
-	) {
-		throw new Error(
-			`--${name} takes a ${whole ? 'whole ' : ''}number from ${min} to ${max} (got ${given})`,
-		);
-	}
-	return value;
-}
-
-function readFlags() {
-	const text = /** @type {const} */ ({ type: 'string' });
-	const { values } = parseArgs({
-		options: {
-			companies: text,
-			projects: text,
-			'latency-ms': text,
-			scheduler: text,
-			minutes: text,
-			'tender-every': text,
-			seed: text,
-			json: text,
-			tarball: text,
-			keep: { type: 'boolean' },
-		},
-	});
-	const scheduler = values.scheduler ?? 'legacy';
+function settings() {
+	const scheduler = process.env.POLLING_SCHEDULER ?? 'legacy';
 	if (scheduler !== 'legacy' && scheduler !== 'durable') {
-		throw new Error(`--scheduler takes legacy or durable (got ${scheduler})`);
+		throw new Error(`POLLING_SCHEDULER is legacy or durable (got ${scheduler})`);
 	}
-	/** @type {'legacy' | 'durable'} */
-	const schedulerName = scheduler;
-	const every = values['tender-every'];
-	return {
-		companies: numberFlag('companies', values.companies, 30, 1, 500),
-		projects: numberFlag('projects', values.projects, 60, 0, 100_000),
-		latencyMs: numberFlag('latency-ms', values['latency-ms'], 0, 0, 120_000),
-		scheduler: schedulerName,
-		minutes: numberFlag('minutes', values.minutes, 15, 2, 24 * 60, false),
-		tenderEverySeconds:
-			every === undefined ? undefined : numberFlag('tender-every', every, 0, 1, 86_400, false),
-		seed: numberFlag('seed', values.seed, 1, 0, 2 ** 32 - 1),
-		json: values.json,
-		tarball: values.tarball === undefined ? undefined : path.resolve(values.tarball),
-		keep: values.keep === true,
-	};
+	const companies = envNumber('POLLING_COMPANIES', 30, 1, 500);
+	const projects = envNumber('POLLING_PROJECTS', 60, 0, 100_000);
+	const minutes = envNumber('POLLING_MINUTES', 12, 2, 24 * 60);
+	// The floor cycle: every company one complete walk within the rate limit, or one poll interval.
+	const pagesPerWalk = pagesFor(projects, MAX_PAGE_SIZE);
+	const floorMs = Math.max(companies * pagesPerWalk * SLOT_MS, POLL_INTERVAL_MS);
+	const runMs = minutes * 60_000;
+	// Tenders open after a floor cycle and a poll (the first walks record their baseline), and
+	// none in the last three floor cycles, so the last one had time to be announced.
+	const warmupMs = Math.min(floorMs + POLL_INTERVAL_MS, runMs / 4);
+	const tailMs = Math.min(Math.max(3 * floorMs, runMs / 3), runMs / 2);
+	const everyMs = (runMs - warmupMs - tailMs) / (TENDERS - 1);
+	const tenderAtMs = Array.from({ length: TENDERS }, (_, index) => warmupMs + index * everyMs);
+	return { scheduler, companies, projects, minutes, pagesPerWalk, floorMs, runMs, tenderAtMs };
 }
 
-/** @typedef {ReturnType<typeof readFlags>} Flags */
-
 /**
- * Waits until `untilMs`, saying once a minute how far the run is.
- * @param {number} untilMs
- * @param {import('../../../sandbox').Sandbox} sandbox
- * @param {{ opened: unknown[] }} opener
+ * One workflow per company, holding only its trigger, on the one credential.
+ * @param {string[]} companyIds
+ * @param {{ id: string, name: string }} credential
  */
-async function waitWithProgress(untilMs, sandbox, opener) {
-	while (Date.now() < untilMs) {
-		await delay(Math.min(PROGRESS_EVERY_MS, untilMs - Date.now()));
-		const requests = sandbox.requests().filter((entry) => entry.path.endsWith('/results'));
-		const refused = requests.filter((entry) => entry.status === 429).length;
-		const left = Math.max(0, Math.round((untilMs - Date.now()) / 1000));
-		log(
-			`${opener.opened.length} tenders opened, ${requests.length} API requests (${refused} answered 429), ${left} s to go`,
-		);
-	}
+function benchWorkflows(companyIds, { id, name }) {
+	return companyIds.map((companyId, index) => ({
+		id: `smpPollBench${String(index + 1).padStart(4, '0')}`,
+		name: `polling bench: new tenders of ${companyId}`,
+		active: false,
+		settings: { executionOrder: 'v1' },
+		nodes: [
+			{
+				id: crypto.randomUUID(),
+				name: TRIGGER_NODE,
+				type: 'n8n-nodes-supplier-matched-projects.supplierMatchedProjectsTrigger',
+				typeVersion: 1,
+				position: [0, 0],
+				parameters: {
+					pollTimes: { item: [{ mode: 'everyMinute' }] },
+					companyId,
+					event: 'newTender',
+					output: 'tenders',
+					simplify: true,
+				},
+				credentials: { supplierMatchedProjectsApi: { id, name } },
+			},
+		],
+		connections: {},
+		pinData: {},
+	}));
 }
 
 /**
- * Starts the sandbox and n8n, activates the workflows, opens the tenders, waits, and collects.
- * @param {Flags} flags
- * @param {import('./plan').Plan} plan
+ * Opens a tender for a random company (the same ones in every run) at each planned time.
+ * @param {import('../../../sandbox').Sandbox} sandbox
+ * @param {string[]} companyIds
+ * @param {number[]} tenderAtMs from now
+ */
+function openTenders(sandbox, companyIds, tenderAtMs) {
+	const random = createRandom(1);
+	/** @type {import('./figures').OpenedTender[]} */
+	const opened = [];
+	const open = () => {
+		const companyId = random.pick(companyIds);
+		const tenderId = sandbox.openTender({ companyId }).id;
+		opened.push({ tenderId, companyId, openedAtMs: Date.now() });
+		logger.log(`tender ${opened.length}/${tenderAtMs.length} opened for ${companyId}`);
+	};
+	const timers = tenderAtMs.map((atMs) => setTimeout(open, atMs));
+	return { opened, stop: () => timers.forEach(clearTimeout) };
+}
+
+/**
+ * @param {ReturnType<typeof settings>} run
  * @param {import('../../n8n/launch').Cleanups} cleanups
  */
-async function run(flags, plan, cleanups) {
-	const startedAt = new Date().toISOString();
-	const bench = await startPollingSandbox({ ...flags, log });
+async function measure(run, cleanups) {
+	const companies = Array.from({ length: run.companies }, (_, index) => {
+		const companyId = `poll-co-${String(index + 1).padStart(3, '0')}`;
+		// A word only the tenders opened for this company carry ("Pollco007 package").
+		return { companyId, keywords: [companyId.replace(/[^a-z0-9]/g, '')] };
+	});
+	const companyIds = companies.map((company) => company.companyId);
+	// The sandbox's day starts at noon, so no due date passes midnight while a run lasts.
+	const now = `${new Date().toISOString().slice(0, 10)}T12:00:00.000Z`;
+	const bench = await startBenchSandbox({ companies, projects: run.projects, seed: 1, now });
 	cleanups.push(() => bench.sandbox.stop());
-	const { workflows, companyOf } = benchWorkflows(bench.companyIds);
-	const folder = throwAwayFolder({
-		cleanups,
-		logger,
-		prefix: 'smp-bench-polling-',
-		keep: flags.keep,
-	});
-	const { runtime, n8n, client } = await launchN8n({
+	const offsetMs = bench.sandbox.clock.now() - Date.now();
+	const [credential] = credentialsFor({ baseUrl: bench.sandbox.url });
+	const workflows = benchWorkflows(companyIds, credential);
+	const companyOf = new Map(workflows.map((workflow, index) => [workflow.id, companyIds[index]]));
+	const { n8n, client } = await launchN8n({
 		logger,
 		cleanups,
-		folder,
-		keep: flags.keep,
-		extraEnv: flags.scheduler === 'durable' ? { ...DURABLE_ENV } : {},
+		folder: throwAwayFolder({ cleanups, logger, prefix: 'smp-bench-polling-', keep: false }),
+		keep: false,
+		extraEnv: run.scheduler === 'durable' ? DURABLE_ENV : {},
 		owner: { email: 'polling-bench@example.com', firstName: 'Polling', lastName: 'Bench' },
-		data: () => ({ credentials: benchCredentials(bench.sandbox.url, bench.client), workflows }),
+		data: () => ({ credentials: [credential], workflows }),
 	});
-	log(`activating ${workflows.length} workflows, ${ACTIVATION_CONCURRENCY} at a time`);
-	bench.sandbox.resetRequests();
-	const fromMs = Date.now();
-	const activations = await activateAll(client, [...companyOf.keys()], {
-		concurrency: ACTIVATION_CONCURRENCY,
-		log,
-	});
-	const startMs = Date.now();
-	log(
-		`activated in ${Math.round((startMs - fromMs) / 1000)} s; measuring for ${flags.minutes} min`,
-	);
-	const opener = startTenderOpener({
-		...bench,
-		startMs,
-		tenderAtMs: plan.tenderAtMs,
-		seed: flags.seed,
-		log,
-	});
-	cleanups.push(async () => opener.stop());
-	await waitWithProgress(startMs + plan.runMs, bench.sandbox, opener);
-	opener.stop();
-	const toMs = Date.now();
-	log("collecting the figures (executions with their data, the request log, n8n's log)");
-	const figures = await collectFigures({
+	logger.log(`activating ${workflows.length} workflows (each runs the trigger's first poll)`);
+	const activations = [];
+	for (const workflowId of companyOf.keys()) {
+		const startedMs = Date.now();
+		// A failed activation is counted, not thrown: a package under test may fail it.
+		const error = await client.activateWorkflow(workflowId).then(() => undefined, String);
+		if (error !== undefined) logger.log(`activating ${workflowId} failed: ${error}`);
+		activations.push({ workflowId, startedMs, error });
+	}
+	logger.log(`activated; measuring for ${run.minutes} min`);
+	const tenders = openTenders(bench.sandbox, companyIds, run.tenderAtMs);
+	cleanups.push(async () => tenders.stop());
+	await delay(run.runMs);
+	logger.log("collecting the figures (executions with their data, the request log, n8n's log)");
+	return collectFigures({
 		client,
-		bench,
+		bench: { ...bench, toRealMs: (at) => Date.parse(at) - offsetMs },
 		companyOf,
-		opened: opener.opened,
+		opened: tenders.opened,
 		activations,
-		projects: flags.projects,
-		floorMs: plan.floorMs,
-		fromMs,
-		toMs,
+		floorMs: run.floorMs,
+		toMs: Date.now(),
 		logFile: n8n.logFile,
 	});
-	const { json, tarball, keep, tenderEverySeconds, ...settings } = flags;
-	const packed = tarball ?? process.env.SMP_E2E_TARBALL ?? 'packed from the work tree';
-	return {
-		startedAt,
-		finishedAt: new Date().toISOString(),
-		settings: { ...settings, n8nVersion: runtime.n8nVersion, packed },
-		plan,
-		activations,
-		figures,
-	};
 }
 
 async function main() {
-	const flags = readFlags();
-	if (flags.tarball) process.env.SMP_E2E_TARBALL = flags.tarball;
-	process.env.SMP_N8N_VERSION ??= N8N_VERSION;
-	const plan = planRun(flags);
+	process.env.SMP_N8N_VERSION ??= '2.41.1';
+	const run = settings();
 	const cleanups = cleanupStack(logger);
 	try {
-		const result = await run(flags, plan, cleanups);
+		const rows = await measure(run, cleanups);
 		await cleanups.stopAll();
-		process.stdout.write(renderReport(result));
-		if (flags.json) {
-			writeJson(flags.json, result);
-			log(`result written to ${path.resolve(flags.json)}`);
-		}
+		const packed = process.env.SMP_E2E_TARBALL ?? 'packed from the work tree';
+		const title = `Polling bench: n8n ${process.env.SMP_N8N_VERSION}, ${run.scheduler} scheduler, ${run.companies} companies × ${run.projects} matched projects (${run.pagesPerWalk} page(s) a walk) on one credential, ${run.minutes} min after activation (${packed})`;
+		process.stdout.write(`${renderSections([{ title, headers: ['Figure', 'Value'], rows }])}\n`);
 	} finally {
 		await cleanups.stopAll();
 	}
 }
 
 main().catch((/** @type {unknown} */ error) => {
-	log(`failed: ${error instanceof Error ? error.message : String(error)}`);
+	logger.log(`failed: ${error instanceof Error ? error.message : String(error)}`);
 	process.exitCode = 1;
 });

@@ -1,15 +1,13 @@
 import { networkSections, roundTrips } from '../../../../scripts/bench/network';
 
-type Client = 'keepAlive' | 'perRequest' | 'recipe' | 'ours';
-
-/** A walk of `pages` pages as the proxy and the sandbox would count it. */
-function walk(client: Client, pages: number, perPage: { connections: number; handshakes: number }) {
+/** A walk of `pages` pages as the proxy and the sandbox would count it, and its wall time. */
+function walk(wallMs: number, pages: number, perPage: { connections: number; handshakes: number }) {
 	const counted = {
 		connections: perPage.connections * pages,
 		handshakes: perPage.handshakes * pages,
 		requests: pages,
 	};
-	return { client, wallMs: 0, ...counted, roundTrips: roundTrips(counted, 'TLSv1.2') };
+	return { wallMs, ...counted, roundTrips: roundTrips(counted, 'TLSv1.2') };
 }
 
 describe('bench network view: round trips from proxy counts', () => {
@@ -20,25 +18,45 @@ describe('bench network view: round trips from proxy counts', () => {
 		expect(roundTrips({ connections: 1, handshakes: 1, requests: 10 }, 'TLSv1.3')).toBe(12);
 	});
 
-	it('sets ours against the recipe per page, with the difference signed', () => {
+	it('shows each walk against the floor, and its round trips per page as counted and waited', () => {
 		const pages = 10;
-		const ours = { ...walk('ours', pages, { connections: 1, handshakes: 1 }), wallMs: 1_200 };
-		const recipe = { ...walk('recipe', pages, { connections: 1, handshakes: 1 }), wallMs: 1_600 };
-		const keepAlive = { ...walk('keepAlive', pages, { connections: 0, handshakes: 0 }), wallMs: 1 };
-		const perRequest = {
-			...walk('perRequest', pages, { connections: 1, handshakes: 1 }),
-			wallMs: 1,
-		};
+		const perPage = { connections: 1, handshakes: 1 };
 		const row = {
 			tlsVersion: 'TLSv1.2' as const,
 			rttMs: 100,
 			pages,
 			floorMs: 1_000,
-			walks: [keepAlive, perRequest, recipe, { ...ours, roundTrips: 20 }],
+			walks: {
+				keepAlive: walk(1_300, pages, { connections: 0.1, handshakes: 0.1 }),
+				perRequest: walk(4_150, pages, perPage),
+				recipe: walk(4_170, pages, perPage),
+				ours: walk(4_180, pages, perPage),
+			},
 		};
-		const versus = networkSections({ rows: [row] }).find((section) =>
-			section.title.startsWith('Ours against the recipe'),
-		);
-		expect(versus?.rows).toEqual([['TLS 1.2', '100 ms', '10', '2.00', '4.00', '-2.00', '0.75×']]);
+		const [wall, counted] = networkSections({ rows: [row] });
+
+		expect(wall.rows).toEqual([
+			[
+				'TLS 1.2',
+				'100 ms',
+				'10',
+				'1,000 ms',
+				'1,300 ms (1.30×)',
+				'4,150 ms (4.15×)',
+				'4,170 ms (4.17×)',
+				'4,180 ms (4.18×)',
+			],
+		]);
+		expect(counted.rows).toEqual([
+			[
+				'TLS 1.2',
+				'100 ms',
+				'10',
+				'1.30 (1 conn, 1 TLS; waited 1.30)',
+				'4.00 (10 conn, 10 TLS; waited 4.15)',
+				'4.00 (10 conn, 10 TLS; waited 4.17)',
+				'4.00 (10 conn, 10 TLS; waited 4.18)',
+			],
+		]);
 	});
 });
