@@ -3,15 +3,10 @@
 'use strict';
 
 /**
- * `npm run test:e2e`: runs the e2e jest suite (jest.e2e.config.js, whose global setup installs
- * n8n if needed and packs the package) and closes with one line CI reads:
- * `e2e: N passed, N failed`. With `--queue` (`npm run test:e2e:queue`) it runs the queue-mode
- * suite (jest.e2e-queue.config.js) and closes with `e2e queue: N passed, N failed`; with
- * `--compat` (`npm run test:e2e:compat`) the compatibility suite (jest.e2e-compat.config.js),
- * closing with `e2e compat: N passed, N failed`; with `--mcp` (`npm run test:e2e:mcp`) the suite
- * driven through n8n's own MCP server (jest.e2e-mcp.config.js, `e2e mcp: ...`); with
- * `--scheduler` the durable scheduler's file alone (`e2e scheduler: ...`). Other arguments go to
- * jest.
+ * `npm run test:e2e[:queue|:compat|:mcp|:scheduler|:browser]`: one real-n8n suite through jest
+ * (jest.e2e.config.js, whose global setup installs n8n if needed and packs the package; the flag
+ * picks the suite's folders), closing with the one line CI reads: `e2e queue: N passed, N failed`.
+ * Other arguments go to jest.
  */
 
 const fs = require('node:fs');
@@ -23,40 +18,34 @@ const { selectedN8nVersion } = require('../n8n/install');
 const { exited, onShutdown } = require('../n8n/processes');
 
 const root = path.resolve(__dirname, '..', '..');
-/** @type {Record<string, { label: string, config: string, files?: string[] }>} */
+/** @type {Record<string, { label: string, config?: string, testMatch?: string[], files?: string[] }>} */
 const SUITES = {
-	'--queue': { label: 'e2e queue', config: 'jest.e2e-queue.config.js' },
-	'--compat': { label: 'e2e compat', config: 'jest.e2e-compat.config.js' },
-	'--mcp': { label: 'e2e mcp', config: 'jest.e2e-mcp.config.js' },
+	'--queue': { label: 'e2e queue', testMatch: ['test/e2e-queue/*.test.ts'] },
+	// The e2e suite's redirect file too: a credential must stay with its origin on every line.
+	'--compat': {
+		label: 'e2e compat',
+		testMatch: ['test/e2e-compat/*.test.ts', 'test/e2e/redirects.test.ts'],
+	},
+	'--mcp': { label: 'e2e mcp', testMatch: ['test/e2e-mcp/*.test.ts'] },
 	// The editor in Debian's headless Chromium, as a user drives it; also takes docs/screenshots.
 	'--browser': { label: 'e2e browser', config: 'jest.e2e-browser.config.js' },
-	// The e2e suite's durable-scheduler file alone, so that CI can run it beside the rest.
-	'--scheduler': {
-		label: 'e2e scheduler',
-		config: 'jest.e2e.config.js',
-		files: ['test/e2e/durable-scheduler.test.ts'],
-	},
+	// The durable scheduler's file alone, so that CI can run it beside the rest.
+	'--scheduler': { label: 'e2e scheduler', files: ['test/e2e/durable-scheduler.test.ts'] },
 };
 const chosen = Object.keys(SUITES).filter((flag) => process.argv.includes(flag));
 if (chosen.length > 1) throw new Error(`choose one of ${chosen.join(', ')}`);
-/** @type {{ label: string, config: string, files?: string[] }} */
-const suite =
-	chosen.length === 1 ? SUITES[chosen[0]] : { label: 'e2e', config: 'jest.e2e.config.js' };
+const suite = SUITES[chosen[0]] ?? { label: 'e2e' };
 
 // The run's own files (jest's results, the tarball the global setup packs), gone however it ends.
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'smp-e2e-'));
-const cleanup = () => fs.rmSync(work, { recursive: true, force: true });
 const resultsFile = path.join(work, 'jest.json');
 const jest = spawn(
 	process.execPath,
 	[
 		require.resolve('jest/bin/jest'),
-		'--config',
-		path.join(root, suite.config),
-		'--runInBand',
-		'--ci',
-		'--json',
-		`--outputFile=${resultsFile}`,
+		...['--config', path.join(root, suite.config ?? 'jest.e2e.config.js')],
+		...(suite.testMatch ?? []).flatMap((glob) => ['--testMatch', `<rootDir>/${glob}`]),
+		...['--runInBand', '--ci', '--json', `--outputFile=${resultsFile}`],
 		...process.argv.slice(2).filter((argument) => !(argument in SUITES)),
 		...(suite.files ?? []),
 	],
@@ -79,12 +68,10 @@ jest.on('exit', (code, signal) => {
 	const reportDir = process.env.SMP_E2E_REPORT_DIR;
 	if (reportDir && results) {
 		fs.mkdirSync(reportDir, { recursive: true });
-		fs.copyFileSync(
-			resultsFile,
-			path.join(reportDir, `${suite.label.replace(/ /g, '-')}-${selectedN8nVersion()}.json`),
-		);
+		const name = `${suite.label.replace(/ /g, '-')}-${selectedN8nVersion()}.json`;
+		fs.copyFileSync(resultsFile, path.join(reportDir, name));
 	}
-	cleanup();
+	fs.rmSync(work, { recursive: true, force: true });
 	// A suite that failed before its tests ran (setup error) reports no failed test: count it.
 	const failed =
 		(results?.numFailedTests ?? 0) + (results?.numRuntimeErrorTestSuites ?? 0) + (results ? 0 : 1);

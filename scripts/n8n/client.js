@@ -9,38 +9,15 @@
 const crypto = require('node:crypto');
 const path = require('node:path');
 
+/** @typedef {{ email: string, password: string, firstName: string, lastName: string }} Owner */
 /**
- * @typedef {object} Owner
- * @property {string} email
- * @property {string} password
- * @property {string} firstName
- * @property {string} lastName
+ * @typedef {{ id: string, workflowId: string, status: string, mode: string, startedAt: string | null, stoppedAt: string | null }} ExecutionSummary
+ *   status: success, error, running, ...; mode: trigger, webhook, manual, ...
  */
-
 /**
- * @typedef {object} ExecutionSummary
- * @property {string} id
- * @property {string} workflowId
- * @property {string} status e.g. success, error, running
- * @property {string} mode e.g. trigger, webhook, manual
- * @property {string | null} startedAt
- * @property {string | null} stoppedAt
- */
-
-/**
- * @typedef {object} NodeRun
- * @property {{ main?: ({ json: Record<string, unknown> }[] | null)[] } | undefined} data
- * @property {{ message?: string, description?: string, name?: string, httpCode?: string } | undefined} error
- * @property {string} executionStatus
- */
-
-/**
- * @typedef {object} ExecutionDetail
- * @property {string} id
- * @property {string} status
- * @property {string} mode
- * @property {Record<string, NodeRun[]>} runData by node name
- * @property {{ message?: string, description?: string, node?: { name?: string } } | undefined} error the execution's error, if any
+ * @typedef {{ data?: { main?: ({ json: Record<string, unknown> }[] | null)[] }, error?: { message?: string, description?: string } }} NodeRun
+ * @typedef {{ id: string, status: string, mode: string, runData: Record<string, NodeRun[]>, error?: { message?: string, description?: string } }} ExecutionDetail
+ *   runData: by node name; error: the execution's, if any
  */
 
 /** n8n lists 20 executions by default and at most 100 per page. */
@@ -51,6 +28,15 @@ const CURRENT_STATUSES = new Set(['new', 'running']);
 /** A password that satisfies n8n's rules (8+ characters, a digit, an uppercase letter). */
 function generatePassword() {
 	return `Demo-${crypto.randomBytes(9).toString('base64url')}-7`;
+}
+
+/** @param {string} text @returns {any} its JSON, or itself when it is not JSON */
+function jsonOrText(text) {
+	try {
+		return JSON.parse(text);
+	} catch {
+		return text;
+	}
 }
 
 class N8nClient {
@@ -68,40 +54,42 @@ class N8nClient {
 	}
 
 	/**
+	 * A request as the editor sends it, with the session cookie it keeps.
+	 * @param {string} method
+	 * @param {string} route e.g. `/rest/workflows`
+	 * @param {unknown} [body]
+	 * @returns {Promise<any>} the JSON answer (or its text)
+	 */
+	async request(method, route, body) {
+		/** @type {Record<string, string>} */
+		const headers = { 'browser-id': this.browserId, accept: 'application/json' };
+		if (this.cookie) headers.cookie = this.cookie;
+		if (body !== undefined) headers['content-type'] = 'application/json';
+		const response = await fetch(`${this.baseUrl}${route}`, {
+			method,
+			headers,
+			body: body === undefined ? undefined : JSON.stringify(body),
+			signal: AbortSignal.timeout(120000),
+		});
+		const auth = response.headers.getSetCookie().find((cookie) => cookie.startsWith('n8n-auth='));
+		if (auth) this.cookie = auth.split(';')[0];
+		const text = await response.text();
+		const parsed = jsonOrText(text);
+		if (!response.ok) {
+			const message = typeof parsed?.message === 'string' ? parsed.message : text.slice(0, 500);
+			throw new Error(`${method} ${route} answered ${response.status}: ${message}`);
+		}
+		return parsed;
+	}
+
+	/**
 	 * @param {string} method
 	 * @param {string} route path under /rest, e.g. `/workflows`
 	 * @param {unknown} [body]
 	 * @returns {Promise<any>} the `data` member of n8n's JSON answer
 	 */
 	async rest(method, route, body) {
-		/** @type {Record<string, string>} */
-		const headers = { 'browser-id': this.browserId, accept: 'application/json' };
-		if (this.cookie) headers.cookie = this.cookie;
-		if (body !== undefined) headers['content-type'] = 'application/json';
-		const response = await fetch(`${this.baseUrl}/rest${route}`, {
-			method,
-			headers,
-			body: body === undefined ? undefined : JSON.stringify(body),
-			signal: AbortSignal.timeout(120000),
-		});
-		const cookies = response.headers.getSetCookie();
-		const auth = cookies.find((cookie) => cookie.startsWith('n8n-auth='));
-		if (auth) this.cookie = auth.split(';')[0];
-		const text = await response.text();
-		/** @type {any} */
-		let parsed;
-		try {
-			parsed = text === '' ? undefined : JSON.parse(text);
-		} catch {
-			parsed = text;
-		}
-		if (!response.ok) {
-			const message =
-				parsed && typeof parsed === 'object' && 'message' in parsed
-					? parsed.message
-					: String(text).slice(0, 500);
-			throw new Error(`${method} /rest${route} answered ${response.status}: ${message}`);
-		}
+		const parsed = await this.request(method, `/rest${route}`, body);
 		return parsed && typeof parsed === 'object' && 'data' in parsed ? parsed.data : parsed;
 	}
 
@@ -114,11 +102,8 @@ class N8nClient {
 	}
 
 	/** @param {{ email: string, password: string }} login */
-	async login(login) {
-		return await this.rest('POST', '/login', {
-			emailOrLdapLoginId: login.email,
-			password: login.password,
-		});
+	async login({ email, password }) {
+		return await this.rest('POST', '/login', { emailOrLdapLoginId: email, password });
 	}
 
 	/**
@@ -136,28 +121,24 @@ class N8nClient {
 	 * @param {number} [timeoutMs]
 	 */
 	async activateWorkflow(workflowId, timeoutMs = 60000) {
-		const workflow = await this.getWorkflow(workflowId);
-		const activated = await this.rest(
-			'POST',
-			`/workflows/${encodeURIComponent(workflowId)}/activate`,
-			{
-				versionId: workflow.versionId,
-			},
-		);
+		const route = `/workflows/${encodeURIComponent(workflowId)}`;
+		const { versionId } = await this.getWorkflow(workflowId);
+		const activated = await this.rest('POST', `${route}/activate`, { versionId });
 		// n8n 2.40 answers before the triggers are registered: publication runs from an outbox. An
-		// n8n without that status (1.123, 2.0, 2.30) registers them before it answers.
+		// n8n without that status (404: 1.123, 2.0, 2.30) registers them before it answers.
 		const deadline = Date.now() + timeoutMs;
 		for (;;) {
-			/** @type {{ status: string, triggers: { nodeId: string, status: string, errorMessage: string | null }[] } | undefined} */
-			const publication = await this.publicationStatus(workflowId);
-			if (publication === undefined) return activated;
-			if (publication.status === 'published') return activated;
+			/** @type {{ status: string, triggers: { status: string, errorMessage: string | null }[] } | undefined} */
+			const publication = await this.rest('GET', `${route}/publication-status`).catch((error) => {
+				if (/ answered 404:/.test(error.message)) return undefined;
+				throw error;
+			});
+			if (publication === undefined || publication.status === 'published') return activated;
 			if (publication.status === 'failed' || publication.status === 'partial') {
 				const reasons = publication.triggers
 					.filter((trigger) => trigger.status === 'failed')
-					.map((trigger) => trigger.errorMessage)
-					.join('; ');
-				throw new Error(`activating workflow ${workflowId} failed: ${reasons}`);
+					.map((trigger) => trigger.errorMessage);
+				throw new Error(`activating workflow ${workflowId} failed: ${reasons.join('; ')}`);
 			}
 			if (Date.now() > deadline) {
 				throw new Error(
@@ -165,22 +146,6 @@ class N8nClient {
 				);
 			}
 			await new Promise((resolve) => setTimeout(resolve, 200));
-		}
-	}
-
-	/**
-	 * @param {string} workflowId
-	 * @returns {Promise<any>} undefined when this n8n has no publication status
-	 */
-	async publicationStatus(workflowId) {
-		try {
-			return await this.rest(
-				'GET',
-				`/workflows/${encodeURIComponent(workflowId)}/publication-status`,
-			);
-		} catch (error) {
-			if (error instanceof Error && / answered 404:/.test(error.message)) return undefined;
-			throw error;
 		}
 	}
 
@@ -207,33 +172,13 @@ class N8nClient {
 	}
 
 	/**
-	 * The node and credential types the editor was given (n8n serves them at /types/*.json).
-	 * @returns {Promise<{ nodes: string[], credentials: string[] }>}
-	 */
-	async loadedTypes() {
-		/** @param {{ name: string }[]} types */
-		const names = (types) => types.map((type) => type.name);
-		return {
-			nodes: names(await this.servedTypes('nodes.json')),
-			credentials: names(await this.servedTypes('credentials.json')),
-		};
-	}
-
-	/**
 	 * A file of types as the editor gets it: every node description (its node panel searches
 	 * their names and `codex.alias`), tool copies included, or every credential type.
 	 * @param {'nodes.json' | 'credentials.json'} file
 	 * @returns {Promise<{ name: string, displayName: string, codex?: { alias?: string[] } }[]>}
 	 */
 	async servedTypes(file) {
-		/** @type {Record<string, string>} */
-		const headers = { 'browser-id': this.browserId };
-		if (this.cookie) headers.cookie = this.cookie;
-		const response = await fetch(`${this.baseUrl}/types/${file}`, { headers });
-		if (!response.ok) throw new Error(`GET /types/${file} answered ${response.status}`);
-		return /** @type {{ name: string, displayName: string, codex?: { alias?: string[] } }[]} */ (
-			await response.json()
-		);
+		return await this.request('GET', `/types/${file}`);
 	}
 
 	/**
@@ -243,18 +188,9 @@ class N8nClient {
 	 * @returns {Promise<{ status: 'OK' | 'Error', message: string }>}
 	 */
 	async testCredential(credentialId) {
-		const credential = await this.rest(
-			'GET',
-			`/credentials/${encodeURIComponent(credentialId)}?includeData=true`,
-		);
-		return await this.rest('POST', '/credentials/test', {
-			credentials: {
-				id: credential.id,
-				name: credential.name,
-				type: credential.type,
-				data: credential.data,
-			},
-		});
+		const route = `/credentials/${encodeURIComponent(credentialId)}?includeData=true`;
+		const { id, name, type, data } = await this.rest('GET', route);
+		return await this.rest('POST', '/credentials/test', { credentials: { id, name, type, data } });
 	}
 
 	/**
@@ -323,14 +259,7 @@ class N8nClient {
 			}),
 			signal: AbortSignal.timeout(init.timeoutMs ?? 120000),
 		});
-		const text = await response.text();
-		/** @type {unknown} */
-		let body = text;
-		try {
-			body = JSON.parse(text);
-		} catch {
-			// Kept as text.
-		}
+		const body = /** @type {unknown} */ (jsonOrText(await response.text()));
 		return { status: response.status, body, ms: Date.now() - started };
 	}
 

@@ -2,7 +2,7 @@
 'use strict';
 
 /**
- * The example workflows in examples/, as the demo and the e2e suite import them, and the
+ * The example workflows in examples/, as the demo and the e2e suites import them, and the
  * credentials they refer to (by the ids the examples carry).
  */
 
@@ -23,14 +23,8 @@ const EXAMPLE_IDS = Object.freeze({
 	quotesDueSoon: 'smpExampleQuotesDueSoon',
 });
 
-/** The credential ids and names the examples refer to. */
-const EXAMPLE_CREDENTIALS = Object.freeze({
-	supplier: { id: 'smpExampleCredential', name: 'Supplier Matched Projects account' },
-	smtp: { id: 'smpExampleSmtp', name: 'SMTP account' },
-});
-
 /**
- * @typedef {{ id: string, name: string, nodes: { name: string, type: string, parameters: Record<string, unknown>, disabled?: boolean }[], [key: string]: unknown }} WorkflowJson
+ * @typedef {{ id: string, name: string, nodes: { name: string, type: string, webhookId?: string, parameters: Record<string, unknown>, disabled?: boolean }[], [key: string]: unknown }} WorkflowJson
  */
 
 /**
@@ -46,9 +40,8 @@ function workflowsIn(dir) {
 }
 
 /**
- * Reads every example, with the folder the spreadsheet is written to moved to `filesDir` (a
- * folder that n8n may write to in this environment). Only the write node's path changes: the
- * notes still tell the reader about the default folder.
+ * Every example, with the folder the spreadsheet is written to moved to `filesDir` (one n8n may
+ * write to here). Only the write node's path changes: the notes still name the default folder.
  * @param {{ filesDir: string }} options
  * @returns {WorkflowJson[]}
  */
@@ -65,27 +58,24 @@ function loadExamples(options) {
 }
 
 /**
- * Credentials, in the shape `n8n import:credentials` reads, for the ids the examples use: the
- * sandbox's client at `baseUrl` (tokens from `authUrl`, by default the same), and an SMTP server
- * (by default none listening).
+ * Credentials, as `n8n import:credentials` reads them, for the ids the examples use: the sandbox's
+ * client at `baseUrl` (tokens from `authUrl`, by default the same), and an SMTP server (by default
+ * none listening).
  * @param {{ baseUrl: string, authUrl?: string, smtp?: { host: string, port: number } }} options
  * @returns {{ id: string, name: string, type: string, data: Record<string, unknown> }[]}
  */
 function credentialsFor({ baseUrl, authUrl = baseUrl, smtp = { host: '127.0.0.1', port: 25 } }) {
+	const { clientId, clientSecret } = SANDBOX_FIXTURES.client;
 	return [
 		{
-			...EXAMPLE_CREDENTIALS.supplier,
+			id: 'smpExampleCredential',
+			name: 'Supplier Matched Projects account',
 			type: 'supplierMatchedProjectsApi',
-			data: {
-				authUrl,
-				baseUrl,
-				clientId: SANDBOX_FIXTURES.client.clientId,
-				clientSecret: SANDBOX_FIXTURES.client.clientSecret,
-				scope: 'speci-finder/read',
-			},
+			data: { authUrl, baseUrl, clientId, clientSecret, scope: 'speci-finder/read' },
 		},
 		{
-			...EXAMPLE_CREDENTIALS.smtp,
+			id: 'smpExampleSmtp',
+			name: 'SMTP account',
 			type: 'smtp',
 			data: {
 				host: smtp.host,
@@ -99,11 +89,4 @@ function credentialsFor({ baseUrl, authUrl = baseUrl, smtp = { host: '127.0.0.1'
 	];
 }
 
-module.exports = {
-	workflowsIn,
-	loadExamples,
-	credentialsFor,
-	EXAMPLE_IDS,
-	EXAMPLE_CREDENTIALS,
-	EXAMPLES_DIR,
-};
+module.exports = { workflowsIn, loadExamples, credentialsFor, EXAMPLE_IDS, EXAMPLES_DIR };

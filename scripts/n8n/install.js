@@ -13,7 +13,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { compareVersions } = require('./lines');
-const { isAlive, runGroup, spawnGroup } = require('./processes');
+const { isAlive, runOrThrow } = require('./processes');
 
 /** n8n 2.38+ refuses to start on Node 20; Node 24 ships on npm as the package `node`. */
 const NODE_VERSION = '24.21.0';
@@ -24,19 +24,16 @@ const NODE_VERSION = '24.21.0';
 const RECIPE = 2;
 
 /**
- * One folder per supported n8n version, named after it, each with the package.json and
- * package-lock.json of that n8n install: the lock pins every one of n8n's ~2,400 packages to
- * versions known to install from the registry, so a fresh machine gets the tree that was tested.
- * Each was made once by `npm install --package-lock-only` of its package.json alone, then kept.
+ * One folder per supported n8n version with the package.json and package-lock.json of its install
+ * (`npm install --package-lock-only`): the lock pins n8n's ~2,400 packages to versions known to
+ * install from the registry, so a fresh machine gets the tree that was tested.
  */
 const RUNTIMES_DIR = path.join(__dirname, 'runtimes');
 
 /** Chooses the n8n version of every real-n8n run (e2e, demo, screenshots); unset = the newest. */
 const VERSION_VARIABLE = 'SMP_N8N_VERSION';
 
-/**
- * The n8n versions that have a committed manifest, oldest first.
- */
+/** The n8n versions that have a committed manifest, oldest first. */
 function supportedN8nVersions() {
 	return fs
 		.readdirSync(RUNTIMES_DIR)
@@ -62,7 +59,7 @@ const MARKER = '.install-complete.json';
 
 /**
  * @typedef {{ log: (line: string) => void }} Logger
- * @typedef {{ kind: 'npm', command: string[], nodeBin: string, nodeHome: string, n8nBin: string, n8nHome: string, nodeVersion: string, n8nVersion: string }} Runtime
+ * @typedef {{ command: string[], nodeBin: string, n8nHome: string, nodeVersion: string, n8nVersion: string }} Runtime
  *   command: the program and arguments that run n8n's CLI (`n8n start`, `n8n import:workflow`)
  */
 
@@ -74,47 +71,23 @@ function cacheRoot() {
 }
 
 /**
- * Runs a command, writing its output to a log file; rejects with the log's tail on failure.
+ * Runs a command with its output appended to a log file, and a temp folder of its own (native
+ * builds leave folders there) removed when it ends.
  * @param {string} command
  * @param {string[]} args
  * @param {{ cwd: string, env: NodeJS.ProcessEnv, logFile: string }} options
- * @returns {Promise<void>}
  */
-function run(command, args, options) {
-	return new Promise((resolve, reject) => {
-		const out = fs.openSync(options.logFile, 'a');
-		fs.writeSync(out, `\n$ ${command} ${args.join(' ')}\n`);
-		// Native builds leave folders in the temp folder; this one goes when the command ends.
-		const tmpDir = fs.mkdtempSync(path.join(options.cwd, '.tmp-'));
-		const done = () => {
-			fs.closeSync(out);
-			fs.rmSync(tmpDir, { recursive: true, force: true });
-		};
-		const child = spawnGroup(command, args, {
-			cwd: options.cwd,
-			env: { ...options.env, TMPDIR: tmpDir },
-			stdio: ['ignore', out, out],
-		});
-		child.on('error', (error) => {
-			done();
-			reject(error);
-		});
-		child.on('exit', (code, signal) => {
-			done();
-			if (code === 0) return resolve();
-			const tail = fs.readFileSync(options.logFile, 'utf8').split('\n').slice(-40).join('\n');
-			reject(
-				new Error(
-					`${command} ${args.join(' ')} failed (${signal ?? `exit ${code}`}); full log: ${options.logFile}\n${tail}`,
-				),
-			);
-		});
-	});
+async function run(command, args, { cwd, env, logFile }) {
+	const tmpDir = fs.mkdtempSync(path.join(cwd, '.tmp-'));
+	try {
+		const options = { cwd, env: { ...env, TMPDIR: tmpDir }, logFile, timeoutMs: 60 * 60_000 };
+		await runOrThrow(command, args, options);
+	} finally {
+		fs.rmSync(tmpDir, { recursive: true, force: true });
+	}
 }
 
-/**
- * @param {string} dir
- */
+/** @param {string} dir */
 function isComplete(dir) {
 	return fs.existsSync(path.join(dir, MARKER));
 }
@@ -200,9 +173,7 @@ function partialsOf(finalDir) {
 		});
 }
 
-/**
- * @param {string} nodeHome
- */
+/** @param {string} nodeHome */
 function nodeBinOf(nodeHome) {
 	return path.join(nodeHome, 'node_modules', 'node', 'bin', 'node');
 }
@@ -212,13 +183,8 @@ function nodeBinOf(nodeHome) {
  * @param {string} nodeHome
  */
 function nodeDistOf(nodeHome) {
-	return path.join(
-		nodeHome,
-		'node_modules',
-		'node',
-		'node_modules',
-		`node-${process.platform}-${process.arch}`,
-	);
+	const platform = `node-${process.platform}-${process.arch}`;
+	return path.join(nodeHome, 'node_modules', 'node', 'node_modules', platform);
 }
 
 /**
@@ -253,23 +219,13 @@ async function ensureNode(logger) {
 				JSON.stringify({ private: true, name: 'smp-node-runtime' }, null, '\t'),
 			);
 			// The package's preinstall script is what fetches the platform binary package.
-			await run(
-				'npm',
-				[
-					'install',
-					'--no-audit',
-					'--no-fund',
-					'--ignore-scripts=false',
-					'--save-exact',
-					`node@${NODE_VERSION}`,
-				],
-				{
-					cwd: dir,
-					env: { ...process.env, npm_config_update_notifier: 'false' },
-					logFile: path.join(dir, 'install.log'),
-				},
-			);
-			const version = await capture(nodeBinOf(dir), ['--version']);
+			const install = ['install', '--no-audit', '--no-fund', '--ignore-scripts=false'];
+			await run('npm', [...install, '--save-exact', `node@${NODE_VERSION}`], {
+				cwd: dir,
+				env: { ...process.env, npm_config_update_notifier: 'false' },
+				logFile: path.join(dir, 'install.log'),
+			});
+			const version = await runOrThrow(nodeBinOf(dir), ['--version'], { timeoutMs: 60000 });
 			if (version.trim() !== `v${NODE_VERSION}`) {
 				throw new Error(`installed Node reports ${version.trim()}, expected v${NODE_VERSION}`);
 			}
@@ -282,21 +238,6 @@ async function ensureNode(logger) {
 		logger,
 	);
 	return home;
-}
-
-/**
- * @param {string} command
- * @param {string[]} args
- * @param {string} [cwd]
- */
-async function capture(command, args, cwd) {
-	const result = await runGroup(command, args, { cwd, timeoutMs: 60000 });
-	if (result.code !== 0) {
-		throw new Error(
-			`${command} ${args.join(' ')} exited ${result.signal ?? result.code}: ${result.stderr}`,
-		);
-	}
-	return result.stdout;
 }
 
 /**
@@ -318,11 +259,8 @@ async function addSqlite3(logger, dir, { env, logFile }) {
 			logger.log(
 				`building sqlite3 ${version} for Node ${NODE_VERSION} from source (about three minutes, once)`,
 			);
-			await run('npm', ['rebuild', 'sqlite3', '--ignore-scripts=false'], {
-				cwd: dir,
-				env,
-				logFile,
-			});
+			const rebuild = ['rebuild', 'sqlite3', '--ignore-scripts=false'];
+			await run('npm', rebuild, { cwd: dir, env, logFile });
 			fs.mkdirSync(path.join(partialDir, path.dirname(addon)), { recursive: true });
 			fs.copyFileSync(path.join(sqlite3Dir, addon), path.join(partialDir, addon));
 		},
@@ -335,21 +273,8 @@ async function addSqlite3(logger, dir, { env, logFile }) {
 }
 
 /**
- * How each kind of runtime is installed, told by the file its folder in runtimes/ holds. `npm`:
- * n8n from the npm registry under the pinned Node, as every version here is. n8n 3.0 ships only as
- * a Docker image: an image runtime is one more entry (its folder naming the image by digest, pulled
- * once; `command` running n8n's CLI in a container over the same user folder and ports), and what
- * runs n8n (runtime.js) uses only `command`, `n8nHome` (n8n's own packages, read by the tests) and
- * the versions.
- * @type {Record<string, { manifest: string, ensure: (logger: Logger, n8nVersion: string, manifestDir: string) => Promise<Runtime> }>}
- */
-const RUNTIME_KINDS = {
-	npm: { manifest: 'package-lock.json', ensure: ensureNpmRuntime },
-};
-
-/**
- * Installs (once) and describes the n8n runtime of the given version, by default the one
- * SMP_N8N_VERSION selects.
+ * Installs (once) and describes the n8n of the given version, by default the one SMP_N8N_VERSION
+ * selects: from the npm registry as its committed lockfile pins it, under Node 24.
  * @param {Logger} logger
  * @param {{ n8nVersion?: string }} [options]
  * @returns {Promise<Runtime>}
@@ -357,32 +282,20 @@ const RUNTIME_KINDS = {
 async function ensureRuntime(logger, options = {}) {
 	const n8nVersion = options.n8nVersion ?? selectedN8nVersion();
 	const manifestDir = path.join(RUNTIMES_DIR, n8nVersion);
-	const kind = Object.values(RUNTIME_KINDS).find((candidate) =>
-		fs.existsSync(path.join(manifestDir, candidate.manifest)),
-	);
-	if (kind === undefined) {
+	if (!fs.existsSync(path.join(manifestDir, 'package-lock.json'))) {
 		throw new Error(
 			`no committed manifest for n8n ${n8nVersion} (supported: ${supportedN8nVersions().join(', ')})`,
 		);
 	}
-	return await kind.ensure(logger, n8nVersion, manifestDir);
-}
-
-/**
- * n8n installed from the npm registry, as its committed lockfile pins it, under Node 24.
- * @param {Logger} logger
- * @param {string} n8nVersion
- * @param {string} manifestDir
- * @returns {Promise<Runtime>}
- */
-async function ensureNpmRuntime(logger, n8nVersion, manifestDir) {
 	const nodeHome = await ensureNode(logger);
+	const nodeBin = nodeBinOf(nodeHome);
 	const n8nHome = path.join(cacheRoot(), `n8n-${n8nVersion}-node-${NODE_VERSION}-r${RECIPE}`);
 	await buildOnce(
 		n8nHome,
 		async (dir) => {
+			const logFile = path.join(dir, 'install.log');
 			logger.log(
-				`installing n8n ${n8nVersion} into ${n8nHome} (about five minutes the first time; log: ${path.join(dir, 'install.log')})`,
+				`installing n8n ${n8nVersion} into ${n8nHome} (about five minutes; log: ${logFile})`,
 			);
 			// A manifest may carry overrides (2.40.7: linkedom 0.18.15+ depended on a package version
 			// the registry lacked when its lock was made).
@@ -390,47 +303,25 @@ async function ensureNpmRuntime(logger, n8nVersion, manifestDir) {
 				fs.copyFileSync(path.join(manifestDir, file), path.join(dir, file));
 			}
 			const env = node24Env(nodeHome);
-			const logFile = path.join(dir, 'install.log');
-			// Install scripts are off because a native Kafka addon's script downloads a binary (no
-			// network here) and n8n does not need it; sqlite3 is the one addon n8n needs built.
-			await run('npm', ['install', '--no-audit', '--no-fund', '--ignore-scripts', '--omit=dev'], {
-				cwd: dir,
-				env,
-				logFile,
-			});
+			// Install scripts are off: a Kafka addon's script downloads a binary n8n does not need;
+			// sqlite3 is the one addon n8n needs built.
+			const install = ['install', '--no-audit', '--no-fund', '--ignore-scripts', '--omit=dev'];
+			await run('npm', install, { cwd: dir, env, logFile });
 			await addSqlite3(logger, dir, { env, logFile });
-			const installed = await capture(
-				nodeBinOf(nodeHome),
-				['-e', "require('sqlite3'); process.stdout.write(require('n8n/package.json').version)"],
-				dir,
-			);
+			const script =
+				"require('sqlite3'); process.stdout.write(require('n8n/package.json').version)";
+			const installed = await runOrThrow(nodeBin, ['-e', script], { cwd: dir, timeoutMs: 60000 });
 			if (installed !== n8nVersion) {
 				throw new Error(`the install holds n8n ${installed}, expected ${n8nVersion}`);
 			}
 		},
 		logger,
 	);
-	const nodeBin = nodeBinOf(nodeHome);
 	const n8nBin = path.join(n8nHome, 'node_modules', 'n8n', 'bin', 'n8n');
-	return {
-		kind: 'npm',
-		command: [nodeBin, n8nBin],
-		nodeHome,
-		nodeBin,
-		n8nHome,
-		n8nBin,
-		nodeVersion: NODE_VERSION,
-		n8nVersion,
-	};
+	return { command: [nodeBin, n8nBin], nodeBin, n8nHome, nodeVersion: NODE_VERSION, n8nVersion };
 }
 
-module.exports = {
-	ensureRuntime,
-	cacheRoot,
-	buildOnce,
-	supportedN8nVersions,
-	selectedN8nVersion,
-};
+module.exports = { ensureRuntime, buildOnce, cacheRoot, supportedN8nVersions, selectedN8nVersion };
 
 if (require.main === module) {
 	const logger = { log: (/** @type {string} */ line) => console.log(`[n8n-runtime] ${line}`) };

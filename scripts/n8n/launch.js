@@ -2,8 +2,8 @@
 'use strict';
 
 /**
- * The one start-up sequence of every real n8n this repository runs (the demo, the screenshots,
- * both e2e harnesses): a throw-away folder, the packed package installed as a community node,
+ * The one start-up sequence of every real n8n this repository runs (the demo, the bench, the
+ * real-n8n suites): a throw-away folder, the packed package installed as a community node,
  * credentials and workflows imported through n8n's CLI, n8n started, the owner set up. Whatever
  * it starts goes on the caller's cleanup stack, so a failure half-way stops it all as well.
  */
@@ -63,20 +63,6 @@ function throwAwayFolder({ cleanups, logger, prefix, keep }) {
 }
 
 /**
- * SMP_E2E_TARBALL when set (the e2e global setup packs once for every suite), else packed now.
- * @param {Logger} logger
- * @param {Cleanups} cleanups
- * @returns {Promise<string>}
- */
-async function packedTarball(logger, cleanups) {
-	const given = process.env.SMP_E2E_TARBALL;
-	if (given) return given;
-	const packed = await buildAndPack(logger);
-	cleanups.push(async () => fs.rmSync(path.dirname(packed), { recursive: true, force: true }));
-	return packed;
-}
-
-/**
  * @typedef {object} LaunchOptions
  * @property {Logger} logger
  * @property {Cleanups} cleanups
@@ -114,7 +100,12 @@ async function launchN8n(options) {
 		extraEnv: { N8N_RESTRICT_FILE_ACCESS_TO: filesDir, ...options.extraEnv },
 	});
 	if (!options.withoutPackage) {
-		const tarball = await packedTarball(logger, cleanups);
+		// The e2e global setup packs once for every suite (SMP_E2E_TARBALL).
+		let tarball = process.env.SMP_E2E_TARBALL;
+		if (!tarball) {
+			const packed = (tarball = await buildAndPack(logger));
+			cleanups.push(async () => fs.rmSync(path.dirname(packed), { recursive: true, force: true }));
+		}
 		logger.log(`installing ${path.basename(tarball)} into ${prepared.n8nFolder}/nodes`);
 		await installIntoN8n(prepared.userFolder, tarball);
 	}

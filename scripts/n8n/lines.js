@@ -10,7 +10,7 @@
 
 const crypto = require('node:crypto');
 
-const { runGroup } = require('./processes');
+const { runOrThrow } = require('./processes');
 
 /**
  * Versions compared part by part.
@@ -41,8 +41,7 @@ function inRange(version, from, before) {
 
 /**
  * n8n 2.0's `import:workflow` refuses a workflow without `versionId` (NOT NULL) and writes no
- * `workflow_history` row, which activating a version needs; n8n 1.123.81 and 2.30.8 assign the
- * version and write its row themselves.
+ * `workflow_history` row, which activating a version needs; 1.123.81 and 2.30.8 do both.
  * @param {string} version
  */
 function importWritesNoHistory(version) {
@@ -55,39 +54,24 @@ function importWritesNoHistory(version) {
  */
 function featuresOf(version) {
 	return {
-		/** The MCP Server Trigger at typeVersion 2 (n8n 1.123 has it, and every 2.x). */
+		/** The MCP Server Trigger at typeVersion 2. */
 		mcpServerTrigger: inRange(version, '1.123.0'),
-		/** `N8N_SCHEDULER_POLL_TRIGGERS_ENABLED`: polls backed off by failure cause (2.33 on). */
+		/** `N8N_SCHEDULER_POLL_TRIGGERS_ENABLED`: polls backed off by failure cause. */
 		durablePollScheduler: inRange(version, '2.33.0'),
-		/** n8n-workflow's `TIMED_CAUSES`, the failure causes a wait helps (2.40 on). */
-		failureCauses: inRange(version, '2.40.0'),
-		/**
-		 * n8n's own MCP server with the workflow builder's tools (search_nodes, get_node_types,
-		 * create_workflow_from_code) and MCP access switched on by environment: 2.30.8 has them,
-		 * 2.0.3 and 1.123.81 have neither.
-		 */
+		/** n8n's own MCP server with the workflow builder's tools, switched on by environment. */
 		mcpBuilder: inRange(version, '2.30.0'),
-		/**
-		 * A usableAsTool node's tool copy keeps the node's search aliases (n8n's setToolCodex):
-		 * 2.30.8 keeps them; 2.0.3 and 1.123.81 give the copy a codex of its own without them.
-		 */
+		/** A usableAsTool node's tool copy keeps the node's search aliases (n8n's setToolCodex). */
 		toolCopyKeepsAliases: inRange(version, '2.30.0'),
-		/**
-		 * The module that fetches n8n's MCP server registry (2.30.8 has it, 2.0.3 not); an n8n
-		 * refuses to start when told to disable a module it does not know.
-		 */
+		/** n8n refuses to start when told to disable a module it does not know, as this one. */
 		mcpRegistryModule: inRange(version, '2.30.0'),
 		/**
-		 * The credential's Test applies its response-code rules to an error answer: a redirect it
-		 * did not follow, a 404 (2.40.7 and 2.41.1 do; 2.30.8 and older show n8n's own message,
-		 * "Request failed with status code 302", "The resource you are requesting could not be
-		 * found", the error having no response attached where the tester looks).
+		 * The credential's Test applies its response-code rules to an error answer (a redirect, a
+		 * 404); older lines show n8n's own "Request failed with status code 302".
 		 */
 		testResponseCodeRules: inRange(version, '2.40.0'),
 		/**
-		 * Pasting or importing a workflow in the editor picks the user's own credential for a node
-		 * whose credential is unknown, and says so ("Credentials auto-added": 2.40.7 and 2.41.1 do;
-		 * 2.30.8 and 1.123.81 drop the unknown credential, so the node asks for one).
+		 * Pasting a workflow in the editor picks the user's own credential for a node whose
+		 * credential is unknown ("Credentials auto-added"); older lines leave the node asking.
 		 */
 		credentialsPickedOnPaste: inRange(version, '2.40.0'),
 	};
@@ -108,35 +92,44 @@ function workflowsForImport(version, workflows) {
 }
 
 /**
- * Writes what this n8n's `import:workflow` left out and later ones write: for n8n 2.0, one
- * `workflow_history` row per imported workflow (its version as imported, by "import"), so that
- * the version can be activated. Run with n8n stopped, before it starts.
+ * Runs SQL on n8n's SQLite database with n8n's own sqlite3, under the Node it was built for.
+ * @param {{ runtime: { nodeBin: string, n8nHome: string }, databaseFile: string }} n8n
+ * @param {string} sql
+ * @param {unknown[]} [params]
+ * @returns {Promise<Record<string, unknown>[]>} the rows
+ */
+async function querySqlite(n8n, sql, params = []) {
+	const script = `
+		const sqlite3 = require('sqlite3');
+		const db = new sqlite3.Database(process.argv[1]);
+		db.configure('busyTimeout', 10000);
+		db.all(process.argv[2], JSON.parse(process.argv[3]), (error, rows) => {
+			if (error) throw error;
+			process.stdout.write(JSON.stringify(rows));
+			db.close();
+		});`;
+	const args = ['-e', script, n8n.databaseFile, sql, JSON.stringify(params)];
+	const options = { cwd: n8n.runtime.n8nHome, timeoutMs: 60000 };
+	return JSON.parse(await runOrThrow(n8n.runtime.nodeBin, args, options));
+}
+
+/**
+ * Writes what this n8n's `import:workflow` left out: for n8n 2.0, one `workflow_history` row per
+ * imported workflow, so that its version can be activated. Run with n8n stopped.
  * @param {{ runtime: { nodeBin: string, n8nHome: string, n8nVersion: string }, databaseFile: string }} prepared
  */
 async function afterWorkflowImport(prepared) {
 	if (!importWritesNoHistory(prepared.runtime.n8nVersion)) return;
-	// n8n's own sqlite3, under the Node it was built for.
-	const script = `
-		const sqlite3 = require('sqlite3');
-		const db = new sqlite3.Database(process.argv[1]);
-		db.run(
-			"INSERT INTO workflow_history (versionId, workflowId, nodes, connections, authors) " +
-				"SELECT versionId, id, nodes, connections, 'import' FROM workflow_entity " +
-				"WHERE versionId NOT IN (SELECT versionId FROM workflow_history)",
-			(error) => {
-				if (error) throw error;
-				db.close();
-			},
-		);`;
-	const result = await runGroup(prepared.runtime.nodeBin, ['-e', script, prepared.databaseFile], {
-		cwd: prepared.runtime.n8nHome,
-		timeoutMs: 60000,
-	});
-	if (result.code !== 0) {
-		throw new Error(
-			`writing the workflow history n8n ${prepared.runtime.n8nVersion}'s import leaves out failed: ${result.stderr}`,
-		);
-	}
+	await querySqlite(
+		prepared,
+		"INSERT INTO workflow_history (versionId, workflowId, nodes, connections, authors) SELECT versionId, id, nodes, connections, 'import' FROM workflow_entity WHERE versionId NOT IN (SELECT versionId FROM workflow_history)",
+	);
 }
 
-module.exports = { compareVersions, featuresOf, workflowsForImport, afterWorkflowImport };
+module.exports = {
+	compareVersions,
+	featuresOf,
+	workflowsForImport,
+	afterWorkflowImport,
+	querySqlite,
+};

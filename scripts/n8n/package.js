@@ -10,7 +10,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 
-const { runGroup } = require('./processes');
+const { runOrThrow } = require('./processes');
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
 
@@ -20,30 +20,14 @@ function packageJson() {
 }
 
 /**
- * @param {string} command
  * @param {string[]} args
  * @param {string} cwd
  * @param {number} timeoutMs
  * @returns {Promise<string>} stdout
  */
-async function npm(command, args, cwd, timeoutMs) {
-	const result = await runGroup('npm', [command, ...args], {
-		cwd,
-		env: {
-			...process.env,
-			npm_config_update_notifier: 'false',
-			npm_config_fund: 'false',
-			npm_config_audit: 'false',
-		},
-		timeoutMs,
-	});
-	if (result.timedOut) throw new Error(`npm ${command} did not finish within ${timeoutMs} ms`);
-	if (result.code !== 0) {
-		throw new Error(
-			`npm ${command} ${args.join(' ')} failed (exit ${result.code}):\n${result.stdout}\n${result.stderr}`,
-		);
-	}
-	return result.stdout;
+function npm(args, cwd, timeoutMs) {
+	const env = { ...process.env, npm_config_update_notifier: 'false', npm_config_fund: 'false' };
+	return runOrThrow('npm', args, { cwd, env: { ...env, npm_config_audit: 'false' }, timeoutMs });
 }
 
 /**
@@ -54,12 +38,11 @@ async function npm(command, args, cwd, timeoutMs) {
  */
 async function buildAndPack(logger, parent = os.tmpdir()) {
 	logger.log('building the package (npm run build)');
-	await npm('run', ['build'], REPO_ROOT, 300000);
+	await npm(['run', 'build'], REPO_ROOT, 300000);
 	const destination = fs.mkdtempSync(path.join(parent, 'smp-pack-'));
 	logger.log('packing it (npm pack)');
 	const output = await npm(
-		'pack',
-		['--json', `--pack-destination=${destination}`],
+		['pack', '--json', `--pack-destination=${destination}`],
 		REPO_ROOT,
 		120000,
 	);
@@ -102,16 +85,14 @@ async function installIntoN8n(userFolder, tarball) {
 		);
 	}
 	await npm(
-		'install',
 		[
+			'install',
 			tarball,
 			'--legacy-peer-deps',
 			'--omit=dev',
 			'--ignore-scripts',
 			'--bin-links=false',
 			'--package-lock=false',
-			'--audit=false',
-			'--fund=false',
 		],
 		nodesFolder,
 		180000,

@@ -15,22 +15,13 @@ const { setTimeout: delay } = require('node:timers/promises');
 
 const { ensureRuntime, cacheRoot } = require('./install');
 const { afterWorkflowImport, featuresOf, workflowsForImport } = require('./lines');
-const { spawnGroup, stopGroup, runGroup, exited } = require('./processes');
+const { spawnGroup, stopGroup, runOrThrow, exited } = require('./processes');
 
 /** @typedef {import('./install').Runtime} Runtime */
 
 /**
- * @typedef {object} N8nInstance
- * @property {Runtime} runtime
- * @property {string} userFolder N8N_USER_FOLDER; n8n keeps its files in `<userFolder>/.n8n`
- * @property {string} n8nFolder `<userFolder>/.n8n`
- * @property {number} port
- * @property {string} baseUrl e.g. http://127.0.0.1:43121
- * @property {NodeJS.ProcessEnv} env the environment n8n and its CLI run with
- * @property {string} logFile n8n's console output
- * @property {string} databaseFile the SQLite database
- * @property {import('node:child_process').ChildProcess} child
- * @property {() => Promise<void>} stop
+ * @typedef {Awaited<ReturnType<typeof prepareN8n>> & { logFile: string, child: import('node:child_process').ChildProcess, stop: () => Promise<void> }} N8nInstance
+ *   logFile: n8n's console output
  */
 
 /**
@@ -124,11 +115,7 @@ function n8nEnvironment(options) {
 	return { ...env, ...options.extra };
 }
 
-/**
- * @param {string} url
- * @param {number} timeoutMs
- * @returns {Promise<boolean>}
- */
+/** @param {string} url @param {number} timeoutMs */
 async function isReady(url, timeoutMs) {
 	try {
 		const response = await fetch(url, { signal: AbortSignal.timeout(timeoutMs) });
@@ -139,10 +126,7 @@ async function isReady(url, timeoutMs) {
 	}
 }
 
-/**
- * @param {string} file
- * @param {number} lines
- */
+/** @param {string} file @param {number} lines */
 function tail(file, lines) {
 	if (!fs.existsSync(file)) return '(no output)';
 	return fs.readFileSync(file, 'utf8').split('\n').slice(-lines).join('\n');
@@ -185,67 +169,34 @@ async function prepareN8n(options) {
 }
 
 /**
- * Runs one n8n CLI command (import:workflow, export:credentials, ...) against the prepared folder.
- * @param {{ runtime: Runtime, env: NodeJS.ProcessEnv }} prepared
- * @param {string[]} args
- * @param {number} [timeoutMs]
- * @returns {Promise<string>} stdout
- */
-async function n8nCli(prepared, args, timeoutMs = 180000) {
-	const [program, ...programArgs] = prepared.runtime.command;
-	const result = await runGroup(program, [...programArgs, ...args], {
-		env: prepared.env,
-		timeoutMs,
-	});
-	if (result.timedOut)
-		throw new Error(`n8n ${args.join(' ')} did not finish within ${timeoutMs} ms`);
-	if (result.code !== 0) {
-		throw new Error(
-			`n8n ${args.join(' ')} failed (${result.signal ?? `exit ${result.code}`}):\n${result.stdout}\n${result.stderr}`,
-		);
-	}
-	return result.stdout;
-}
-
-/**
- * Imports credentials and workflows with n8n's CLI (`import:credentials`, `import:workflow`). The
- * files hold secrets in clear, so they live in a temp folder outside n8n's, deleted at once.
+ * Imports credentials and workflows with n8n's CLI (each command boots n8n: none for an empty
+ * list). The files hold secrets in clear, so they live outside n8n's folder, deleted at once.
  * @param {Awaited<ReturnType<typeof prepareN8n>>} prepared
  * @param {{ credentials: unknown[], workflows: unknown[] }} data
  * @returns {Promise<string>} what the CLI printed
  */
 async function importIntoN8n(prepared, { credentials, workflows }) {
 	const importDir = fs.mkdtempSync(path.join(os.tmpdir(), 'smp-n8n-import-'));
+	const { n8nVersion, command } = prepared.runtime;
+	const output = [];
+	/** @type {[string, unknown[]][]} */
+	const imports = [
+		['credentials', credentials],
+		['workflow', workflowsForImport(n8nVersion, workflows)],
+	];
 	try {
-		/** @param {string} name @param {unknown[]} content */
-		const write = (name, content) => {
-			const file = path.join(importDir, name);
-			fs.writeFileSync(file, JSON.stringify(content));
-			return file;
-		};
-		// Each CLI command boots n8n (seconds): none for an empty list.
-		const output = [];
-		if (credentials.length > 0) {
-			output.push(
-				await n8nCli(prepared, [
-					'import:credentials',
-					`--input=${write('credentials.json', credentials)}`,
-				]),
-			);
+		for (const [kind, items] of imports) {
+			if (items.length === 0) continue;
+			const file = path.join(importDir, `${kind}.json`);
+			fs.writeFileSync(file, JSON.stringify(items));
+			const args = [...command.slice(1), `import:${kind}`, `--input=${file}`];
+			output.push(await runOrThrow(command[0], args, { env: prepared.env, timeoutMs: 180000 }));
 		}
-		if (workflows.length > 0) {
-			output.push(
-				await n8nCli(prepared, [
-					'import:workflow',
-					`--input=${write('workflows.json', workflowsForImport(prepared.runtime.n8nVersion, workflows))}`,
-				]),
-			);
-			await afterWorkflowImport(prepared);
-		}
-		return output.join('\n');
 	} finally {
 		fs.rmSync(importDir, { recursive: true, force: true });
 	}
+	if (workflows.length > 0) await afterWorkflowImport(prepared);
+	return output.join('\n');
 }
 
 /**
@@ -293,20 +244,16 @@ async function startN8n(prepared, options = {}) {
 	let exitedEarly = false;
 	void exited(child).then(() => (exitedEarly = true));
 	try {
-		for (;;) {
-			if (exitedEarly) {
-				throw new Error(
-					`n8n ${command} exited while starting (code ${child.exitCode}). Its output:\n${tail(logFile, 60)}`,
-				);
-			}
-			if (await isUp()) return instance;
-			if (Date.now() > deadline) {
-				throw new Error(
-					`n8n ${command} did not become ready within ${timeoutMs} ms. Its output:\n${tail(logFile, 60)}`,
-				);
+		while (!(await isUp())) {
+			if (exitedEarly || Date.now() > deadline) {
+				const why = exitedEarly
+					? `exited while starting (code ${child.exitCode})`
+					: `did not become ready within ${timeoutMs} ms`;
+				throw new Error(`n8n ${command} ${why}. Its output:\n${tail(logFile, 60)}`);
 			}
 			await delay(500);
 		}
+		return instance;
 	} catch (error) {
 		await stop();
 		throw error;

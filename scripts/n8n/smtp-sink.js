@@ -13,29 +13,13 @@ const { simpleParser } = require('mailparser');
 const { SMTPServer } = require('smtp-server');
 
 /**
- * @typedef {object} ReceivedMail
- * @property {string} from envelope sender
- * @property {string[]} to envelope recipients
- * @property {string} subject decoded Subject header
- * @property {string} raw the whole message as received
- * @property {string} body the HTML part as sent (its escaping is what tests check), else the text
- *   part, transfer-decoded
- * @property {string} receivedAt ISO time
- * @property {string | undefined} file where it was saved, when a mail folder was given
- */
-
-/**
- * @typedef {object} SmtpSink
- * @property {string} host
- * @property {number} port
- * @property {ReceivedMail[]} messages
- * @property {(predicate: (mail: ReceivedMail) => boolean, timeoutMs: number) => Promise<ReceivedMail>} waitFor
- * @property {() => Promise<void>} stop
+ * @typedef {{ to: string[], subject: string, body: string, file: string | undefined }} ReceivedMail
+ *   to: the envelope's recipients; body: the HTML part as sent (its escaping is what tests check),
+ *   else the text part; file: where it was saved, when a mail folder was given
  */
 
 /**
  * @param {{ port?: number, mailDir?: string, onMail?: (mail: ReceivedMail) => void }} [options]
- * @returns {Promise<SmtpSink>}
  */
 async function startSmtpSink(options = {}) {
 	/** @type {ReceivedMail[]} */
@@ -49,7 +33,6 @@ async function startSmtpSink(options = {}) {
 		// Every message is kept; a digest of many tenders is still small.
 		size: 10 * 1024 * 1024,
 		logger: false,
-		banner: 'n8n-nodes-supplier-matched-projects local mail sink',
 		onAuth(_auth, _session, callback) {
 			callback(null, { user: 'local' });
 		},
@@ -61,23 +44,13 @@ async function startSmtpSink(options = {}) {
 				const raw = Buffer.concat(chunks).toString('utf8');
 				// A message the parser cannot read is refused to the sender, not lost silently.
 				simpleParser(raw).then((parsed) => {
-					const receivedAt = new Date().toISOString();
-					/** @type {string | undefined} */
-					let file;
-					if (options.mailDir) {
-						file = path.join(
-							options.mailDir,
-							`${receivedAt.replace(/[:.]/g, '-')}-${messages.length + 1}.eml`,
-						);
-						fs.writeFileSync(file, raw);
-					}
+					const name = `${new Date().toISOString().replace(/[:.]/g, '-')}-${messages.length + 1}.eml`;
+					const file = options.mailDir && path.join(options.mailDir, name);
+					if (file) fs.writeFileSync(file, raw);
 					const mail = {
-						from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
 						to: session.envelope.rcptTo.map((recipient) => recipient.address),
 						subject: parsed.subject ?? '',
-						raw,
 						body: parsed.html || parsed.text || '',
-						receivedAt,
 						file,
 					};
 					messages.push(mail);
@@ -88,19 +61,20 @@ async function startSmtpSink(options = {}) {
 		},
 	});
 
-	const port = await new Promise((resolve, reject) => {
+	await new Promise((resolve, reject) => {
 		server.once('error', reject);
-		server.listen(options.port ?? 0, '127.0.0.1', () => {
-			const address = server.server.address();
-			if (address && typeof address === 'object') resolve(address.port);
-			else reject(new Error('could not read the SMTP sink port'));
-		});
+		server.listen(options.port ?? 0, '127.0.0.1', () => resolve(undefined));
 	});
+	const { port } = /** @type {import('node:net').AddressInfo} */ (server.server.address());
 
 	return {
 		host: '127.0.0.1',
 		port,
 		messages,
+		/**
+		 * @param {(mail: ReceivedMail) => boolean} predicate
+		 * @param {number} timeoutMs
+		 */
 		async waitFor(predicate, timeoutMs) {
 			const deadline = Date.now() + timeoutMs;
 			for (;;) {
@@ -112,6 +86,7 @@ async function startSmtpSink(options = {}) {
 				await delay(200);
 			}
 		},
+		/** @returns {Promise<void>} */
 		stop() {
 			return new Promise((resolve) => server.close(() => resolve()));
 		},

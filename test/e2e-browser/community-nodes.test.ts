@@ -1,27 +1,19 @@
-import {
-	closePanel,
-	newWorkflow,
-	openTriggerPanel,
-	searchNodePanel,
-} from '../support/browser/editor';
+import { closePanel, openTriggerPanel, searchNodePanel } from '../support/browser/editor';
 import { startCommunityNodes } from '../support/browser/harness';
 import { stderrLogger } from '../support/e2e/support';
 
 /**
  * Installing the package the way users do: Settings → Community nodes → Install, by package
- * name, from an npm registry. The registry is a local Verdaccio into which the suite published
- * the packed tarball; n8n reaches it through the outbound proxy both lines honour (see
- * registry-proxy.js for why not N8N_COMMUNITY_PACKAGES_REGISTRY), so nothing reaches the public
- * registry. Then the update to a newer release, and the uninstall. One n8n (started without the
- * package) and one browser serve the tests, in this order.
+ * name, from an npm registry. The registry is a local Verdaccio into which the suite published the
+ * packed tarball; n8n reaches it through the outbound proxy both lines honour (see registry.js
+ * for why not N8N_COMMUNITY_PACKAGES_REGISTRY), so nothing reaches the public registry. Then the
+ * update to a newer release, and the uninstall. One n8n (started without the package) and one
+ * browser serve the tests, in this order.
  */
 
-type CommunityNodes = Awaited<ReturnType<typeof startCommunityNodes>>;
-
 const APP_NAME = 'Supplier Matched Projects';
-const NODE_NAMES = 'Supplier Matched Projects, Supplier Matched Projects Trigger';
 
-let env: CommunityNodes;
+let env: Awaited<ReturnType<typeof startCommunityNodes>>;
 
 beforeAll(async () => {
 	env = await startCommunityNodes(stderrLogger);
@@ -29,17 +21,19 @@ beforeAll(async () => {
 
 afterAll(async () => {
 	if (env)
-		stderrLogger.log(`hosts the registry proxy refused: ${env.proxy.refused.join(', ') || 'none'}`);
+		stderrLogger.log(
+			`hosts the registry proxy refused: ${env.registry.refused.join(', ') || 'none'}`,
+		);
 	await env?.stop();
 }, 2 * 60_000);
 
+/** Settings → Community nodes, and its install button. */
 async function openCommunityNodes() {
 	await env.page.goto(`${env.baseUrl}/settings/community-nodes`);
 	// "Install a community node" while none is installed, "Install" beside the list.
-	await env.page
-		.getByRole('button', { name: /^Install/ })
-		.first()
-		.waitFor();
+	const install = env.page.getByRole('button', { name: /^Install/ }).first();
+	await install.waitFor();
+	return install;
 }
 
 /** The installed package's card in Settings → Community nodes. */
@@ -51,25 +45,21 @@ function packageCard() {
 
 /** What the node panel finds for the package's name in "What triggers this workflow?". */
 async function nodePanelResults(): Promise<string[]> {
-	await newWorkflow(env.page, env.baseUrl);
-	await openTriggerPanel(env.page);
+	await openTriggerPanel(env.page, env.baseUrl);
 	const names = await searchNodePanel(env.page, APP_NAME);
 	await closePanel(env.page);
 	return names;
 }
 
-function tarballRequests(): string[] {
-	return env.proxy.served.map((request) => request.path).filter((path) => path.endsWith('.tgz'));
-}
+const tarballRequests = () => env.registry.served.filter((path) => path.endsWith('.tgz'));
+
+/** The path of a release's tarball, as npm asks for it. */
+const tarballOf = (version: string) => `/${env.packageName}/-/${env.packageName}-${version}.tgz`;
 
 describe('Settings → Community nodes', () => {
 	test('installs the package by its name from the registry', async () => {
 		const { page } = env;
-		await openCommunityNodes();
-		await page
-			.getByRole('button', { name: /^Install/ })
-			.first()
-			.click();
+		await (await openCommunityNodes()).click();
 		const dialog = page.getByRole('dialog');
 		await dialog.getByPlaceholder('e.g. n8n-nodes-chatwork').fill(env.packageName);
 		// The checkbox's input is hidden under its label, which a user clicks.
@@ -79,11 +69,9 @@ describe('Settings → Community nodes', () => {
 		await packageCard()
 			.getByText(`v${env.version}`)
 			.waitFor({ timeout: 3 * 60_000 });
-		await expect(packageCard().innerText()).resolves.toContain(NODE_NAMES.split(', ')[1]);
+		await expect(packageCard().innerText()).resolves.toContain(`${APP_NAME} Trigger`);
 		expect(env.installedVersions()).toEqual([env.version]);
-		expect(tarballRequests()).toEqual([
-			`/${env.packageName}/-/${env.packageName}-${env.version}.tgz`,
-		]);
+		expect(tarballRequests()).toEqual([tarballOf(env.version)]);
 	});
 
 	test('the nodes then appear in the node panel', async () => {
@@ -102,9 +90,7 @@ describe('Settings → Community nodes', () => {
 			.getByText(`v${env.nextVersion}`)
 			.waitFor({ timeout: 3 * 60_000 });
 		expect(env.installedVersions()).toEqual([env.nextVersion]);
-		expect(tarballRequests()).toContain(
-			`/${env.packageName}/-/${env.packageName}-${env.nextVersion}.tgz`,
-		);
+		expect(tarballRequests()).toContain(tarballOf(env.nextVersion));
 		await expect(nodePanelResults()).resolves.toEqual([APP_NAME]);
 	});
 
@@ -124,7 +110,10 @@ describe('Settings → Community nodes', () => {
 	});
 
 	test('every registry request went to the local registry, which holds only what the suite published', async () => {
-		expect(env.proxy.refused.filter((destination) => destination.includes('npmjs'))).toEqual([]);
+		expect(env.registry.refused.filter((destination) => destination.includes('npmjs'))).toEqual([]);
+		const others = env.registry.served.filter((path) => !path.startsWith(`/${env.packageName}`));
+		expect(others).toEqual([]);
+		expect(tarballRequests()).toEqual([tarballOf(env.version), tarballOf(env.nextVersion)]);
 		await expect(env.registry.versions(env.packageName)).resolves.toEqual([
 			env.version,
 			env.nextVersion,

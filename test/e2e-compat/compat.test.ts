@@ -1,7 +1,6 @@
 import { sleep } from 'n8n-workflow';
 
-import { outputItems } from '../support/e2e/harness';
-import { startCompatE2e, type CompatEnvironment } from '../support/e2e/compat-harness';
+import { outputItems, startE2e, type E2eEnvironment } from '../support/e2e/harness';
 import { sandboxNow, stderrLogger } from '../support/e2e/support';
 import { parseToolAnswer } from '../support/engine/tool-answer';
 
@@ -15,7 +14,7 @@ import { parseToolAnswer } from '../support/engine/tool-answer';
 const ONE_POLL_MS = 75_000;
 const TOOL_NAME = 'Matched_Projects';
 
-let env: CompatEnvironment;
+let env: E2eEnvironment;
 
 function pageRequests() {
 	const path = `/api/supplier/v1/companies/${env.fixtures.companyId}/speci-finder/results`;
@@ -23,7 +22,7 @@ function pageRequests() {
 }
 
 beforeAll(async () => {
-	env = await startCompatE2e(stderrLogger);
+	env = await startE2e(stderrLogger);
 	stderrLogger.log(`compatibility suite on n8n ${env.n8nVersion}`);
 }, 10 * 60_000);
 
@@ -33,15 +32,16 @@ afterAll(async () => {
 
 describe('the packed package on this n8n version', () => {
 	test('n8n loads both nodes and the credential from its community nodes folder', async () => {
-		const types = await env.client.loadedTypes();
+		const names = async (file: 'nodes.json' | 'credentials.json') =>
+			(await env.client.servedTypes(file)).map((type) => type.name);
 
-		expect(types.nodes).toEqual(
+		expect(await names('nodes.json')).toEqual(
 			expect.arrayContaining([
 				`${env.packageName}.supplierMatchedProjects`,
 				`${env.packageName}.supplierMatchedProjectsTrigger`,
 			]),
 		);
-		expect(types.credentials).toContain('supplierMatchedProjectsApi');
+		expect(await names('credentials.json')).toContain('supplierMatchedProjectsApi');
 	});
 
 	test("its node panel gets both nodes' search aliases, and the tool copy's where n8n keeps them", async () => {
@@ -61,7 +61,7 @@ describe('the packed package on this n8n version', () => {
 	});
 
 	test("the credential's Test passes with the issued client ID and secret", async () => {
-		const result = await env.client.testCredential(env.credentialIds.credential);
+		const result = await env.client.testCredential(env.credentials.credential.id);
 
 		expect(result).toEqual({ status: 'OK', message: expect.any(String) });
 	});
@@ -69,7 +69,7 @@ describe('the packed package on this n8n version', () => {
 	test("the credential's Test fails with the mapped message for a wrong client secret", async () => {
 		const tokensBefore = env.sandbox.tokensIssued();
 
-		const result = await env.client.testCredential(env.credentialIds.wrongSecret);
+		const result = await env.client.testCredential(env.credentials.wrongSecret.id);
 
 		expect(result.status).toBe('Error');
 		expect(result.message).toContain('rejected the client ID or client secret (invalid_client)');

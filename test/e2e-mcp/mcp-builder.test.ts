@@ -1,15 +1,13 @@
 import { sleep } from 'n8n-workflow';
 
-import { outputItems } from '../support/e2e/harness';
-import { startMcpBuilderE2e, type McpBuilderEnvironment } from '../support/e2e/mcp-harness';
 import {
-	knownLimit,
-	rankPhrasings,
-	rankTable,
-	readPhrasings,
-	type Ranked,
-} from '../support/e2e/mcp-search';
-import { SDK_SHAPES } from '../support/e2e/mcp-workflows';
+	EXAMPLE_FILES,
+	outputItems,
+	startMcpBuilderE2e,
+	type McpBuilderEnvironment,
+} from '../support/e2e/harness';
+import { knownLimit, rankPhrasings, rankTable, type Ranked } from '../support/e2e/mcp-search';
+import list from '../support/e2e/phrasings.json';
 import { readSpreadsheetRows, sandboxNow, stderrLogger } from '../support/e2e/support';
 import { assistantMessage, functionCall } from '../support/e2e/scripted-model';
 
@@ -17,13 +15,12 @@ import { assistantMessage, functionCall } from '../support/e2e/scripted-model';
  * Issue 33 through n8n's own MCP server (the version SMP_N8N_VERSION picks; 2.30.8 is the first
  * line whose builder tools read a community node's types): the package installed as a community
  * package, MCP access switched on by the environment, and this file as the model. It searches the
- * phrasings people use, reads the node types, and builds each example workflow's shape in n8n's
- * Workflow SDK: validated, created, published and run against the sandbox. One n8n serves every
- * test, in this order.
+ * phrasings people use, reads the node types, and builds each example workflow in n8n's Workflow
+ * SDK (the code n8n's own SDK writes for it): validated, created, published and run against the
+ * sandbox. One n8n serves every test, in this order.
  */
 
 const ONE_POLL_MS = 75_000;
-const list = readPhrasings();
 
 let env: McpBuilderEnvironment;
 /** What this n8n's MCP server offers, by tool name (the names changed between 2.30 and 2.41). */
@@ -131,24 +128,21 @@ describe('each example workflow, written in the Workflow SDK', () => {
 		expect(reference).toContain('@n8n/workflow-sdk');
 	});
 
-	test.each(Object.keys(SDK_SHAPES))('%s: validates, is created and publishes', async (file) => {
-		const shape = SDK_SHAPES[file]({
-			companyId: env.fixtures.companyId,
-			filesDir: env.filesDir,
-		});
+	test.each(EXAMPLE_FILES)('%s: validates, is created and publishes', async (file) => {
+		const { code, name, polls } = env.exampleAsCode(file);
 
-		const validation = await call('validate_workflow', { code: shape.code });
+		const validation = await call('validate_workflow', { code });
 		expect(validation).toMatch(/valid/i);
-		const answer = await call('create_workflow_from_code', { code: shape.code, name: shape.name });
+		const answer = await call('create_workflow_from_code', { code, name });
 		const workflowId = JSON.parse(answer).workflowId as string;
 		expect(workflowId).toEqual(expect.any(String));
-		created.set(file, { workflowId, polls: shape.polls });
+		created.set(file, { workflowId, polls });
 		const publishedAt = sandboxNow(env.sandbox);
 		await call('publish_workflow', { workflowId });
 
 		expect((await env.client.getWorkflow(workflowId)).active).toBe(true);
 		// A polling trigger's first poll, at publication, records the tenders open then.
-		if (shape.polls) await env.waitForPolls(publishedAt, 1, ONE_POLL_MS);
+		if (polls) await env.waitForPolls(publishedAt, 1, ONE_POLL_MS);
 	});
 });
 
@@ -221,7 +215,7 @@ describe('the workflows built through MCP, run against the sandbox', () => {
 				expect(outputItems(detail, polls ?? '').map((item) => item.tenderId)).toEqual([tender.id]);
 			}
 			const digest = await env.smtp.waitFor(
-				(mail) => mail.subject === '1 new matching tenders',
+				(mail) => mail.subject === '1 new matching tender',
 				30_000,
 			);
 			expect(digest.body).toContain(tender.id);
@@ -230,7 +224,7 @@ describe('the workflows built through MCP, run against the sandbox', () => {
 				30_000,
 			);
 			expect(reminder.body).toContain(tender.id);
-			expect(readSpreadsheetRows(env, 'mcp-tenders-').map((row) => row.tenderId)).toEqual([
+			expect(readSpreadsheetRows(env, 'supplier-tenders-').map((row) => row.tenderId)).toEqual([
 				tender.id,
 			]);
 

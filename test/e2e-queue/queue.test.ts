@@ -1,10 +1,7 @@
 import { sleep } from 'n8n-workflow';
 
-import {
-	startQueueE2e,
-	type QueueE2eEnvironment,
-	type QueueScenario,
-} from '../support/e2e/queue-harness';
+import { startQueueE2e, type QueueE2eEnvironment } from '../support/e2e/queue-harness';
+import { announcements } from '../support/e2e/scheduler';
 import { sandboxNow, stderrLogger, waitForPolls } from '../support/e2e/support';
 import { outputItems, type ExecutionSummary } from '../../scripts/n8n/client';
 import { busiestWindow } from '../support/engine/rate-window';
@@ -54,42 +51,20 @@ function openProjects() {
 function ranOn(executions: ExecutionSummary[]): Record<string, number> {
 	const counts: Record<string, number> = {};
 	for (const execution of executions) {
-		const names = env.processesThatStarted(execution.id);
+		const names = env.processes.thatStarted(execution.id);
 		const name = names.length === 0 ? 'main' : names.join('+');
 		counts[name] = (counts[name] ?? 0) + 1;
 	}
 	return counts;
 }
 
+/** The tenders each execution of the workflow announced, oldest first. */
 async function emittedTenderIds(workflowId: string): Promise<string[][]> {
-	const executions = (await env.client.listExecutions(workflowId)).reverse();
-	const emitted = [];
-	for (const execution of executions) {
-		const detail = await env.client.getExecution(execution.id);
-		emitted.push(outputItems(detail, 'New Matching Tender').map((item) => String(item.tenderId)));
-	}
-	return emitted;
+	const found = await announcements(env.client, workflowId, 'New Matching Tender');
+	return found.map((execution) => execution.tenderIds);
 }
 
-interface LoadFigures {
-	executions: number;
-	ranOn: Record<string, number>;
-	pagesPerExecution: number;
-	requestsAsked: number;
-	resultsRequestsSent: number;
-	acceptedByTheApi: number;
-	answersOf429: number;
-	busiestFiveMinutes: number;
-	completed: number;
-	budgetStops: number;
-	budgetStopsCountedByTheApi: number;
-	otherFailures: string[];
-	/** Accepted pages of walks that did not finish: a complete walk takes exactly `pages`. */
-	pagesWasted: number;
-	tokenRequests: number;
-	wallSeconds: number;
-	webhookCallsUnanswered: number;
-}
+type LoadFigures = Awaited<ReturnType<typeof runLoad>>;
 
 /**
  * Starts Get Many executions evenly over `overMs` on all three processes: every third a manual
@@ -97,9 +72,9 @@ interface LoadFigures {
  * run. Waits for every execution, then sorts them by what the node did.
  */
 async function runLoad(
-	scenario: QueueScenario,
+	scenario: QueueE2eEnvironment['scenarios'][string],
 	load: { executions: number; overMs: number },
-): Promise<LoadFigures> {
+) {
 	const { projects, pages } = openProjects();
 	expect(pages).toBe(3);
 	await env.client.activateWorkflow(scenario.workflowId);
@@ -168,6 +143,7 @@ async function runLoad(
 		budgetStopsCountedByTheApi: budgetStops.filter((message) => /counted by the API/.test(message))
 			.length,
 		otherFailures,
+		// Accepted pages of walks that did not finish: a complete walk takes exactly `pages`.
 		pagesWasted: accepted - completed * pages,
 		tokenRequests: env.sandbox.tokensIssued({ clientId: scenario.clientId }),
 		wallSeconds: Math.round((lastStop - started) / 1000),
@@ -209,7 +185,7 @@ describe('the packed package in queue mode (main + 2 workers, PostgreSQL, Redis)
 		expect(execution.status).toBe('success');
 		expect(execution.mode).toBe('webhook');
 		// The worker that takes a job logs "Worker started execution <id> (job <n>)".
-		const startedBy = env.processesThatStarted(execution.id);
+		const startedBy = env.processes.thatStarted(execution.id);
 		expect(startedBy).toHaveLength(1);
 		expect(startedBy[0]).toMatch(/^worker-/);
 		expect(resultsRequests(scenario.clientId)).toHaveLength(pages);
@@ -303,9 +279,9 @@ describe('the packed package in queue mode (main + 2 workers, PostgreSQL, Redis)
 			expect(executions.every((execution) => execution.status === 'success')).toBe(true);
 			// n8n-core logs every poll as "Poll trigger initiated for workflow ..." where it runs.
 			const pollLine = 'Poll trigger initiated for workflow "queue: new matching tenders"';
-			const pollLog = env.processNames().map((name) => ({
+			const pollLog = [...env.processes.running.keys()].map((name) => ({
 				name,
-				polls: env.processLog(name).split(pollLine).length - 1,
+				polls: env.processes.log(name).split(pollLine).length - 1,
 			}));
 			const workersPolled = pollLog.filter((entry) => entry.name !== 'main' && entry.polls > 0);
 			expect(workersPolled).toEqual([]);
@@ -341,10 +317,10 @@ describe('the packed package in queue mode (main + 2 workers, PostgreSQL, Redis)
 				await sleep(100);
 			}
 			const [running] = await env.client.listExecutions(scenario.workflowId);
-			const [victim] = env.processesThatStarted(running.id);
+			const [victim] = env.processes.thatStarted(running.id);
 			expect(victim).toMatch(/^worker-/);
 			const killedAt = Date.now();
-			await env.killProcess(victim);
+			await env.processes.kill(victim);
 			env.sandbox.setLatency(0);
 			// Its job stays in Redis, locked by a worker that is gone, until n8n gives up on it.
 			const inFlight = await env.snapshotRedis('with a killed job in flight');
@@ -363,7 +339,7 @@ describe('the packed package in queue mode (main + 2 workers, PostgreSQL, Redis)
 			expect(response.status).toBe(500);
 			expect(requestsOfTheKilledWalk).toBeLessThan(pages);
 
-			await env.startWorker('worker-3');
+			await env.processes.start('worker-3');
 			const next = [];
 			for (let run = 0; run < 2; run++) {
 				next.push(await env.client.callWebhook(String(scenario.webhookPath)));
@@ -422,7 +398,7 @@ describe('the packed package in queue mode (main + 2 workers, PostgreSQL, Redis)
 	test('no client secret and no issued token in PostgreSQL, Redis, the user folder or any process log', async () => {
 		const tokens = env.tokenRecorder.tokens.length;
 		expect(tokens).toBeGreaterThanOrEqual(Object.keys(env.scenarios).length);
-		await env.stopN8n();
+		await env.processes.stopAll();
 
 		const stored = await env.storedText();
 		const text = (where: RegExp) =>
@@ -437,7 +413,7 @@ describe('the packed package in queue mode (main + 2 workers, PostgreSQL, Redis)
 		// A job while it was in flight (n8n removes jobs from Redis once they are done).
 		expect(text(/^Redis with a killed job/)).toMatch(/^bull:jobs:\d+$/m);
 		const logs = stored.filter((place) => /console\.log$|^\.n8n\/logs\//.test(place.where));
-		expect(logs.length).toBeGreaterThanOrEqual(2 * env.processNames().length);
+		expect(logs.length).toBeGreaterThanOrEqual(2 * [...env.processes.running.keys()].length);
 		const found = [];
 		for (const place of stored) {
 			for (const secret of env.secrets()) {

@@ -2,7 +2,7 @@ import type { Project } from '../../nodes/SupplierMatchedProjects/api/types';
 import { TOOL_DESCRIPTION } from '../../nodes/SupplierMatchedProjects/descriptions/tool';
 import { DEFAULT_TOOL_LIMIT } from '../../nodes/SupplierMatchedProjects/parameters/tool';
 import { stderrLogger } from '../support/e2e/support';
-import { startAiE2e, type AiEnvironment } from '../support/e2e/ai-harness';
+import { startAiE2e, type AiEnvironment } from '../support/e2e/harness';
 import { assistantMessage, functionCall } from '../support/e2e/scripted-model';
 import {
 	expectCompactKeys,
@@ -86,7 +86,7 @@ describe('an AI Agent with the node as its tool and a scripted OpenAI-compatible
 			'POST /v1/responses',
 			'POST /v1/responses',
 		]);
-		const [firstTurn, secondTurn] = env.model.requests.map((request) => request.body);
+		const [firstTurn, secondTurn] = env.model.turns();
 		expect(firstTurn.stream).toBeFalsy();
 		// What the model is told about the tool.
 		expect(firstTurn.tools).toHaveLength(1);
@@ -142,7 +142,7 @@ describe('the AI Agent example (examples/ai-agent-tender-assistant.json)', () =>
 		const response = await env.chatWithExample('Which tender closes first?', 'example-session');
 
 		expect(response.status).toBe(200);
-		const [firstTurn, secondTurn] = env.model.requests.map((request) => request.body);
+		const [firstTurn, secondTurn] = env.model.turns();
 		expect(env.model.requests).toHaveLength(2);
 		expect(firstTurn.tools?.map((tool) => [tool.name, tool.description])).toEqual([
 			[TOOL_NAME, TOOL_DESCRIPTION],
@@ -164,7 +164,7 @@ describe('an MCP Server Trigger with the node as a tool, driven by the MCP TypeS
 	let mcp: Awaited<ReturnType<AiEnvironment['connectMcp']>>;
 
 	beforeAll(async () => {
-		mcp = await env.connectMcp();
+		mcp = await env.connectMcp(env.workflows.mcp.path);
 	});
 
 	afterAll(async () => {

@@ -37,9 +37,9 @@ afterAll(async () => {
 
 describe('a listing with broken entries that stay, in a real n8n', () => {
 	test('Get Many returns every clean project and warns of each broken entry', async () => {
-		await env.client.activateWorkflow(env.listProjects.id);
+		await env.client.activateWorkflow(env.workflows.listProjects.id);
 
-		const response = await env.client.callWebhook(env.listProjects.path);
+		const response = await env.client.callWebhook(env.workflows.listProjects.path);
 
 		expect(response.status).toBe(200);
 		expect(response.body).toEqual(env.sandbox.listOpen(env.fixtures.companyId));

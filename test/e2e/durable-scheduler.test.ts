@@ -1,13 +1,10 @@
 import { sleep } from 'n8n-workflow';
 
-import { startCompatE2e, type CompatEnvironment } from '../support/e2e/compat-harness';
-import { outputItems } from '../support/e2e/harness';
+import { outputItems, startE2e, type E2eEnvironment } from '../support/e2e/harness';
 import {
 	announcements,
-	finishedPolls,
 	firstAnnouncedAt,
 	listedTenderIds,
-	logLines,
 	mentioned,
 	msSincePollSecond,
 	openTenderOnLatePage,
@@ -19,13 +16,10 @@ import {
 	triggerPollingAt,
 	untilSecond,
 	waitForAnnouncements,
-	waitForFinishedPolls,
-	waitForLog,
 	walksSince,
 	type Announcement,
-	type DurableState,
 } from '../support/e2e/scheduler';
-import { sandboxNow, stderrLogger } from '../support/e2e/support';
+import { logLines, sandboxNow, stderrLogger, waitForLog, waitUntil } from '../support/e2e/support';
 
 /**
  * The trigger under n8n's durable scheduler for poll triggers (n8n 2.33 on; the version
@@ -51,7 +45,8 @@ const RETRY_AFTER_SECONDS = 150;
 const DURABLE = {
 	id: 'smpSchedulerDurable',
 	name: 'scheduler: new matching tenders at :30',
-	nodeId: 'd5c0a7e1-4b1f-4c2a-9e3d-7f1a2b3c4d5e',
+	// The node's id, as the trigger workflow's builder names it.
+	nodeId: 'smpSchedulerDurable-trigger',
 	node: 'New Matching Tender',
 	second: 30,
 	credentialId: 'smpSchedulerOwnSandbox',
@@ -65,32 +60,12 @@ const LATE_DUE_IN_DAYS = 58;
 const LATENCY_MS = 5_000;
 const ANNOUNCED_WITHIN_MS = 3 * 60_000;
 
-let env: CompatEnvironment;
+let env: E2eEnvironment;
 /** Printed after the last test, so a CI log shows what was measured. */
 const figures: string[] = [];
 
-/** A tender the durable tests opened, and where the walk finds it ("page 10 of 10"). */
-interface LateTender {
-	id: string;
-	where: string;
-}
-
-/** What the durable workflow's activation left, and the tender opened right after it. */
-interface Activation {
-	/** Where n8n's log stood when it was activated. */
-	since: number;
-	activationMs: number;
-	tender: LateTender;
-	openedAt: number;
-	/** How long before the first scheduled poll fell due the tender opened. */
-	beforeFirstPollMs: number;
-	/** Scheduled polls finished, and walks begun on the sandbox, when it opened. */
-	pollsBefore: number;
-	walksBefore: number;
-	/** n8n's poller_state right after activation. */
-	state: DurableState;
-}
-let activation: Activation | undefined;
+/** The durable workflow's activation, which the first tests run beside. */
+let activation: Awaited<ReturnType<typeof activateAndOpenTender>>;
 
 const seconds = (ms: number) => `${Math.round(ms / 1000)} s`;
 
@@ -136,23 +111,22 @@ const notesSince = (since: number) =>
 	triggerNotes(env.n8nLog(), since).map((note) => `    trigger logged ${note}`);
 
 /** A tender due late in the window on a late page of the walk, with where it sits. */
-function openLateTender(): LateTender {
-	const opened = openTenderOnLatePage(own(), env.fixtures.companyId, LATE_DUE_IN_DAYS);
-	return { id: opened.tender.id, where: `page ${opened.page} of ${opened.pages}` };
-}
+const openLateTender = () => openTenderOnLatePage(own(), env.fixtures.companyId, LATE_DUE_IN_DAYS);
 
 /** kill -9 of n8n's process group; returns a figure naming what it killed. */
 async function killN8n(): Promise<string> {
 	const killed = await env.killN8n();
-	const named = killed.map(({ command }) => (/task-runner/.test(command) ? 'task runner' : 'n8n'));
+	const named = killed.map((command) => (/task-runner/.test(command) ? 'task runner' : 'n8n'));
 	return `${killed.length} process(es) of its group (${named.join(', ')})`;
 }
 
 /**
  * Activates the durable workflow 15 to 45 s before its first scheduled poll falls due, and opens
- * a tender as soon as activation returns.
+ * a tender as soon as activation returns: where n8n's log stood (`since`), how long before the
+ * first scheduled poll the tender opened, the polls finished and walks begun by then, and n8n's
+ * poller_state right after.
  */
-async function activateAndOpenTender(): Promise<Activation> {
+async function activateAndOpenTender() {
 	const sincePoll = msSincePollSecond(DURABLE.second);
 	if (sincePoll < 15_000 || sincePoll > 45_000) await untilSecond((DURABLE.second + 40) % 60);
 	const since = env.n8nLog().length;
@@ -168,21 +142,14 @@ async function activateAndOpenTender(): Promise<Activation> {
 		tender,
 		openedAt,
 		beforeFirstPollMs: 60_000 - msSincePollSecond(DURABLE.second),
-		pollsBefore: finishedPolls(env.n8nLog(), DURABLE.id, since),
+		pollsBefore: durableLines(POLL_LINES.finished, since).length,
 		walksBefore: walksSince(own(), env.fixtures.companyId, sandboxFrom).length,
 		state: await readDurableState(env.n8n, DURABLE.id),
 	};
 }
 
-/** The durable workflow's activation, which the first tests run beside. */
-function activated(): Activation {
-	if (activation === undefined) throw new Error('the durable workflow was not activated');
-	return activation;
-}
-
 beforeAll(async () => {
-	env = await startCompatE2e(stderrLogger, {
-		folderPrefix: 'smp-n8n-scheduler-',
+	env = await startE2e(stderrLogger, {
 		extraEnv: {
 			N8N_SCHEDULER_ENABLED: 'true',
 			N8N_SCHEDULER_POLL_TRIGGERS_ENABLED: 'true',
@@ -295,13 +262,14 @@ describe('durable cursors across activation, kill -9 and a slow API', () => {
 	test(
 		'a tender opened right after activation, before the first scheduled poll, is announced exactly once',
 		async () => {
-			const { since, tender, openedAt, state } = activated();
+			const { since, tender, openedAt, state } = activation;
 			// Nothing but the activation's own walk had run: the tender was new to every scheduled poll.
-			expect(activated().pollsBefore).toBe(0);
-			expect(activated().walksBefore).toBe(1);
+			expect(activation.pollsBefore).toBe(0);
+			expect(activation.walksBefore).toBe(1);
 			// A few poll cycles: the first decides, the later ones must not announce it again.
-			await waitForFinishedPolls(env.n8nLog, DURABLE.id, {
+			await waitForLog(env.n8nLog, POLL_LINES.finished, {
 				since,
+				workflowId: DURABLE.id,
 				count: 3,
 				timeoutMs: 4 * ONE_POLL_MS,
 			});
@@ -312,9 +280,9 @@ describe('durable cursors across activation, kill -9 and a slow API', () => {
 			const [seeded] = state.pollerStates;
 			const [row] = (await readDurableState(env.n8n, DURABLE.id)).pollerStates;
 			const listed = listedTenderIds(own(), env.fixtures.companyId);
-			const polls = durableLines('Poll returned ', since);
+			const polls = durableLines(POLL_LINES.finished, since);
 			figures.push(
-				`  activation (${seconds(activated().activationMs)}): poller_state row ${seeded ? `created, cursor ${seeded.cursor.length} bytes mentioning ${mentioned(seeded.cursor, listed).length} of ${listed.length} listed tenders` : 'absent'}; tender ${tender.id} (${tender.where}) opened ${seconds(activated().beforeFirstPollMs)} before the first scheduled poll`,
+				`  activation (${seconds(activation.activationMs)}): poller_state row ${seeded ? `created, cursor ${seeded.cursor.length} bytes mentioning ${mentioned(seeded.cursor, listed).length} of ${listed.length} listed tenders` : 'absent'}; tender ${tender.id} (${tender.where}) opened ${seconds(activation.beforeFirstPollMs)} before the first scheduled poll`,
 				`  after ${polls.length} scheduled polls (${polls.filter((line) => line.includes(POLL_LINES.emitted)).length} with new data): executions ${listing(found.map((one) => one.tenderIds))}; ${announcedAt ? `announced ${seconds(announcedAt - openedAt)} after it opened` : 'never announced'}; the cursor ${mentioned(row?.cursor ?? '', [tender.id]).length ? 'holds it as seen' : 'does not hold it'}`,
 			);
 			expect(found.map((one) => one.tenderIds)).toEqual([[tender.id]]);
@@ -326,7 +294,7 @@ describe('durable cursors across activation, kill -9 and a slow API', () => {
 	test(
 		"n8n's durable poll cursors are on: poller_state holds the trigger's state, its static data does not",
 		async () => {
-			const { since } = activated();
+			const { since } = activation;
 			expect(env.n8nLog()).not.toContain('durable poll cursors stay disabled');
 			const provisioned = durableLines('Provisioned scheduler jobs for poll trigger node', since);
 			expect(provisioned).not.toEqual([]);
@@ -355,7 +323,7 @@ describe('durable cursors across activation, kill -9 and a slow API', () => {
 	test(
 		'the state is durable: after kill -9 and a restart on the same database, a tender opened meanwhile is announced exactly once, and nothing else is',
 		async () => {
-			const { since } = activated();
+			const { since } = activation;
 			// Right after a quiet poll committed the state, the second quiet one at least.
 			const quiet = durableLines(POLL_LINES.quiet, since).length;
 			await waitForLog(env.n8nLog, POLL_LINES.quiet, {
@@ -434,7 +402,7 @@ describe('durable cursors across activation, kill -9 and a slow API', () => {
 			const after = newSince(before, found);
 			const announcedAt = firstAnnouncedAt(found, tender.id);
 			const abandoned = durableLines(POLL_LINES.abandoned, from).length;
-			const finished = durableLines('Poll returned ', from).length;
+			const finished = durableLines(POLL_LINES.finished, from).length;
 			const skipped = durableLines(POLL_LINES.skippedForBackoff, from).length;
 			const walks = walksSince(own(), env.fixtures.companyId, sandboxFrom);
 			figures.push(
@@ -455,16 +423,13 @@ describe('durable cursors across activation, kill -9 and a slow API', () => {
  * the second to the last but two) and its last page came within the latency, so its next request
  * is on its way; returns the pages fetched.
  */
-async function waitForMidWalk(timeoutMs: number): Promise<number> {
-	const deadline = Date.now() + timeoutMs;
-	for (;;) {
+function waitForMidWalk(timeoutMs: number): Promise<number> {
+	const midWalk = () => {
 		const walk = walksSince(own(), env.fixtures.companyId, '').at(-1);
 		const sinceLastMs = walk ? own().clock.now() - Date.parse(walk.lastAt) : Infinity;
 		const midway = walk !== undefined && walk.pages >= 2 && walk.pages <= WALK_PAGES - 2;
-		if (walk && midway && sinceLastMs < LATENCY_MS - 2_000) return walk.pages;
-		if (Date.now() > deadline) {
-			throw new Error(`no walk was between its second and last pages within ${seconds(timeoutMs)}`);
-		}
-		await sleep(200);
-	}
+		return midway && sinceLastMs < LATENCY_MS - 2_000 ? walk.pages : undefined;
+	};
+	const failure = () => 'no walk was between its second and last pages';
+	return waitUntil(midWalk, { timeoutMs, intervalMs: 200, failure });
 }

@@ -1,7 +1,7 @@
 import { sleep } from 'n8n-workflow';
 
 import { outputItems, startE2e, type E2eEnvironment } from '../support/e2e/harness';
-import { sandboxNow, stderrLogger, waitForLogLines } from '../support/e2e/support';
+import { pollsSince, sandboxNow, stderrLogger, waitForLogLines } from '../support/e2e/support';
 
 /**
  * Exactly once in a real n8n where the field broke it: a trigger whose two Poll Times fall due at
@@ -19,15 +19,6 @@ const ODD_IDS = ['__proto__', 'constructor', 'hasOwnProperty'];
 
 let env: E2eEnvironment;
 
-function firstPagesSince(since: string): number {
-	return env.sandbox
-		.requests()
-		.filter(
-			(entry) =>
-				entry.path.endsWith('/speci-finder/results') && entry.at > since && !entry.query.cursor,
-		).length;
-}
-
 beforeAll(async () => {
 	env = await startE2e(stderrLogger);
 }, 10 * 60_000);
@@ -40,12 +31,13 @@ test(
 	'two Poll Times at the same second and ids named like Object.prototype: each tender announced once, with New Tender and with Quotes Due Soon',
 	async () => {
 		const { companyId } = env.fixtures;
+		const { twoSchedules } = env.workflows;
 		env.sandbox.setLatency(LATENCY_MS);
 		const activatedAt = sandboxNow(env.sandbox);
-		for (const { id } of env.twoSchedules) await env.client.activateWorkflow(id);
-		await env.waitForPolls(activatedAt, env.twoSchedules.length, ONE_POLL_MS);
+		for (const { id } of twoSchedules) await env.client.activateWorkflow(id);
+		await env.waitForPolls(activatedAt, twoSchedules.length, ONE_POLL_MS);
 		await sleep(5_000);
-		for (const { id } of env.twoSchedules) expect(await env.client.listExecutions(id)).toEqual([]);
+		for (const { id } of twoSchedules) expect(await env.client.listExecutions(id)).toEqual([]);
 
 		// Inside the three-day window of Quotes Due Soon, so both events announce all four.
 		const quotesDueAt = new Date(env.sandbox.clock.now() + 2 * DAY_MS).toISOString().slice(0, 10);
@@ -54,14 +46,13 @@ test(
 			opened.push(env.sandbox.openTenderWithId(id, { companyId, quotesDueAt }).id);
 		}
 
-		for (const { id } of env.twoSchedules)
-			await env.client.waitForExecutions(id, 1, 2 * ONE_POLL_MS);
+		for (const { id } of twoSchedules) await env.client.waitForExecutions(id, 1, 2 * ONE_POLL_MS);
 		// Three more minutes: each minute both Poll Times of both workflows fall due together.
 		const settledAt = sandboxNow(env.sandbox);
 		await sleep(3 * 60_000 + 10_000);
-		const walks = firstPagesSince(settledAt);
+		const walks = pollsSince(env.sandbox, settledAt);
 
-		for (const { id, trigger } of env.twoSchedules) {
+		for (const { id, trigger } of twoSchedules) {
 			const executions = await env.client.listExecutions(id);
 			const announced: string[] = [];
 			for (const execution of executions) {
@@ -72,14 +63,13 @@ test(
 			expect(announced.sort()).toEqual([...opened].sort());
 		}
 		// One walk per workflow per minute, not two: the second poll of each minute was skipped.
-		expect(walks).toBeGreaterThanOrEqual(3 * env.twoSchedules.length);
-		expect(walks).toBeLessThanOrEqual(4 * env.twoSchedules.length);
+		expect(walks).toBeGreaterThanOrEqual(3 * twoSchedules.length);
+		expect(walks).toBeLessThanOrEqual(4 * twoSchedules.length);
 		// Quotes left out of what is looked for: the log file may escape them.
 		const skipped = await waitForLogLines(env, 'skipped a poll: its poll started at', 10_000);
-		const skips: number[] = [];
-		for (const { trigger } of env.twoSchedules) {
-			skips.push(skipped.filter((line) => line.includes(trigger)).length);
-		}
+		const skips = twoSchedules.map(
+			({ trigger }) => skipped.filter((line) => line.includes(trigger)).length,
+		);
 		for (const count of skips) expect(count).toBeGreaterThanOrEqual(3);
 		stderrLogger.log(
 			`exactly once: ${walks} walks in the last 3 minutes 10 s of both workflows; polls skipped as running: ${skips.join(' and ')}; each of ${opened.length} tenders announced once by each`,

@@ -2,72 +2,122 @@
 'use strict';
 
 /**
- * A throw-away npm registry (Verdaccio) on a free loopback port, with no uplink: it serves only
- * what the suite publishes into it and never asks the public registry. Its storage, configuration
- * and accounts live in a folder removed when it stops (also when the run is killed). Verdaccio is
- * installed once into the n8n cache from the manifest in verdaccio/ (why not a devDependency: its
- * package.json) and, needing Node 22+, runs on the Node 24 that runs n8n.
+ * The npm registry the Community Nodes test installs from, and the one way an unlicensed n8n can be
+ * pointed at it. Both supported lines read N8N_COMMUNITY_PACKAGES_REGISTRY but refuse any value
+ * other than https://registry.npmjs.org without the enterprise licence feature
+ * `feat:communityNodes:customRegistry` (community-packages service, getNpmRegistry), and they call
+ * npm with `--registry=https://registry.npmjs.org`, which outranks npm_config_registry. What both
+ * honour is an outbound proxy (HTTPS_PROXY, for npm and for n8n's own HTTP client) trusted through
+ * NODE_EXTRA_CA_CERTS: the set-up of a company network that inspects TLS. This proxy answers for
+ * registry.npmjs.org, with a certificate made for the run, by forwarding to a throw-away Verdaccio
+ * with no uplink that holds only what the suite publishes, and refuses every other host, so
+ * nothing leaves the machine. Verdaccio is installed once into the n8n cache from the manifest in
+ * verdaccio/ (why not a devDependency: its package.json) and, needing Node 22+, runs on the Node
+ * 24 that runs n8n.
  */
 
 const fs = require('node:fs');
+const http = require('node:http');
 const os = require('node:os');
 const path = require('node:path');
+const tls = require('node:tls');
+const { execFileSync } = require('node:child_process');
+const selfsigned = require('selfsigned');
 
-const { buildOnce, cacheRoot } = require('../../../scripts/n8n/install');
-const { spawnGroup, stopGroup, runGroup } = require('../../../scripts/n8n/processes');
-const { freePort } = require('../../../scripts/n8n/runtime');
-const { waitUntilServing } = require('../e2e/stack');
+const { buildOnce, cacheRoot, ensureRuntime } = require('../../../scripts/n8n/install');
+const { runOrThrow, spawnGroup, stopGroup } = require('../../../scripts/n8n/processes');
+const { delay, freePort } = require('../../../scripts/n8n/runtime');
 
+/** @typedef {{ log: (line: string) => void }} Logger */
+
+const REGISTRY_HOST = 'registry.npmjs.org';
 const PUBLISHER = { name: 'smp-publisher', password: 'local-registry-only-7' };
-const MANIFEST_DIR = path.join(__dirname, 'verdaccio');
 /** Part of the cache folder's name: changed with the manifest, so an older install is not used. */
-const MANIFEST_VERSION = 'verdaccio-6.10.4-r1';
+const VERDACCIO = 'verdaccio-6.10.4-r1';
+
+/** A certificate for registry.npmjs.org, made for the run and trusted as its own issuer. */
+async function registryCertificate() {
+	const generated = await selfsigned.generate([{ name: 'commonName', value: REGISTRY_HOST }], {
+		keyType: 'ec',
+		curve: 'P-256',
+		algorithm: 'sha256',
+		extensions: [
+			{ name: 'basicConstraints', cA: true, critical: true },
+			{ name: 'keyUsage', digitalSignature: true, keyCertSign: true },
+			{ name: 'extKeyUsage', serverAuth: true },
+			{ name: 'subjectAltName', altNames: [{ type: 2, value: REGISTRY_HOST }] },
+		],
+	});
+	return { cert: generated.cert, key: generated.private };
+}
 
 /**
- * Installs Verdaccio (once, `npm ci` of the committed manifest) into the n8n cache.
- * @param {{ log: (line: string) => void }} logger
- * @returns {Promise<string>} Verdaccio's command-line script
+ * What a process (env) and npm (npmrc, or its environment) need to go through the proxy and trust
+ * its certificate. npm's cache is in the run's folder: nothing of this registry may land in the
+ * user's own.
+ * @param {string} url the proxy
+ * @param {string} folder the run's
+ * @param {string} caFile
+ */
+function clientSettings(url, folder, caFile) {
+	// The sandbox, n8n's own editor and its task runner stay direct.
+	const noProxy = '127.0.0.1,localhost,::1';
+	// npm passes its own list of authorities to TLS, so NODE_EXTRA_CA_CERTS does not reach it.
+	const npm = {
+		proxy: url,
+		'https-proxy': url,
+		noproxy: noProxy,
+		cafile: caFile,
+		cache: path.join(folder, 'npm-cache'),
+		'update-notifier': 'false',
+	};
+	const entries = Object.entries(npm);
+	return {
+		npmrc: entries.map(([key, value]) => `${key}=${value}\n`).join(''),
+		env: {
+			...Object.fromEntries(
+				entries.map(([key, value]) => [`npm_config_${key.replace(/-/g, '_')}`, value]),
+			),
+			HTTPS_PROXY: url,
+			HTTP_PROXY: url,
+			https_proxy: url,
+			http_proxy: url,
+			NO_PROXY: noProxy,
+			no_proxy: noProxy,
+			NODE_EXTRA_CA_CERTS: caFile,
+		},
+	};
+}
+
+/**
+ * Verdaccio's command-line script, installed once (`npm ci` of the committed manifest).
+ * @param {Logger} logger
  */
 async function ensureVerdaccio(logger) {
-	const home = path.join(cacheRoot(), MANIFEST_VERSION);
-	await buildOnce(
-		home,
-		async (dir) => {
-			logger.log(`installing ${MANIFEST_VERSION} into ${home} (once)`);
-			for (const file of ['package.json', 'package-lock.json']) {
-				fs.copyFileSync(path.join(MANIFEST_DIR, file), path.join(dir, file));
-			}
-			const result = await runGroup(
-				'npm',
-				['ci', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'],
-				{
-					cwd: dir,
-					env: { ...process.env, npm_config_update_notifier: 'false' },
-					timeoutMs: 10 * 60_000,
-				},
-			);
-			if (result.code !== 0) throw new Error(`npm ci of Verdaccio failed:\n${result.stderr}`);
-		},
-		logger,
-	);
+	const home = path.join(cacheRoot(), VERDACCIO);
+	const build = async (/** @type {string} */ dir) => {
+		logger.log(`installing ${VERDACCIO} into ${home} (once)`);
+		for (const file of ['package.json', 'package-lock.json']) {
+			fs.copyFileSync(path.join(__dirname, 'verdaccio', file), path.join(dir, file));
+		}
+		const ci = ['ci', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'];
+		const env = { ...process.env, npm_config_update_notifier: 'false' };
+		await runOrThrow('npm', ci, { cwd: dir, env, timeoutMs: 10 * 60_000 });
+	};
+	await buildOnce(home, build, logger);
 	return path.join(home, 'node_modules', 'verdaccio', 'bin', 'verdaccio');
 }
 
 /**
- * @typedef {object} Registry
- * @property {string} url e.g. http://127.0.0.1:41234
- * @property {(tarball: string) => Promise<void>} publish `npm publish` of a packed tarball
- * @property {(name: string) => Promise<string[]>} versions what the registry holds of a package
- * @property {() => Promise<void>} stop
- */
-
-/**
- * Verdaccio's configuration (YAML, of which JSON is a subset): anyone may read, the one account
- * publishes, no uplink, no audit proxy, no web UI.
+ * Verdaccio on a free loopback port, its storage and account in `folder`, with its publishing
+ * token: anyone may read, the one account publishes, no uplink (it never asks the public
+ * registry), no audit, no web UI.
+ * @param {Logger} logger
  * @param {string} folder
  */
-function configuration(folder) {
-	return {
+async function startVerdaccio(logger, folder) {
+	const [script, { nodeBin }] = await Promise.all([ensureVerdaccio(logger), ensureRuntime(logger)]);
+	const config = {
 		storage: path.join(folder, 'storage'),
 		auth: { htpasswd: { file: path.join(folder, 'htpasswd'), max_users: 1 } },
 		uplinks: {},
@@ -76,66 +126,36 @@ function configuration(folder) {
 		web: { enable: false },
 		log: { type: 'file', path: path.join(folder, 'verdaccio.log'), level: 'warn' },
 	};
-}
-
-/**
- * @param {string} url
- * @param {string} route
- * @param {RequestInit} [init]
- */
-async function registryJson(url, route, init) {
-	const response = await fetch(`${url}${route}`, {
-		...init,
-		headers: { 'content-type': 'application/json', ...init?.headers },
-		signal: AbortSignal.timeout(30_000),
-	});
-	const body = /** @type {Record<string, any>} */ (await response.json().catch(() => ({})));
-	return { status: response.status, body };
-}
-
-/**
- * Starts Verdaccio and creates the publishing account.
- * @param {{ log: (line: string) => void }} logger
- * @param {{ nodeBin: string }} runtime the Node that runs it (22 or later)
- * @returns {Promise<Registry>}
- */
-async function startRegistry(logger, runtime) {
-	const verdaccio = await ensureVerdaccio(logger);
-	const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'smp-registry-'));
-	const configFile = path.join(folder, 'config.yaml');
-	fs.writeFileSync(configFile, JSON.stringify(configuration(folder), null, 2));
-	const port = await freePort();
-	const url = `http://127.0.0.1:${port}`;
+	// YAML, of which JSON is a subset.
+	fs.writeFileSync(path.join(folder, 'config.yaml'), JSON.stringify(config));
+	const url = `http://127.0.0.1:${await freePort()}`;
+	const stderr = path.join(folder, 'stderr.log');
+	const out = fs.openSync(stderr, 'a');
+	const listen = ['--listen', new URL(url).host];
 	const server = spawnGroup(
-		runtime.nodeBin,
-		[verdaccio, '--config', configFile, '--listen', `127.0.0.1:${port}`],
-		{ cwd: folder, stdio: ['ignore', 'ignore', fs.openSync(path.join(folder, 'stderr.log'), 'a')] },
+		nodeBin,
+		[script, '--config', path.join(folder, 'config.yaml'), ...listen],
+		{ cwd: folder, stdio: ['ignore', 'ignore', out] },
 		{ removeIfOrphaned: [folder] },
 	);
-	const stop = async () => {
-		await stopGroup(server, 10_000);
-		fs.rmSync(folder, { recursive: true, force: true });
-	};
+	fs.closeSync(out);
+	const stop = () => stopGroup(server, 10_000);
 	try {
-		await waitUntilServing({
-			ready: async () =>
-				(await registryJson(url, '/-/ping').catch(() => ({ status: 0 }))).status === 200,
-			server,
-			failure: 'Verdaccio did not start',
-			logFile: path.join(folder, 'stderr.log'),
-			timeoutMs: 60_000,
-			intervalMs: 300,
+		for (const deadline = Date.now() + 60_000; ; await delay(300)) {
+			if ((await fetch(`${url}/-/ping`).catch(() => undefined))?.ok) break;
+			if (server.exitCode !== null || Date.now() > deadline) {
+				throw new Error(`Verdaccio did not start:\n${fs.readFileSync(stderr, 'utf8')}`);
+			}
+		}
+		// What `npm adduser` sends.
+		const account = await fetch(`${url}/-/user/org.couchdb.user:${PUBLISHER.name}`, {
+			method: 'PUT',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify({ ...PUBLISHER, type: 'user', roles: [] }),
 		});
-		const token = await addPublisher(url);
-		return {
-			url,
-			publish: (tarball) => publish(url, token, tarball, folder),
-			versions: async (name) => {
-				const { status, body } = await registryJson(url, `/${encodeURIComponent(name)}`);
-				return status === 200 ? Object.keys(body.versions ?? {}) : [];
-			},
-			stop,
-		};
+		const { token } = /** @type {{ token?: string }} */ (await account.json());
+		if (!token) throw new Error(`Verdaccio refused the publishing account (${account.status})`);
+		return { url, token, stop };
 	} catch (error) {
 		await stop();
 		throw error;
@@ -143,80 +163,131 @@ async function startRegistry(logger, runtime) {
 }
 
 /**
- * Creates the publishing account (what `npm adduser` sends) and returns its token.
- * @param {string} url
- */
-async function addPublisher(url) {
-	const { status, body } = await registryJson(url, `/-/user/org.couchdb.user:${PUBLISHER.name}`, {
-		method: 'PUT',
-		body: JSON.stringify({ ...PUBLISHER, type: 'user', roles: [] }),
-	});
-	if (status !== 201 || typeof body.token !== 'string') {
-		throw new Error(
-			`Verdaccio refused the publishing account (HTTP ${status}): ${JSON.stringify(body)}`,
-		);
-	}
-	return body.token;
-}
-
-/**
- * `npm publish <tarball>` to the registry, with the token on the command line and an empty user
- * configuration, so nothing is read from or written to the user's ~/.npmrc.
- * @param {string} url
- * @param {string} token
+ * `npm publish` of a packed tarball, with `version` in its package.json when given (the next
+ * release, without building it again). The token is on the command line and the user
+ * configuration and cache are throw-away, so nothing is read from or written to the user's own.
+ * @param {{ url: string, token: string }} verdaccio
+ * @param {string} folder the run's
  * @param {string} tarball
- * @param {string} folder the registry's folder (for the empty user configuration)
+ * @param {string} [version]
  */
-async function publish(url, token, tarball, folder) {
-	const userConfig = path.join(folder, 'publisher.npmrc');
+async function publish(verdaccio, folder, tarball, version) {
+	const work = fs.mkdtempSync(path.join(folder, 'publish-'));
+	if (version) {
+		execFileSync('tar', ['-xzf', tarball, '-C', work]);
+		const manifestFile = path.join(work, 'package', 'package.json');
+		const manifest = JSON.parse(fs.readFileSync(manifestFile, 'utf8'));
+		fs.writeFileSync(manifestFile, JSON.stringify({ ...manifest, version }, null, '\t'));
+		tarball = path.join(work, 'repacked.tgz');
+		execFileSync('tar', ['-czf', tarball, '-C', work, 'package']);
+	}
+	const userConfig = path.join(work, 'publisher.npmrc');
 	fs.writeFileSync(userConfig, '');
-	const host = new URL(url).host;
-	const result = await runGroup(
-		'npm',
-		[
-			'publish',
-			tarball,
-			`--registry=${url}`,
-			`--//${host}/:_authToken=${token}`,
-			`--userconfig=${userConfig}`,
-			'--provenance=false',
-		],
-		{
-			cwd: folder,
-			env: { ...process.env, npm_config_update_notifier: 'false' },
-			timeoutMs: 120_000,
-		},
-	);
-	if (result.code !== 0) {
-		throw new Error(
-			`npm publish ${path.basename(tarball)} failed:\n${result.stdout}\n${result.stderr}`,
-		);
-	}
+	const args = [
+		`--registry=${verdaccio.url}`,
+		`--//${new URL(verdaccio.url).host}/:_authToken=${verdaccio.token}`,
+		`--userconfig=${userConfig}`,
+		// Not n8n's npm cache: there the tarball would be found without asking the registry.
+		`--cache=${path.join(work, 'npm-cache')}`,
+		'--provenance=false',
+		'--update-notifier=false',
+	];
+	await runOrThrow('npm', ['publish', tarball, ...args], { cwd: work, timeoutMs: 120_000 });
+	fs.rmSync(work, { recursive: true, force: true });
 }
 
 /**
- * A copy of a packed tarball with another version in its package.json, in `folder`: what the next
- * release of the package would be, without building it again.
- * @param {string} tarball
- * @param {string} version
- * @param {string} folder
- * @returns {Promise<string>} the new tarball's path
+ * Forwards a request for registry.npmjs.org to Verdaccio, which writes tarball addresses from the
+ * host and protocol headers: they stay on registry.npmjs.org, so npm fetches them through here.
+ * @param {string} target Verdaccio
+ * @param {http.IncomingMessage} request
+ * @param {http.ServerResponse} response
  */
-async function withVersion(tarball, version, folder) {
-	const work = fs.mkdtempSync(path.join(folder, 'repack-'));
-	/** @param {string[]} args */
-	const tar = async (args) => {
-		const result = await runGroup('tar', args, { cwd: work, timeoutMs: 60_000 });
-		if (result.code !== 0) throw new Error(`tar ${args.join(' ')} failed: ${result.stderr}`);
-	};
-	await tar(['-xzf', tarball]);
-	const manifestFile = path.join(work, 'package', 'package.json');
-	const manifest = JSON.parse(fs.readFileSync(manifestFile, 'utf8'));
-	fs.writeFileSync(manifestFile, `${JSON.stringify({ ...manifest, version }, null, '\t')}\n`);
-	const repacked = path.join(folder, `${manifest.name}-${version}.tgz`);
-	await tar(['-czf', repacked, 'package']);
-	fs.rmSync(work, { recursive: true, force: true });
-	return repacked;
+function forward(target, request, response) {
+	const upstream = http.request(`${target}${request.url ?? '/'}`, {
+		method: request.method,
+		headers: { ...request.headers, host: REGISTRY_HOST, 'x-forwarded-proto': 'https' },
+	});
+	upstream.on('response', (answer) => {
+		response.writeHead(answer.statusCode ?? 502, answer.headers);
+		answer.pipe(response);
+	});
+	upstream.on('error', (error) => response.writeHead(502).end(error.message));
+	request.pipe(upstream);
 }
 
-module.exports = { startRegistry, withVersion };
+/**
+ * The proxy and Verdaccio behind it, with `served`, the paths asked of registry.npmjs.org, and
+ * `refused`, every other destination asked for (host:port or URL).
+ * @param {Logger} logger
+ */
+async function startRegistry(logger) {
+	const { cert, key } = await registryCertificate();
+	const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'smp-registry-'));
+	const caFile = path.join(folder, 'registry-ca.pem');
+	fs.writeFileSync(caFile, cert, { mode: 0o600 });
+	const verdaccio = await startVerdaccio(logger, folder).catch((error) => {
+		fs.rmSync(folder, { recursive: true, force: true });
+		throw error;
+	});
+	/** @type {string[]} */
+	const served = [];
+	/** @type {string[]} */
+	const refused = [];
+	/** @type {Set<import('node:stream').Duplex>} */
+	const tunnels = new Set();
+	/** @type {http.RequestListener} */
+	const answerLocally = (request, response) => {
+		served.push(request.url ?? '/');
+		forward(verdaccio.url, request, response);
+	};
+	// The decrypted side of tunnels to registry.npmjs.org.
+	const inside = http.createServer(answerLocally);
+	const proxy = http.createServer((request, response) => {
+		// A client that does not tunnel sends the whole address (axios does, for https too).
+		const url = new URL(request.url ?? '/', `http://${request.headers.host}`);
+		if (url.hostname !== REGISTRY_HOST) {
+			refused.push(url.href);
+			response.writeHead(403).end();
+			return;
+		}
+		answerLocally(Object.assign(request, { url: `${url.pathname}${url.search}` }), response);
+	});
+	proxy.on('connect', (request, socket) => {
+		const destination = request.url ?? '';
+		if (destination !== `${REGISTRY_HOST}:443`) {
+			refused.push(destination);
+			socket.end('HTTP/1.1 403 Forbidden\r\n\r\n');
+			return;
+		}
+		tunnels.add(socket);
+		socket.once('close', () => tunnels.delete(socket));
+		socket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+		const tlsSocket = /** @type {import('node:net').Socket} */ (socket);
+		inside.emit('connection', new tls.TLSSocket(tlsSocket, { isServer: true, cert, key }));
+	});
+	await new Promise((resolve) => proxy.listen(0, '127.0.0.1', () => resolve(undefined)));
+	const { port } = /** @type {import('node:net').AddressInfo} */ (proxy.address());
+	return {
+		served,
+		refused,
+		...clientSettings(`http://127.0.0.1:${port}`, folder, caFile),
+		/** @param {string} tarball @param {string} [version] */
+		publish: (tarball, version) => publish(verdaccio, folder, tarball, version),
+		/** @param {string} name @returns {Promise<string[]>} the versions Verdaccio holds */
+		versions: async (name) => {
+			const response = await fetch(`${verdaccio.url}/${encodeURIComponent(name)}`);
+			const packument = /** @type {{ versions?: object }} */ (await response.json());
+			return response.ok ? Object.keys(packument.versions ?? {}) : [];
+		},
+		stop: async () => {
+			for (const socket of tunnels) socket.destroy();
+			proxy.closeAllConnections();
+			await new Promise((resolve) => proxy.close(() => resolve(undefined)));
+			await verdaccio.stop();
+			fs.rmSync(folder, { recursive: true, force: true });
+		},
+	};
+}
+
+module.exports = { startRegistry };

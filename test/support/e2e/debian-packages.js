@@ -2,13 +2,12 @@
 'use strict';
 
 /**
- * Finds the server programs a suite needs and installs the Debian packages that carry them when
- * they are missing: as root with apt-get (as CI runs), otherwise it says what to install.
+ * Finds the server programs a suite needs, or says which Debian packages to install: `.ci/run`
+ * installs them once before the suites, so that no two suites run apt-get at once.
  */
 
 const fs = require('node:fs');
 const path = require('node:path');
-const { runGroup } = require('../../../scripts/n8n/processes');
 
 /**
  * @typedef {object} Program
@@ -22,82 +21,39 @@ const { runGroup } = require('../../../scripts/n8n/processes');
  * @returns {string | undefined} the executable's path
  */
 function locate(candidate) {
-	const dirs = path.isAbsolute(candidate)
-		? ['']
-		: (process.env.PATH ?? '').split(path.delimiter).filter(Boolean);
-	for (const dir of dirs) {
-		const file = dir ? path.join(dir, candidate) : candidate;
+	const files = path.isAbsolute(candidate)
+		? [candidate]
+		: (process.env.PATH ?? '')
+				.split(path.delimiter)
+				.filter(Boolean)
+				.map((dir) => path.join(dir, candidate));
+	return files.find((file) => {
 		try {
 			fs.accessSync(file, fs.constants.X_OK);
-			return file;
+			return true;
 		} catch {
-			// Not here.
+			return false;
 		}
-	}
-	return undefined;
-}
-
-/**
- * @param {Program[]} programs
- * @returns {{ found: Record<string, string>, missing: Program[] }}
- */
-function lookUp(programs) {
-	/** @type {Record<string, string>} */
-	const found = {};
-	/** @type {Program[]} */
-	const missing = [];
-	for (const program of programs) {
-		const file = program.candidates.map(locate).find(Boolean);
-		if (file) found[program.name] = file;
-		else missing.push(program);
-	}
-	return { found, missing };
-}
-
-/**
- * @param {string[]} args
- * @param {number} timeoutMs
- */
-async function aptGet(args, timeoutMs) {
-	const result = await runGroup('apt-get', args, {
-		env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
-		timeoutMs,
 	});
-	if (result.code !== 0) {
-		const output = `${result.stdout}\n${result.stderr}`.trim().split('\n').slice(-15).join('\n');
-		throw new Error(
-			`apt-get ${args.join(' ')} failed (${result.signal ?? `exit ${result.code}`}):\n${output}`,
-		);
-	}
 }
 
 /**
- * Returns the path of every program, installing the missing ones' packages first when it can.
+ * The path of every program, or an error naming the packages that install the missing ones.
  * @param {Program[]} programs
- * @param {{ log: (line: string) => void }} logger
+ * @param {{ log: (line: string) => void }} [_logger]
  * @returns {Promise<Record<string, string>>} program name → executable path
  */
-async function ensurePrograms(programs, logger) {
-	const first = lookUp(programs);
-	if (first.missing.length === 0) return first.found;
-	const packages = [...new Set(first.missing.map((program) => program.debianPackage))];
-	const names = first.missing.map((program) => program.name).join(', ');
-	const canInstall = process.getuid?.() === 0 && locate('apt-get') !== undefined;
-	if (!canInstall) {
+async function ensurePrograms(programs, _logger) {
+	const found = programs.map((program) => program.candidates.map(locate).find(Boolean));
+	const missing = programs.filter((_, index) => found[index] === undefined);
+	if (missing.length > 0) {
+		const packages = [...new Set(missing.map((program) => program.debianPackage))].join(' ');
+		const names = missing.map((program) => program.name).join(', ');
 		throw new Error(
-			`${names} not found. Install Debian's ${packages.join(' and ')} (sudo apt-get install ${packages.join(' ')}) and run again.`,
+			`${names} not found: install Debian's ${packages} (apt-get install ${packages})`,
 		);
 	}
-	logger.log(`${names} not found: installing ${packages.join(', ')} with apt-get`);
-	await aptGet(['update'], 5 * 60_000);
-	await aptGet(['install', '-y', '--no-install-recommends', ...packages], 10 * 60_000);
-	const second = lookUp(programs);
-	if (second.missing.length > 0) {
-		throw new Error(
-			`apt-get installed ${packages.join(' ')} but ${second.missing.map((program) => program.name).join(', ')} is still not found`,
-		);
-	}
-	return second.found;
+	return Object.fromEntries(programs.map((program, index) => [program.name, String(found[index])]));
 }
 
 module.exports = { ensurePrograms };

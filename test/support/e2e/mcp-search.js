@@ -8,31 +8,14 @@
  * the type name and the codex aliases, five results at most.
  */
 
-const fs = require('node:fs');
-const path = require('node:path');
-
-const PHRASINGS_FILE = path.resolve(__dirname, 'phrasings.json');
+/** @typedef {{ phrase: string, node: string }} Phrasing node: trigger, getMany or tool */
 
 /**
- * @typedef {object} Phrasing
- * @property {string} phrase
- * @property {'trigger' | 'getMany' | 'tool'} node
+ * @typedef {Phrasing & { nodeType: string, usage: string, rank: number | undefined, results: string[] }} Ranked
+ *   nodeType: the type it should find first; usage: how it was searched, `agentTool` or
+ *   `workflow` (search_nodes' default); rank: 1-based, undefined when not among the results;
+ *   results: the node types found, best first
  */
-
-/**
- * @typedef {object} Ranked
- * @property {string} phrase
- * @property {Phrasing['node']} node
- * @property {string} nodeType the type the phrasing should find first
- * @property {string} usage how it was searched: `agentTool` or `workflow` (search_nodes' default)
- * @property {number | undefined} rank 1-based, undefined when not among the results
- * @property {string[]} results the node types found, best first
- */
-
-/** @returns {{ nodes: Record<Phrasing['node'], string>, phrasings: Phrasing[] }} */
-function readPhrasings() {
-	return JSON.parse(fs.readFileSync(PHRASINGS_FILE, 'utf8'));
-}
 
 /**
  * Phrasings n8n's ranking cannot put first with any alias, display text or description the
@@ -77,7 +60,7 @@ function foundFor(answer, query) {
 
 /**
  * @param {import('./stack').McpSession} mcp a session with n8n's MCP server
- * @param {{ nodes: Record<Phrasing['node'], string>, phrasings: Phrasing[] }} list
+ * @param {{ nodes: Record<string, string>, phrasings: Phrasing[] }} list
  * @param {{ usage: boolean }} line whether its search_nodes takes `usage`
  * @returns {Promise<Ranked[]>} in the list's order
  */
@@ -115,34 +98,19 @@ function knownLimit(phrase, line) {
 }
 
 /**
- * A plain-text table for the CI log: each phrasing, the node it should find, its rank and what
- * came first.
+ * A plain-text table for the CI log: each phrasing's rank, the node it should find and what came
+ * first.
  * @param {Ranked[]} ranked
  * @param {string} title
  */
 function rankTable(ranked, title) {
-	const shortName = (/** @type {string | undefined} */ type) => type?.split('.').pop() ?? '(none)';
-	const rows = [
-		['phrasing', 'should find', 'usage', 'rank', 'first result'],
-		...ranked.map((row) => [
-			row.phrase,
-			row.node,
-			row.usage,
-			row.rank === undefined ? '-' : String(row.rank),
-			shortName(row.results[0]),
-		]),
-	];
-	const widths = rows[0].map((_, column) => Math.max(...rows.map((row) => row[column].length)));
-	const lines = rows.map((row) =>
-		row.map((cell, column) => cell.padEnd(widths[column])).join('  '),
-	);
-	const top = (/** @type {number} */ n) =>
-		ranked.filter((row) => row.rank !== undefined && row.rank <= n).length;
-	return [
-		title,
-		...lines,
-		`top-1: ${top(1)} of ${ranked.length}; top-3: ${top(3)} of ${ranked.length}`,
-	].join('\n');
+	const top = (/** @type {number} */ n) => ranked.filter((row) => (row.rank ?? 6) <= n).length;
+	const rows = ranked.map((row) => {
+		const first = row.results[0]?.split('.').pop() ?? '(none)';
+		return `${String(row.rank ?? '-').padStart(4)}  ${row.phrase} (${row.node}, ${row.usage}); first: ${first}`;
+	});
+	const summary = `top-1: ${top(1)} of ${ranked.length}; top-3: ${top(3)} of ${ranked.length}`;
+	return [title, 'rank  phrasing (should find, usage); first result', ...rows, summary].join('\n');
 }
 
-module.exports = { readPhrasings, rankPhrasings, knownLimit, rankTable, foundFor, KNOWN_LIMITS };
+module.exports = { rankPhrasings, knownLimit, rankTable };

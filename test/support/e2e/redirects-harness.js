@@ -7,12 +7,11 @@
  * records every request it gets and answers like an API and a token issuer would, to tempt. The
  * packed package runs in a real n8n of its own, with one webhook workflow per case: a case's
  * redirect is chosen by the Company ID (results request) or the Auth URL (token request), so that
- * every token case starts a token exchange of its own. The .ts test cannot use Node APIs
- * (community-node lint), so the process work is here.
+ * every token case starts a token exchange of its own.
  */
 
-const { startSandbox, SANDBOX_FIXTURES } = require('../../../sandbox');
-const { featuresOf } = require('../../../scripts/n8n/lines');
+const { SANDBOX_FIXTURES } = require('../../../sandbox');
+const { credentialsFor } = require('../../../scripts/n8n/examples');
 const { startScriptedServer } = require('../reliability/server');
 const { getManyWorkflow } = require('./workflows');
 const stack = require('./stack');
@@ -66,18 +65,9 @@ function credentialOf(redirectCase, apiUrl) {
 		redirectCase.request === 'token'
 			? `${apiUrl}/token-${redirectCase.origin}-${redirectCase.status}`
 			: apiUrl;
-	return {
-		id: `${redirectCase.id}Credential`,
-		name: `Supplier Matched Projects (${redirectCase.path})`,
-		type: 'supplierMatchedProjectsApi',
-		data: {
-			authUrl,
-			baseUrl: apiUrl,
-			clientId: SANDBOX_FIXTURES.client.clientId,
-			clientSecret: SANDBOX_FIXTURES.client.clientSecret,
-			scope: 'speci-finder/read',
-		},
-	};
+	const [credential] = credentialsFor({ authUrl, baseUrl: apiUrl });
+	const name = `Supplier Matched Projects (${redirectCase.path})`;
+	return { ...credential, id: `${redirectCase.id}Credential`, name };
 }
 
 /**
@@ -135,8 +125,7 @@ function apiDouble(sandboxUrl, otherLocation) {
  */
 function startRedirectsE2e(logger) {
 	return stack.startStack(logger, async (cleanups) => {
-		const sandbox = await startSandbox({ port: 0, projects: 30 });
-		cleanups.push(() => sandbox.stop());
+		const sandbox = await stack.startNoonSandbox(cleanups, { projects: 30 });
 		const other = await startScriptedServer(() => ({
 			json: {
 				access_token: 'other-origin-token',
@@ -150,37 +139,26 @@ function startRedirectsE2e(logger) {
 		const otherLocation = `http://${LOCATION_USER_INFO}@${new URL(other.url).host}${LOCATION_PATH}`;
 		const api = await startScriptedServer(apiDouble(sandbox.url, otherLocation));
 		cleanups.push(() => api.stop());
-
-		const { runtime, n8n, client } = await stack.launchInFolder(
-			cleanups,
-			logger,
-			'smp-n8n-redirects-',
-			{
-				logLevel: 'info',
-				owner: { email: 'redirects-e2e-owner@example.com', firstName: 'E2E', lastName: 'Owner' },
-				data: () => {
-					const credentials = CASES.map((redirectCase) => credentialOf(redirectCase, api.url));
-					const testButton = {
-						...credentials[0],
-						id: TEST_BUTTON_CREDENTIAL_ID,
-						name: 'Supplier Matched Projects (check redirected)',
-						data: { ...credentials[0].data, baseUrl: `${api.url}/check-302` },
-					};
-					return { credentials: [...credentials, testButton], workflows: CASES.map(workflowOf) };
-				},
-			},
-		);
-		for (const redirectCase of CASES) await client.activateWorkflow(redirectCase.id);
-
-		return {
+		const credentials = CASES.map((redirectCase) => credentialOf(redirectCase, api.url));
+		const testButton = {
+			...credentials[0],
+			id: TEST_BUTTON_CREDENTIAL_ID,
+			name: 'Supplier Matched Projects (check redirected)',
+			data: { ...credentials[0].data, baseUrl: `${api.url}/check-302` },
+		};
+		const world = await stack.launchWorld(cleanups, logger, {
+			name: 'redirects',
 			sandbox,
+			logLevel: 'info',
+			credentials: [...credentials, testButton],
+			workflows: () => CASES.map(workflowOf),
+			activate: CASES.map((redirectCase) => redirectCase.id),
+		});
+		return {
+			...world,
 			api,
 			other,
-			n8n,
-			client,
 			cases: CASES,
-			features: featuresOf(runtime.n8nVersion),
-			fixtures: SANDBOX_FIXTURES,
 			/** What no message may show of a cross-origin Location. */
 			hiddenParts: ['intruder', 'hunter2', 'collect', 'stolen-path', 'everything'],
 			/** @param {RedirectCase} redirectCase */
@@ -188,7 +166,6 @@ function startRedirectsE2e(logger) {
 			testButtonCredentialId: TEST_BUTTON_CREDENTIAL_ID,
 			/** @param {RedirectCase} redirectCase */
 			authUrlOf: (redirectCase) => credentialOf(redirectCase, api.url).data.authUrl,
-			stop: cleanups.stopAll,
 		};
 	});
 }

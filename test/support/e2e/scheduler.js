@@ -2,57 +2,42 @@
 'use strict';
 
 /**
- * What the durable scheduler's test (test/e2e/durable-scheduler.test.ts) reads and drives beside
- * n8n's REST API: a trigger workflow that polls at a known second, n8n's log by workflow, its
- * poller_state rows (read with n8n's own sqlite3 under n8n's Node), the sandbox's matched projects
- * and where a walk or a tender is, and which executions carried which tenders. The .ts test cannot
- * use Node APIs (community-node lint), so this is JavaScript.
+ * What the trigger's tests read and drive beside n8n's REST API (most of it for
+ * test/e2e/durable-scheduler.test.ts): n8n's poller_state rows, the sandbox's matched projects and
+ * where a walk or a tender is, and which executions carried which tenders.
  */
 
-const fs = require('node:fs');
-const path = require('node:path');
-
 const { outputItems } = require('../../../scripts/n8n/client');
-const { runGroup } = require('../../../scripts/n8n/processes');
+const { querySqlite } = require('../../../scripts/n8n/lines');
 const { delay } = require('../../../scripts/n8n/runtime');
+const { triggerWorkflow } = require('./workflows');
 
 /** A full page: the trigger asks for 100 projects per request. */
 const PAGE_SIZE = 100;
 const DAY_MS = 86_400_000;
-const TRIGGER_FILE = path.resolve(__dirname, '..', '..', 'e2e-compat', 'workflows', 'trigger.json');
 
 /** What n8n 2.41 logs about a scheduled poll (poll-trigger-task-handler.js, poll-backoff.service.js). */
 const POLL_LINES = Object.freeze({
 	quiet: 'Poll returned no new data; nothing to hand off',
 	emitted: 'Poll returned new data; handed off to a new execution',
+	finished: 'Poll returned ',
 	abandoned: 'Poll exceeded its timeout and was abandoned',
 	backedOff: 'Poll failed; backing off',
 	skippedForBackoff: 'Poll is backing off; skipping this occurrence',
 });
 
 /**
- * The compat suite's trigger (test/e2e-compat/workflows/trigger.json) as another workflow that
- * polls every minute at `second` (a custom cron), so a test knows when its polls fall due, with
- * the credential of id `credentialId`.
- * @param {{ id: string, name: string, nodeId: string, second: number, credentialId: string }} options
+ * The trigger polling every minute at `second` (a custom cron), so a test knows when its polls
+ * fall due, with the credential of id `credentialId`.
+ * @param {{ id: string, name: string, second: number, credentialId: string }} options
  */
-function triggerPollingAt({ id, name, nodeId, second, credentialId }) {
-	const workflow = JSON.parse(fs.readFileSync(TRIGGER_FILE, 'utf8'));
-	const [node] = workflow.nodes;
-	node.id = nodeId;
-	node.parameters.pollTimes = { item: [{ mode: 'custom', cronExpression: `${second} * * * * *` }] };
-	node.credentials.supplierMatchedProjectsApi.id = credentialId;
-	return { ...workflow, id, name };
-}
-
-/**
- * Waits until the wall clock's second of the minute is `second` (the next time it is).
- * @param {number} second 0 to 59
- */
-async function untilSecond(second) {
-	const now = Date.now();
-	const waitMs = (((second * 1000 - (now % 60_000)) % 60_000) + 60_000) % 60_000;
-	await delay(waitMs);
+function triggerPollingAt({ id, name, second, credentialId }) {
+	return triggerWorkflow({
+		id,
+		name,
+		credential: { id: credentialId, name: credentialId },
+		pollTimes: [{ mode: 'custom', cronExpression: `${second} * * * * *` }],
+	});
 }
 
 /**
@@ -64,138 +49,50 @@ function msSincePollSecond(second) {
 }
 
 /**
- * The lines of n8n's log after `since` (a length of the log text) that contain `text`, of one
- * workflow when `workflowId` is given (n8n puts it in each line's metadata).
- * @param {string} log
- * @param {string} text
- * @param {{ since?: number, workflowId?: string }} [options]
+ * Waits until the wall clock's second of the minute is `second` (the next time it is).
+ * @param {number} second 0 to 59
  */
-function logLines(log, text, options = {}) {
-	const workflow = options.workflowId && `"workflowId":${JSON.stringify(options.workflowId)}`;
-	return log
-		.slice(options.since ?? 0)
-		.split('\n')
-		.filter((line) => line.includes(text) && (!workflow || line.includes(workflow)));
-}
-
-/**
- * Waits until n8n's log holds `count` lines after `since` that contain `text` (of `workflowId`).
- * @param {() => string} readLog
- * @param {string} text
- * @param {{ since?: number, workflowId?: string, count?: number, timeoutMs: number }} options
- * @returns {Promise<string[]>} the lines
- */
-async function waitForLog(readLog, text, options) {
-	const deadline = Date.now() + options.timeoutMs;
-	const count = options.count ?? 1;
-	for (;;) {
-		const lines = logLines(readLog(), text, options);
-		if (lines.length >= count) return lines;
-		if (Date.now() > deadline) {
-			throw new Error(
-				`n8n logged ${lines.length} of ${count} line(s) with "${text}"${options.workflowId ? ` for ${options.workflowId}` : ''} within ${options.timeoutMs} ms`,
-			);
-		}
-		await delay(500);
-	}
+async function untilSecond(second) {
+	await delay((60_000 - msSincePollSecond(second)) % 60_000);
 }
 
 /**
  * What the trigger itself logged after `since` (its lines start with its display name): each
- * distinct message once, its times and level first, cut to `width` characters.
+ * distinct message once, its times and level first, cut to 160 characters.
  * @param {string} log
  * @param {number} since
- * @param {number} [width]
  */
-function triggerNotes(log, since, width = 160) {
+function triggerNotes(log, since) {
 	/** @type {Map<string, number>} */
 	const counts = new Map();
-	for (const line of logLines(log, 'Supplier Matched Projects Trigger "', { since })) {
+	const lines = log.slice(since).split('\n');
+	for (const line of lines.filter((one) => one.includes('Supplier Matched Projects Trigger "'))) {
 		const [, level = '?', message = line] = /\|\s*(\w+)\s*\|\s*(.*?)(?: \{"|$)/.exec(line) ?? [];
-		const note = `${level}: ${message.replace(/\d{4}-\d\d-\d\dT[\d:.]+Z/g, '<time>').slice(0, width)}`;
+		const note = `${level}: ${message.replace(/\d{4}-\d\d-\d\dT[\d:.]+Z/g, '<time>').slice(0, 160)}`;
 		counts.set(note, (counts.get(note) ?? 0) + 1);
 	}
 	return [...counts].map(([note, times]) => `${times}x ${note}`);
 }
 
 /**
- * Scheduled polls of a workflow that ran to their end (with or without new data) after `since`.
- * @param {string} log
- * @param {string} workflowId
- * @param {number} since
- */
-function finishedPolls(log, workflowId, since) {
-	return logLines(log, 'Poll returned ', { since, workflowId }).length;
-}
-
-/**
- * Waits until `count` scheduled polls of the workflow ran to their end after `since`.
- * @param {() => string} readLog
- * @param {string} workflowId
- * @param {{ since: number, count: number, timeoutMs: number }} options
- */
-async function waitForFinishedPolls(readLog, workflowId, options) {
-	await waitForLog(readLog, 'Poll returned ', { ...options, workflowId });
-}
-
-/**
- * Runs one read-only query on n8n's SQLite database with n8n's own sqlite3, under the Node it
- * was built for (the tests' Node may be another).
- * @param {{ runtime: { nodeBin: string, n8nHome: string }, databaseFile: string }} n8n
- * @param {string} sql
- * @param {unknown[]} [params]
- * @returns {Promise<Record<string, unknown>[]>}
- */
-async function queryDatabase(n8n, sql, params = []) {
-	const script = `
-		const sqlite3 = require('sqlite3');
-		const [file, sql, params] = [process.argv[1], process.argv[2], JSON.parse(process.argv[3])];
-		const db = new sqlite3.Database(file, sqlite3.OPEN_READONLY, (error) => {
-			if (error) throw error;
-		});
-		db.configure('busyTimeout', 10000);
-		db.all(sql, params, (error, rows) => {
-			if (error) throw error;
-			process.stdout.write(JSON.stringify(rows));
-			db.close();
-		});`;
-	const result = await runGroup(
-		n8n.runtime.nodeBin,
-		['-e', script, n8n.databaseFile, sql, JSON.stringify(params)],
-		{ cwd: n8n.runtime.n8nHome, timeoutMs: 60_000 },
-	);
-	if (result.code !== 0) throw new Error(`reading n8n's database failed: ${result.stderr}`);
-	return JSON.parse(result.stdout);
-}
-
-/**
- * @typedef {object} DurableState
- * @property {{ nodeId: string, cursor: string, consecutiveErrors: number, backoffUntil: string | null, createdAt: string, updatedAt: string }[]} pollerStates
- *   n8n's poller_state rows of the workflow: the durable cursor (the trigger's state, as JSON
- *   text) and the poll's failures and backoff
- * @property {string} staticData the workflow's own static data (workflow_entity), as JSON text
- */
-
-/**
+ * n8n's poller_state rows of the workflow (the durable cursor, the trigger's state as JSON text;
+ * the poll's failures and backoff), and the workflow's own static data, as JSON text.
  * @param {{ runtime: { nodeBin: string, n8nHome: string }, databaseFile: string }} n8n
  * @param {string} workflowId
- * @returns {Promise<DurableState>}
  */
 async function readDurableState(n8n, workflowId) {
-	const pollerStates = await queryDatabase(
-		n8n,
-		'SELECT nodeId, "cursor", consecutiveErrors, backoffUntil, createdAt, updatedAt FROM poller_state WHERE workflowId = ?',
-		[workflowId],
-	);
-	const [workflow] = await queryDatabase(
-		n8n,
-		'SELECT staticData FROM workflow_entity WHERE id = ?',
-		[workflowId],
-	);
-	return {
-		pollerStates: /** @type {DurableState['pollerStates']} */ (pollerStates),
-		staticData: String(workflow?.staticData ?? ''),
-	};
+	const pollerStates =
+		/** @type {{ nodeId: string, cursor: string, createdAt: string, updatedAt: string }[]} */ (
+			await querySqlite(
+				n8n,
+				'SELECT nodeId, "cursor", createdAt, updatedAt FROM poller_state WHERE workflowId = ?',
+				[workflowId],
+			)
+		);
+	const [workflow] = await querySqlite(n8n, 'SELECT staticData FROM workflow_entity WHERE id = ?', [
+		workflowId,
+	]);
+	return { pollerStates, staticData: String(workflow?.staticData ?? '') };
 }
 
 /**
@@ -247,30 +144,13 @@ function topUpMatchedProjects(sandbox, companyId, total) {
 }
 
 /**
- * Where a walk finds a tender now: its project's place in the listing and the page it is on.
- * @param {Sandbox} sandbox
- * @param {string} companyId
- * @param {string} tenderId
- */
-function placeOf(sandbox, companyId, tenderId) {
-	const listing = sandbox.listOpen(companyId);
-	const index = listing.findIndex((project) =>
-		project.tenders.some((tender) => tender.id === tenderId),
-	);
-	return {
-		index,
-		page: Math.floor(index / PAGE_SIZE) + 1,
-		pages: Math.ceil(listing.length / PAGE_SIZE),
-	};
-}
-
-/**
  * Opens a tender due `dueInDays` ahead on an existing project as late in the listing as one can
  * take it without moving (its earliest due date is no later), so the number of matched projects
  * stays and the tender sits on a late page.
  * @param {Sandbox} sandbox
  * @param {string} companyId
  * @param {number} dueInDays
+ * @returns {{ id: string, where: string }} where: the page a walk finds it on ("page 10 of 10")
  */
 function openTenderOnLatePage(sandbox, companyId, dueInDays) {
 	const quotesDueAt = sandboxDay(sandbox, dueInDays);
@@ -280,29 +160,30 @@ function openTenderOnLatePage(sandbox, companyId, dueInDays) {
 	});
 	if (project === undefined)
 		throw new Error(`${companyId} has no dated project to add a tender to`);
-	const tender = sandbox.openTender({ companyId, projectId: project.projectId, quotesDueAt });
-	return { tender, ...placeOf(sandbox, companyId, tender.id) };
+	const { id } = sandbox.openTender({ companyId, projectId: project.projectId, quotesDueAt });
+	const listing = sandbox.listOpen(companyId);
+	const index = listing.findIndex((one) => one.tenders.some((tender) => tender.id === id));
+	const pages = Math.ceil(listing.length / PAGE_SIZE);
+	return { id, where: `page ${Math.floor(index / PAGE_SIZE) + 1} of ${pages}` };
 }
 
 /**
  * The company's results requests after `since` (sandbox time), split into walks: a walk starts
- * with a request without a cursor. Each walk lists its pages' answer times and statuses.
+ * with a request without a cursor.
  * @param {Sandbox} sandbox
  * @param {string} companyId
  * @param {string} since
  */
 function walksSince(sandbox, companyId, since) {
 	const resultsPath = `/api/supplier/v1/companies/${companyId}/speci-finder/results`;
-	/** @type {{ pages: number, statuses: number[], firstAt: string, lastAt: string }[]} */
+	/** @type {{ pages: number, lastAt: string }[]} */
 	const walks = [];
 	for (const entry of sandbox.requests()) {
 		if (entry.path !== resultsPath || entry.at <= since) continue;
 		const current = walks.at(-1);
-		if (!entry.query.cursor || current === undefined) {
-			walks.push({ pages: 1, statuses: [entry.status], firstAt: entry.at, lastAt: entry.at });
-		} else {
+		if (!entry.query.cursor || current === undefined) walks.push({ pages: 1, lastAt: entry.at });
+		else {
 			current.pages++;
-			current.statuses.push(entry.status);
 			current.lastAt = entry.at;
 		}
 	}
@@ -310,52 +191,30 @@ function walksSince(sandbox, companyId, since) {
 }
 
 /**
- * @typedef {object} Announcement
- * @property {string} executionId
- * @property {string} status
- * @property {string | null} startedAt
- * @property {string[]} tenderIds the tenders its trigger announced
- */
-
-/**
  * Every finished execution of the workflow, oldest first, with the tenders its trigger announced
  * (none for an execution the trigger did not run in, such as a failed poll's).
  * @param {import('../../../scripts/n8n/client').N8nClient} client
  * @param {string} workflowId
  * @param {string} nodeName the trigger's
- * @returns {Promise<Announcement[]>}
  */
 async function announcements(client, workflowId, nodeName) {
 	const executions = (await client.listExecutions(workflowId))
 		.filter((execution) => execution.stoppedAt !== null)
 		.sort((a, b) => Number(a.id) - Number(b.id));
-	/** @type {Announcement[]} */
 	const found = [];
-	for (const execution of executions) {
-		const detail = await client.getExecution(execution.id);
-		const ran = (detail.runData[nodeName] ?? []).length > 0;
-		const items = ran ? outputItems(detail, nodeName) : [];
+	for (const { id, startedAt } of executions) {
+		const detail = await client.getExecution(id);
+		const items = (detail.runData[nodeName] ?? []).length > 0 ? outputItems(detail, nodeName) : [];
 		found.push({
-			executionId: execution.id,
-			status: execution.status,
-			startedAt: execution.startedAt,
+			executionId: id,
+			startedAt,
 			tenderIds: items.map((item) => String(item.tenderId)),
 		});
 	}
 	return found;
 }
 
-/**
- * How many executions announced each tender.
- * @param {Announcement[]} found
- * @param {string[]} tenderIds
- * @returns {Record<string, number>}
- */
-function timesAnnounced(found, tenderIds) {
-	return Object.fromEntries(
-		tenderIds.map((id) => [id, found.filter((one) => one.tenderIds.includes(id)).length]),
-	);
-}
+/** @typedef {Awaited<ReturnType<typeof announcements>>[number]} Announcement */
 
 /**
  * When the first execution that announced `tenderId` started (epoch ms), undefined if none did.
@@ -373,14 +232,12 @@ function firstAnnouncedAt(found, tenderId) {
  * Waits until every one of `tenderIds` is announced by some execution, or the time is up.
  * @param {import('../../../scripts/n8n/client').N8nClient} client
  * @param {{ workflowId: string, nodeName: string, tenderIds: string[], timeoutMs: number }} options
- * @returns {Promise<{ found: Announcement[], allAnnounced: boolean, ms: number }>}
  */
 async function waitForAnnouncements(client, { workflowId, nodeName, tenderIds, timeoutMs }) {
 	const started = Date.now();
 	for (;;) {
 		const found = await announcements(client, workflowId, nodeName);
-		const counts = timesAnnounced(found, tenderIds);
-		const allAnnounced = tenderIds.every((id) => counts[id] > 0);
+		const allAnnounced = tenderIds.every((id) => found.some((one) => one.tenderIds.includes(id)));
 		if (allAnnounced || Date.now() - started > timeoutMs) {
 			return { found, allAnnounced, ms: Date.now() - started };
 		}
@@ -394,22 +251,14 @@ module.exports = {
 	triggerPollingAt,
 	untilSecond,
 	msSincePollSecond,
-	logLines,
 	triggerNotes,
-	waitForLog,
-	finishedPolls,
-	waitForFinishedPolls,
-	queryDatabase,
 	readDurableState,
 	mentioned,
-	sandboxDay,
 	listedTenderIds,
 	topUpMatchedProjects,
-	placeOf,
 	openTenderOnLatePage,
 	walksSince,
 	announcements,
-	timesAnnounced,
 	firstAnnouncedAt,
 	waitForAnnouncements,
 };

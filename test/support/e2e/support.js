@@ -31,13 +31,12 @@ function readSpreadsheetRows(env, prefix) {
 	if (sheetJs === undefined) throw new Error(`no SheetJS (@e965/xlsx or xlsx) in ${modules}`);
 	/** @type {{ readFile: (file: string) => { SheetNames: string[], Sheets: Record<string, unknown> }, utils: { sheet_to_json: (sheet: unknown) => Record<string, unknown>[] } }} */
 	const xlsx = require(sheetJs);
-	const dir = env.filesDir;
 	return fs
-		.readdirSync(dir)
+		.readdirSync(env.filesDir)
 		.filter((name) => name.startsWith(prefix) && name.endsWith('.xlsx'))
 		.sort()
 		.flatMap((name) => {
-			const book = xlsx.readFile(path.join(dir, name));
+			const book = xlsx.readFile(path.join(env.filesDir, name));
 			return book.SheetNames.flatMap((sheet) => xlsx.utils.sheet_to_json(book.Sheets[sheet]));
 		});
 }
@@ -49,56 +48,106 @@ function readSpreadsheetRows(env, prefix) {
 const sandboxNow = (sandbox) => new Date(sandbox.clock.now()).toISOString();
 
 /**
- * Waits until the sandbox has seen `count` polls (first pages: results requests without a cursor)
- * after `since` (sandbox time, ISO 8601), of one client when `clientId` is given.
- * @param {import('../../../sandbox').Sandbox} sandbox
- * @param {{ since: string, count: number, timeoutMs: number, clientId?: string }} options
- * @returns {Promise<void>}
+ * Waits until `check` returns something other than undefined, and returns it.
+ * @template T
+ * @param {() => T | undefined | Promise<T | undefined>} check
+ * @param {{ timeoutMs: number, intervalMs?: number, failure: () => string }} options
+ * @returns {Promise<T>}
  */
-async function waitForPolls(sandbox, options) {
-	const deadline = Date.now() + options.timeoutMs;
+async function waitUntil(check, { timeoutMs, intervalMs = 500, failure }) {
+	const deadline = Date.now() + timeoutMs;
 	for (;;) {
-		const polls = sandbox
-			.requests()
-			.filter(
-				(entry) =>
-					entry.path.endsWith('/speci-finder/results') &&
-					entry.at > options.since &&
-					!entry.query.cursor &&
-					(options.clientId === undefined || entry.clientId === options.clientId),
-			);
-		if (polls.length >= options.count) return;
-		if (Date.now() > deadline) {
-			throw new Error(
-				`expected ${options.count} poll(s) after ${options.since}, saw ${polls.length} within ${options.timeoutMs} ms`,
-			);
-		}
-		await delay(500);
+		const found = await check();
+		if (found !== undefined) return found;
+		if (Date.now() > deadline) throw new Error(`${failure()} within ${timeoutMs} ms`);
+		await delay(intervalMs);
 	}
 }
 
 /**
- * Waits until n8n's log file holds a line containing `text`, and returns those lines.
- * @param {{ n8n: { userFolder: string } }} env
- * @param {string} text
- * @param {number} timeoutMs
- * @returns {Promise<string[]>}
+ * How many polls (first pages: results requests without a cursor) the sandbox has seen after
+ * `since` (sandbox time, ISO 8601), of one client when `clientId` is given.
+ * @param {import('../../../sandbox').Sandbox} sandbox
+ * @param {string} since
+ * @param {string} [clientId]
  */
-async function waitForLogLines(env, text, timeoutMs) {
-	const file = path.join(env.n8n.userFolder, '.n8n', 'logs', 'n8n.log');
-	const deadline = Date.now() + timeoutMs;
-	for (;;) {
-		const lines = fs.existsSync(file)
-			? fs
-					.readFileSync(file, 'utf8')
-					.split('\n')
-					.filter((line) => line.includes(text))
-			: [];
-		if (lines.length > 0) return lines;
-		if (Date.now() > deadline)
-			throw new Error(`n8n's log held no line with ${text} within ${timeoutMs} ms`);
-		await delay(500);
-	}
+function pollsSince(sandbox, since, clientId) {
+	return sandbox
+		.requests()
+		.filter(
+			(entry) =>
+				entry.path.endsWith('/speci-finder/results') &&
+				entry.at > since &&
+				!entry.query.cursor &&
+				(clientId === undefined || entry.clientId === clientId),
+		).length;
 }
 
-module.exports = { stderrLogger, readSpreadsheetRows, sandboxNow, waitForPolls, waitForLogLines };
+/**
+ * Waits until the sandbox has seen `count` polls after `since` (pollsSince).
+ * @param {import('../../../sandbox').Sandbox} sandbox
+ * @param {{ since: string, count: number, timeoutMs: number, clientId?: string }} options
+ */
+async function waitForPolls(sandbox, { since, count, timeoutMs, clientId }) {
+	const polls = () => pollsSince(sandbox, since, clientId);
+	await waitUntil(() => (polls() >= count ? true : undefined), {
+		timeoutMs,
+		failure: () => `expected ${count} poll(s) after ${since}, saw ${polls()}`,
+	});
+}
+
+/**
+ * The lines of an n8n log after `since` (a length of the log text) that contain `text`, of one
+ * workflow when `workflowId` is given (n8n puts it in each line's metadata).
+ * @param {string} log
+ * @param {string} text
+ * @param {{ since?: number, workflowId?: string }} [options]
+ */
+function logLines(log, text, options = {}) {
+	const workflow = options.workflowId && `"workflowId":${JSON.stringify(options.workflowId)}`;
+	return log
+		.slice(options.since ?? 0)
+		.split('\n')
+		.filter((line) => line.includes(text) && (!workflow || line.includes(workflow)));
+}
+
+/**
+ * Waits until the log holds `count` (default 1) lines that logLines finds, and returns them.
+ * @param {() => string} readLog
+ * @param {string} text
+ * @param {{ since?: number, workflowId?: string, count?: number, timeoutMs: number }} options
+ * @returns {Promise<string[]>}
+ */
+function waitForLog(readLog, text, options) {
+	const count = options.count ?? 1;
+	const lines = () => logLines(readLog(), text, options);
+	return waitUntil(() => (lines().length >= count ? lines() : undefined), {
+		timeoutMs: options.timeoutMs,
+		failure: () =>
+			`n8n logged ${lines().length} of ${count} line(s) with "${text}"${options.workflowId ? ` for ${options.workflowId}` : ''}`,
+	});
+}
+
+/**
+ * Waits until n8n's log file holds a line containing `text`, and returns those lines.
+ * @param {{ n8n: { n8nFolder: string } }} env
+ * @param {string} text
+ * @param {number} timeoutMs
+ */
+function waitForLogLines(env, text, timeoutMs) {
+	const file = path.join(env.n8n.n8nFolder, 'logs', 'n8n.log');
+	const read = () => (fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '');
+	return waitForLog(read, text, { timeoutMs });
+}
+
+module.exports = {
+	stderrLogger,
+	readSpreadsheetRows,
+	sandboxNow,
+	waitUntil,
+	pollsSince,
+	waitForPolls,
+	logLines,
+	waitForLog,
+	waitForLogLines,
+};

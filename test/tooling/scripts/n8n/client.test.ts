@@ -1,5 +1,5 @@
 import { N8nClient } from '../../../../scripts/n8n/client';
-import { root } from '../../../support/release/workflows';
+import { REPO_ROOT } from '../../../../scripts/n8n/package';
 
 type Execution = {
 	id: string;
@@ -73,7 +73,7 @@ function fakeN8n(all: Execution[], version: '2.40' | '2.41') {
 
 function clientOf(server: ReturnType<typeof fakeN8n>) {
 	// The client reads n8n's execution data with n8n's own `flatted`; this repository has a copy.
-	const client = new N8nClient('http://n8n.invalid', { n8nHome: root });
+	const client = new N8nClient('http://n8n.invalid', { n8nHome: REPO_ROOT });
 	jest
 		.spyOn(client, 'rest')
 		.mockImplementation(async (method: string, route: string) => server.answer(route));
