@@ -82,7 +82,7 @@ async function itemsJob({ target, projects, repetitions }) {
  * @param {number} repetitions
  */
 async function measureItems(bench, repetitions) {
-	const worker = await startWorker();
+	const worker = await startWorker(__filename);
 	/** @type {Awaited<ReturnType<typeof itemsJob>>} */
 	let measured;
 	try {
@@ -115,4 +115,4 @@ async function measureItems(bench, repetitions) {
 	};
 }
 
-module.exports = { measureItems, itemsJob };
+module.exports = { measureItems, workerJobs: { items: itemsJob } };

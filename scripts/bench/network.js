@@ -101,7 +101,9 @@ async function measureNetwork(progress) {
 			setups.push({ bench, proxy, pages: pagesFor(projects, MAX_PAGE_SIZE) });
 		}
 		trust = writeTrustFiles(setups.map(({ bench }) => bench.sandbox.certificate).join('\n'));
-		worker = await startWorker({ env: { ...process.env, NODE_EXTRA_CA_CERTS: trust.bundleFile } });
+		worker = await startWorker(__filename, {
+			env: { ...process.env, NODE_EXTRA_CA_CERTS: trust.bundleFile },
+		});
 		// Untimed walks without latency give every client its token and fill the sandbox's cache.
 		for (const setup of setups) for (const key of CLIENT_KEYS) await walk(worker, setup, key);
 		/** @type {NetworkRow[]} */
@@ -246,4 +248,10 @@ async function requestsWithKeepAliveAgentOptions(url, requests) {
 		throw new Error(`the agent options probe failed: ${run.error.message}`);
 }
 
-module.exports = { measureNetwork, networkSections, probeLine, roundTrips, networkJobs };
+module.exports = {
+	measureNetwork,
+	networkSections,
+	probeLine,
+	roundTrips,
+	workerJobs: networkJobs,
+};

@@ -3,8 +3,9 @@
 
 /**
  * The bench's worker process, for what must not share a process with the sandbox (items.js) or
- * must start with another environment (network.js): the parent sends jobs over IPC, one at a
- * time, and the worker answers each with its result or its error.
+ * must start with another environment (network.js): the parent names the module whose
+ * `workerJobs` the worker serves, sends jobs over IPC, one at a time, and the worker answers each
+ * with its result or its error.
  */
 
 const { fork } = require('node:child_process');
@@ -13,10 +14,11 @@ const { installRuntime } = require('./runtime');
 
 /**
  * Starts a worker and resolves once it is ready for jobs.
+ * @param {string} jobsModule the file whose `workerJobs` the worker runs
  * @param {{ env?: NodeJS.ProcessEnv }} [options]
  */
-async function startWorker(options = {}) {
-	const child = fork(__filename, [], {
+async function startWorker(jobsModule, options = {}) {
+	const child = fork(__filename, [jobsModule], {
 		...options,
 		stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
 	});
@@ -52,7 +54,7 @@ async function serveJobs() {
 	const send = /** @type {(message: object) => void} */ (process.send?.bind(process));
 	await installRuntime();
 	/** @type {Record<string, (job: any) => Promise<unknown>>} */
-	const jobs = { items: require('./items').itemsJob, ...require('./network').networkJobs };
+	const jobs = require(process.argv[2]).workerJobs;
 	process.on('message', (/** @type {{ kind: string }} */ job) => {
 		jobs[job.kind](job).then(
 			(result) => send({ result }),
