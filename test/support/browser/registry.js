@@ -26,7 +26,8 @@ const selfsigned = require('selfsigned');
 
 const { buildOnce, cacheRoot, ensureRuntime } = require('../../../scripts/n8n/install');
 const { runOrThrow, spawnGroup, stopGroup } = require('../../../scripts/n8n/processes');
-const { delay, freePort } = require('../../../scripts/n8n/runtime');
+const { freePort } = require('../../../scripts/n8n/runtime');
+const { waitUntil } = require('../e2e/support');
 
 /** @typedef {{ log: (line: string) => void }} Logger */
 
@@ -141,12 +142,15 @@ async function startVerdaccio(logger, folder) {
 	fs.closeSync(out);
 	const stop = () => stopGroup(server, 10_000);
 	try {
-		for (const deadline = Date.now() + 60_000; ; await delay(300)) {
-			if ((await fetch(`${url}/-/ping`).catch(() => undefined))?.ok) break;
-			if (server.exitCode !== null || Date.now() > deadline) {
-				throw new Error(`Verdaccio did not start:\n${fs.readFileSync(stderr, 'utf8')}`);
-			}
-		}
+		const startFailure = () => `Verdaccio did not start:\n${fs.readFileSync(stderr, 'utf8')}`;
+		await waitUntil(
+			async () => {
+				if ((await fetch(`${url}/-/ping`).catch(() => undefined))?.ok) return true;
+				if (server.exitCode !== null) throw new Error(startFailure());
+				return undefined;
+			},
+			{ timeoutMs: 60_000, intervalMs: 300, failure: startFailure },
+		);
 		// What `npm adduser` sends.
 		const account = await fetch(`${url}/-/user/org.couchdb.user:${PUBLISHER.name}`, {
 			method: 'PUT',
