@@ -6,12 +6,7 @@ const { NO_STORE, OAuthRefusal, readTokenRequest, requestedScopes } = require('.
 
 /** @typedef {import('./fixtures').SandboxClient} SandboxClient */
 
-/**
- * @typedef {object} IssuedToken
- * @property {string} clientId
- * @property {string[]} scopes
- * @property {number} expiresAt sandbox epoch ms
- */
+/** @typedef {{ clientId: string, scopes: string[], expiresAt: number }} IssuedToken */
 
 /**
  * @typedef {object} TokenEndpointResult
@@ -47,8 +42,6 @@ class Auth {
 	}
 
 	/**
-	 * The whole token endpoint: checks in order the content type, repeated parameters, the
-	 * grant type, client authentication, then the scope.
 	 * @param {{ contentType: string | undefined, authorization: string | undefined, body: string }} request
 	 */
 	tokenEndpoint(request) {
@@ -96,10 +89,7 @@ class Auth {
 		return { access_token: accessToken, token_type: 'Bearer', expires_in: this.tokenTtlSeconds };
 	}
 
-	/**
-	 * @param {string} accessToken
-	 * @returns {IssuedToken | undefined} undefined when unknown, expired or revoked
-	 */
+	/** @param {string} accessToken @returns {IssuedToken | undefined} */
 	verify(accessToken) {
 		const issued = this.tokens.get(accessToken);
 		if (!issued) return undefined;
@@ -136,9 +126,7 @@ class Auth {
 	 */
 	tokensIssued({ clientId } = {}) {
 		if (clientId !== undefined) return this.issuedByClient.get(clientId) ?? 0;
-		let total = 0;
-		for (const count of this.issuedByClient.values()) total += count;
-		return total;
+		return [...this.issuedByClient.values()].reduce((total, count) => total + count, 0);
 	}
 }
 

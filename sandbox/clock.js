@@ -9,18 +9,17 @@ const DAY_MS = 86_400_000;
  * dates) without waiting.
  * @typedef {object} SandboxClock
  * @property {() => number} now Milliseconds since the epoch, sandbox time.
- * @property {(at: Date | string | number) => void} set Jump to a moment (Date, ISO string or epoch ms).
  * @property {(ms: number) => void} advance Move forward (or back, with a negative number) by ms.
  * @property {() => number} today Whole days since the epoch (UTC) of now().
  */
 
-/** @param {Date | string | number} value @param {string} what used in the error message */
-function toEpochMs(value, what) {
+/** @param {Date | string | number} value */
+function toEpochMs(value) {
 	const ms =
 		value instanceof Date ? value.getTime() : typeof value === 'number' ? value : Date.parse(value);
 	if (typeof ms !== 'number' || !Number.isFinite(ms)) {
 		throw new Error(
-			`${what} must be a Date, an ISO 8601 date-time string or epoch milliseconds (got ${JSON.stringify(value)})`,
+			`now must be a Date, an ISO 8601 date-time string or epoch milliseconds (got ${JSON.stringify(value)})`,
 		);
 	}
 	return ms;
@@ -31,13 +30,10 @@ function toEpochMs(value, what) {
  * @returns {SandboxClock}
  */
 function createClock(start) {
-	let offset = start === undefined ? 0 : toEpochMs(start, 'now') - Date.now();
+	let offset = start === undefined ? 0 : toEpochMs(start) - Date.now();
 	const now = () => Date.now() + offset;
 	return {
 		now,
-		set(at) {
-			offset = toEpochMs(at, 'clock.set(at)') - Date.now();
-		},
 		advance(ms) {
 			if (typeof ms !== 'number' || !Number.isFinite(ms)) {
 				throw new Error(

@@ -9,7 +9,6 @@ class Company {
 	constructor(company) {
 		this.companyId = company.companyId;
 		this.keywords = company.keywords.slice();
-		/** each keyword split into words */
 		this.keywordWords = company.keywords.map((keyword) => words(keyword));
 		/** @type {WeakMap<readonly string[], string[]>} matches remembered per shared word list */
 		this.matchesByWords = new WeakMap();

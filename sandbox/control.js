@@ -2,22 +2,13 @@
 'use strict';
 
 const { SandboxNotFoundError } = require('./errors');
-const { errorReply, json } = require('./reply');
+const { errorReply, json, methodNotAllowed } = require('./reply');
 
 /** @typedef {import('./reply').Reply} Reply */
 
 // The one control call a client on another clock needs: the real-n8n suite re-dates a tender
 // through it, since only the sandbox knows the sandbox's today.
 const REDATE = /^\/__sandbox\/tenders\/([^/]+)\/redate$/;
-
-/** @param {string} text @returns {{ parsed: unknown } | Reply} */
-function parseBody(text) {
-	try {
-		return { parsed: text === '' ? {} : JSON.parse(text) };
-	} catch {
-		return errorReply(400, 'INVALID_JSON', 'The control request body is not valid JSON.');
-	}
-}
 
 /**
  * POST /__sandbox/tenders/:tenderId/redate with `{ dueInDays }`: redateTender over HTTP.
@@ -31,16 +22,17 @@ function createControlRouter(sandbox) {
 			const only = 'the sandbox has one: POST /__sandbox/tenders/:tenderId/redate.';
 			return errorReply(404, 'NOT_FOUND', `No such control route; ${only}`);
 		}
-		if (method !== 'POST') {
-			const allow = { allow: 'POST' };
-			return errorReply(405, 'METHOD_NOT_ALLOWED', 'This control route takes POST.', allow);
-		}
+		if (method !== 'POST') return methodNotAllowed('This control route', 'POST');
 		if (body === undefined) {
 			return errorReply(413, 'PAYLOAD_TOO_LARGE', 'Control requests take at most 64 KiB.');
 		}
-		const read = parseBody(body);
-		if (!('parsed' in read)) return read;
-		const { parsed } = read;
+		/** @type {unknown} */
+		let parsed;
+		try {
+			parsed = body === '' ? {} : JSON.parse(body);
+		} catch {
+			return errorReply(400, 'INVALID_JSON', 'The control request body is not valid JSON.');
+		}
 		if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
 			return errorReply(400, 'INVALID_REQUEST', 'The control request body must be a JSON object.');
 		}

@@ -271,12 +271,13 @@ function generateProject(random, sequence, partyCounts = {}) {
 				: random.chance(0.3)
 					? []
 					: random.sample(CONSULTANTS, random.int(1, 3)),
+		// Here, where the API sends it: toApiProject keeps the keys' order.
+		tenders: [],
 		tenderingSubcontractors: random.sample(
 			SUBCONTRACTORS,
 			partyCounts.subcontractors ?? random.int(0, 5),
 		),
 		url: `https://app.supplier-matched-projects.invalid/projects/${projectId}`,
-		tenders: [],
 	};
 }
 

@@ -25,4 +25,30 @@ function wholeNumber(value, what, min, max) {
 	return value;
 }
 
-module.exports = { SandboxNotFoundError, wholeNumber };
+/**
+ * @template {string} T
+ * @param {unknown} value
+ * @param {readonly T[]} allowed
+ * @param {string} what named in the error
+ * @returns {T}
+ */
+function oneOf(value, allowed, what) {
+	if (!allowed.includes(/** @type {T} */ (value))) {
+		throw new Error(`${what} must be one of ${allowed.join(', ')} (got ${JSON.stringify(value)})`);
+	}
+	return /** @type {T} */ (value);
+}
+
+/**
+ * @param {object} fields
+ * @param {readonly string[]} allowed
+ * @param {string} what
+ */
+function rejectUnknownFields(fields, allowed, what) {
+	const unknown = Object.keys(fields).filter((field) => !allowed.includes(field));
+	if (unknown.length > 0) {
+		throw new Error(`${what} does not take ${unknown.join(', ')}; it takes ${allowed.join(', ')}`);
+	}
+}
+
+module.exports = { SandboxNotFoundError, oneOf, rejectUnknownFields, wholeNumber };

@@ -1,7 +1,7 @@
 // @ts-check
 'use strict';
 
-const { wholeNumber } = require('./errors');
+const { oneOf, rejectUnknownFields, wholeNumber } = require('./errors');
 const { createRandom } = require('./random');
 
 /** @typedef {import('./random').Random} Random */
@@ -14,22 +14,13 @@ const { createRandom } = require('./random');
 
 /** @typedef {'results' | 'token'} FaultTarget */
 
-/**
- * @typedef {object} Fault
- * @property {FaultKind} kind
- * @property {number} status the HTTP status the fault answers with (kinds that answer themselves)
- * @property {number} ms latencySpike delay
- * @property {number} retryAfterSeconds rateLimited Retry-After
- */
+/** @typedef {{ kind: FaultKind, status: number, ms: number, retryAfterSeconds: number }} Fault */
+
+/** @typedef {{ status?: number, ms?: number, retryAfterSeconds?: number }} FaultOptions */
 
 /**
- * @typedef {object} FaultRequest
- * @property {FaultKind} kind
- * @property {number} [times] how many upcoming requests it hits (default 1)
- * @property {FaultTarget} [on] which endpoint (default 'results')
- * @property {number} [status] override the status of serverError, fetchFailed, html, malformedJson
- * @property {number} [ms] latencySpike delay (default 2000)
- * @property {number} [retryAfterSeconds] rateLimited Retry-After (default 1)
+ * Defaults: times 1, on 'results', ms 2000, retryAfterSeconds 1, status per kind.
+ * @typedef {{ kind: FaultKind, times?: number, on?: FaultTarget } & FaultOptions} FaultRequest
  */
 
 /**
@@ -52,21 +43,15 @@ const DEFAULT_STATUS = {
 };
 
 const FAULT_KINDS = /** @type {readonly FaultKind[]} */ (Object.keys(DEFAULT_STATUS));
+const REQUEST_FIELDS = ['kind', 'times', 'on', 'status', 'ms', 'retryAfterSeconds'];
 
 /** @param {unknown} kind */
-function faultKind(kind) {
-	if (!FAULT_KINDS.includes(/** @type {FaultKind} */ (kind))) {
-		throw new Error(
-			`fault kind must be one of ${FAULT_KINDS.join(', ')} (got ${JSON.stringify(kind)})`,
-		);
-	}
-	return /** @type {FaultKind} */ (kind);
-}
+const faultKind = (kind) => oneOf(kind, FAULT_KINDS, 'fault kind');
 
-/**
- * @param {FaultKind} kind
- * @param {{ status?: number, ms?: number, retryAfterSeconds?: number }} options
- */
+/** @param {unknown} on @returns {FaultTarget} */
+const faultTarget = (on) => oneOf(on, /** @type {const} */ (['results', 'token']), 'on');
+
+/** @param {FaultKind} kind @param {FaultOptions} options */
 function buildFault(kind, { status, ms, retryAfterSeconds }) {
 	const ownStatus = kind !== 'rateLimited' && kind !== 'latencySpike' && kind !== 'drop';
 	if (status !== undefined && !ownStatus) throw new Error(`a ${kind} fault does not take a status`);
@@ -82,27 +67,18 @@ function buildFault(kind, { status, ms, retryAfterSeconds }) {
 }
 
 /**
- * @typedef {{ rates: Array<[FaultKind, number]>, on: FaultTarget, latencySpikeMs: number, retryAfterSeconds: number, random: Random }} RandomFaults
+ * @typedef {{ rates: Array<[FaultKind, number]>, on: FaultTarget, latencySpikeMs?: number, retryAfterSeconds?: number, random: Random }} RandomFaults
  */
 
 /** @param {FaultRequest} request */
 function queuedFault(request) {
 	if (typeof request !== 'object' || request === null)
 		throw new Error('injectFault needs { kind, ... }');
+	rejectUnknownFields(request, REQUEST_FIELDS, 'injectFault');
 	const { kind, times = 1, on = 'results', ...options } = request;
-	const unknown = Object.keys(options).filter(
-		(key) => !['status', 'ms', 'retryAfterSeconds'].includes(key),
-	);
-	if (unknown.length > 0) {
-		throw new Error(
-			`injectFault does not take ${unknown.join(', ')}; it takes kind, times, on, status, ms, retryAfterSeconds`,
-		);
-	}
-	if (on !== 'results' && on !== 'token')
-		throw new Error(`on must be 'results' or 'token' (got ${JSON.stringify(on)})`);
 	return {
 		fault: buildFault(faultKind(kind), options),
-		on,
+		on: faultTarget(on),
 		remaining: wholeNumber(times, 'times', 1, 1_000_000),
 	};
 }
@@ -110,7 +86,7 @@ function queuedFault(request) {
 /** @param {FaultRates | null} rates null (or {}) turns random faults off @param {number} rngSeed */
 function randomFaults(rates, rngSeed) {
 	if (rates === null || Object.keys(rates).length === 0) return undefined;
-	const { latencySpikeMs = 2000, retryAfterSeconds = 1, on = 'results', ...byKind } = rates;
+	const { latencySpikeMs, retryAfterSeconds, on = 'results', ...byKind } = rates;
 	/** @type {Array<[FaultKind, number]>} */
 	const entries = Object.entries(byKind).map(([kind, rate]) => {
 		if (typeof rate !== 'number' || !(rate >= 0 && rate <= 1)) {
@@ -122,12 +98,9 @@ function randomFaults(rates, rngSeed) {
 	});
 	const total = entries.reduce((sum, [, rate]) => sum + rate, 0);
 	if (total > 1) throw new Error(`fault rates add up to ${total}; they must add up to at most 1`);
-	if (on !== 'results' && on !== 'token')
-		throw new Error(`on must be 'results' or 'token' (got ${JSON.stringify(on)})`);
-	buildFault('latencySpike', { ms: latencySpikeMs });
-	buildFault('rateLimited', { retryAfterSeconds });
+	buildFault('latencySpike', { ms: latencySpikeMs, retryAfterSeconds });
 	const random = createRandom(wholeNumber(rngSeed, 'rngSeed', 0, 2 ** 32 - 1));
-	return { rates: entries, on, latencySpikeMs, retryAfterSeconds, random };
+	return { rates: entries, on: faultTarget(on), latencySpikeMs, retryAfterSeconds, random };
 }
 
 /** @param {RandomFaults} random */

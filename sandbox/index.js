@@ -25,22 +25,20 @@ const { createSandboxCertificate, tlsVersionOf } = require('./tls');
 /** @typedef {ReturnType<typeof sandboxApi>} Sandbox */
 
 /**
+ * Each option's meaning and default: sandbox/README.md, "startSandbox(options)".
  * @typedef {object} SandboxOptions
- * @property {number} [port] 0 (default) picks a free port on 127.0.0.1
- * @property {number} [seed] same seed (and same `now`) = same data
- * @property {number} [projects] how many projects to generate (default 60)
- * @property {import('./data').PartyCounts} [partyCounts] exactly this many consultants and
- *   tendering subcontractors on every project, generated or opened later (default: 0 to 3 and 0 to 5)
- * @property {number} [tokenTtlSeconds] default 3600, as the spec says
- * @property {import('./rate-limit').RateLimit | false} [rateLimit] default 100 requests per 300 s per client id; false turns it off
- * @property {number} [cacheSeconds] how long a repeated company+cursor+limit is answered from cache (default 5; 0 = off)
- * @property {number} [windowDays] the near-term window of open tenders, in days (default 60)
- * @property {Date | string | number} [now] the sandbox clock's starting point (default: real time)
- * @property {SandboxClient[]} [clients] added to the fixture clients (same clientId replaces one)
- * @property {SandboxCompany[]} [companies] added to the fixture companies (same companyId replaces one)
- * @property {{ tlsVersion?: import('./tls').TlsVersion }} [https] serve HTTPS with a certificate made
- *   at start (sandbox.certificate); tlsVersion pins the one TLS version the server speaks (default:
- *   1.2 or 1.3, whichever the client prefers)
+ * @property {number} [port]
+ * @property {number} [seed]
+ * @property {number} [projects]
+ * @property {import('./data').PartyCounts} [partyCounts]
+ * @property {number} [tokenTtlSeconds]
+ * @property {import('./rate-limit').RateLimit | false} [rateLimit]
+ * @property {number} [cacheSeconds]
+ * @property {number} [windowDays]
+ * @property {Date | string | number} [now]
+ * @property {SandboxClient[]} [clients]
+ * @property {SandboxCompany[]} [companies]
+ * @property {{ tlsVersion?: import('./tls').TlsVersion }} [https]
  */
 
 const MAX_LOGGED_REQUESTS = 100_000;
@@ -88,7 +86,6 @@ function createSandboxData(options = {}) {
 		projectCount,
 		windowDays,
 		companies,
-		defaultCompanyId: SANDBOX_FIXTURES.companyId,
 		partyCounts,
 	});
 	return { seed, clock, store };
@@ -171,7 +168,7 @@ function sandboxApi(parts, certificate) {
 		seed,
 		fixtures: SANDBOX_FIXTURES,
 		stop: async () => {},
-		clock: { now: clock.now, set: clock.set, advance: clock.advance },
+		clock: { now: clock.now, advance: clock.advance },
 		/** @type {(options?: import('./store').OpenTenderOptions) => import('./types').SandboxTender} */
 		openTender: (tenderOptions) => store.openTender(tenderOptions),
 		openTenderWithId: store.openTenderWithId.bind(store),

@@ -28,10 +28,9 @@ const { toSandboxTender } = require('./tender-fields');
 // Past this many unapplied changes a full rebuild is cheaper than patching entry by entry.
 const PATCH_LIMIT = 500;
 
-/**
- * @param {{ dueKey: number, projectId: string }} a
- * @param {{ dueKey: number, projectId: string }} b
- */
+/** @typedef {{ dueKey: number, projectId: string }} SortKey */
+
+/** @param {SortKey} a @param {SortKey} b */
 function compareKeys(a, b) {
 	if (a.dueKey !== b.dueKey) return a.dueKey < b.dueKey ? -1 : 1;
 	if (a.projectId === b.projectId) return 0;
@@ -40,9 +39,7 @@ function compareKeys(a, b) {
 
 /**
  * Index of the first entry strictly after `key` (or at/after it with `inclusive`).
- * @param {IndexEntry[]} entries
- * @param {{ dueKey: number, projectId: string }} key
- * @param {boolean} inclusive
+ * @param {IndexEntry[]} entries @param {SortKey} key @param {boolean} inclusive
  */
 function searchAfter(entries, key, inclusive) {
 	let low = 0;
@@ -92,23 +89,17 @@ function entryFor(company, project, today, windowDays) {
 	};
 }
 
-/** @param {IndexEntry} entry */
+/**
+ * The project as the API sends it (`tenders` keeps its place among the keys).
+ * @param {IndexEntry} entry
+ */
 function toApiProject(entry) {
-	const { project } = entry;
 	return {
-		projectId: project.projectId,
-		projectName: project.projectName,
-		address: project.address,
-		category: project.category,
-		budget: project.budget,
-		status: project.status,
-		consultants: project.consultants,
+		...entry.project,
 		tenders: entry.tenders.map(({ tender, matchedKeywords }) => {
 			const { projectId, ...apiTender } = toSandboxTender(tender);
 			return { ...apiTender, matchedKeywords };
 		}),
-		tenderingSubcontractors: project.tenderingSubcontractors,
-		url: project.url,
 	};
 }
 

@@ -4,9 +4,8 @@
 /** @typedef {import('./clock').SandboxClock} SandboxClock */
 
 /**
- * @typedef {object} RateLimit
- * @property {number} requests how many requests a credential may make per window
- * @property {number} windowSeconds
+ * `requests`: how many a credential may make per window.
+ * @typedef {{ requests: number, windowSeconds: number }} RateLimit
  */
 
 /**

@@ -10,11 +10,7 @@ const { wholeNumber } = require('./errors');
  * service's data would; cursors and the other pages are untouched.
  */
 
-/**
- * @typedef {object} RawEntry
- * @property {unknown} entry any JSON value
- * @property {number} at its index in the first page's data (past the end: last)
- */
+/** @typedef {{ entry: unknown, at: number }} RawEntry at: past the end of the page means last */
 
 function createRawEntries() {
 	/** @type {Map<string, RawEntry[]>} */
@@ -41,13 +37,7 @@ function createRawEntries() {
 		clear(companyId) {
 			byCompany.delete(companyId);
 		},
-		/**
-		 * The first page's data with the company's raw entries put in, each at its index in the order
-		 * they were added; any other page's data as it is.
-		 * @param {string} companyId
-		 * @param {unknown[]} data
-		 * @param {boolean} firstPage
-		 */
+		/** @param {string} companyId @param {unknown[]} data @param {boolean} firstPage */
 		into(companyId, data, firstPage) {
 			const entries = byCompany.get(companyId);
 			if (!firstPage || entries === undefined) return data;

@@ -3,10 +3,7 @@
 
 /**
  * What a route answers, before any fault mangles it on the way out.
- * @typedef {object} Reply
- * @property {number} status
- * @property {Record<string, string>} headers
- * @property {string} body
+ * @typedef {{ status: number, headers: Record<string, string>, body: string }} Reply
  */
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -29,6 +26,10 @@ function errorReply(status, code, message, headers) {
 	return json(status, body, headers);
 }
 
+/** @param {string} what @param {string} allow the one method it takes */
+const methodNotAllowed = (what, allow) =>
+	errorReply(405, 'METHOD_NOT_ALLOWED', `${what} takes ${allow}.`, { allow });
+
 /** A check refused the request; the reply says why. */
 class Refusal extends Error {
 	/**
@@ -46,4 +47,4 @@ class Refusal extends Error {
 /** @param {string | string[] | undefined} value */
 const header = (value) => (Array.isArray(value) ? value.join(', ') : value);
 
-module.exports = { JSON_TYPE, Refusal, errorReply, header, json };
+module.exports = { JSON_TYPE, Refusal, errorReply, header, json, methodNotAllowed };

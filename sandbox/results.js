@@ -6,7 +6,6 @@ const { JSON_TYPE, Refusal, header } = require('./reply');
 
 /** @typedef {import('http').IncomingMessage} IncomingMessage */
 /** @typedef {import('./server').ServerContext} ServerContext */
-/** @typedef {import('./cursor').CursorPosition} CursorPosition */
 /** @typedef {import('./types').ResultsPage} ResultsPage */
 
 /** The results endpoint, its checks in the order the README lists them. */
@@ -42,11 +41,8 @@ function verifiedToken(context, request) {
 
 /**
  * Checks 1 to 6: who asks, with what token, how often, and for which company.
- * @param {ServerContext} context
- * @param {IncomingMessage} request
- * @param {string | null} headerClientId
- * @param {string} companySegment
- * @param {number} at
+ * @param {ServerContext} context @param {IncomingMessage} request
+ * @param {string | null} headerClientId @param {string} companySegment @param {number} at
  * @returns {string} the company id
  */
 function authorizedCompany(context, request, headerClientId, companySegment, at) {
@@ -137,10 +133,8 @@ function pageCursor(context, query, companyId) {
 
 /**
  * The page's body, from the short cache when the same company, cursor and limit asked lately.
- * @param {ServerContext} context
- * @param {string} companyId
- * @param {{ cursor: string | undefined, after: CursorPosition | undefined }} position
- * @param {number} limit
+ * @param {ServerContext} context @param {string} companyId
+ * @param {ReturnType<typeof pageCursor>} position @param {number} limit
  */
 function pageBody(context, companyId, { cursor, after }, limit) {
 	const cacheKey = `${companyId}\n${cursor ?? ''}\n${limit}`;
@@ -168,10 +162,8 @@ function pageBody(context, companyId, { cursor, after }, limit) {
 }
 
 /**
- * @param {ServerContext} context
- * @param {IncomingMessage} request
- * @param {string} companySegment
- * @param {URLSearchParams} query
+ * @param {ServerContext} context @param {IncomingMessage} request
+ * @param {string} companySegment @param {URLSearchParams} query
  * @param {number} at when the request is handled, on the sandbox clock
  */
 function resultsReply(context, request, companySegment, query, at) {

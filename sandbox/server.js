@@ -3,7 +3,7 @@
 
 const http = require('node:http');
 const { loadOpenApiDocument } = require('../openapi');
-const { errorReply, header, json } = require('./reply');
+const { errorReply, header, json, methodNotAllowed } = require('./reply');
 const { resultsReply } = require('./results');
 
 /** @typedef {import('./faults').Fault} Fault */
@@ -85,13 +85,8 @@ function faultReply({ kind, status, retryAfterSeconds }) {
 	if (kind === 'fetchFailed')
 		return errorReply(status, 'FETCH_FAILED', 'Fetching matched projects failed (sandbox fault).');
 	if (kind === 'rateLimited') {
-		const headers = { 'retry-after': String(retryAfterSeconds) };
-		return errorReply(
-			429,
-			'RATE_LIMITED',
-			'Rate limit exceeded; retry later (sandbox fault).',
-			headers,
-		);
+		const message = 'Rate limit exceeded; retry later (sandbox fault).';
+		return errorReply(429, 'RATE_LIMITED', message, { 'retry-after': String(retryAfterSeconds) });
 	}
 	const html = { status, headers: { 'content-type': 'text/html' }, body: PROXY_ERROR_PAGE };
 	return kind === 'html' ? html : undefined;
@@ -144,18 +139,12 @@ const answer = (reply, clientId = null) => ({ reply, clientId, servedFromCache: 
 async function tokenReply(context, request, method) {
 	if (method !== 'POST') {
 		request.resume();
-		return answer(
-			errorReply(405, 'METHOD_NOT_ALLOWED', 'The token endpoint takes POST.', { allow: 'POST' }),
-		);
+		return answer(methodNotAllowed('The token endpoint', 'POST'));
 	}
 	const body = await readBody(request);
 	if (body === undefined) {
-		return answer(
-			json(413, {
-				error: 'invalid_request',
-				error_description: 'the token request body is too large',
-			}),
-		);
+		const description = 'the token request body is too large';
+		return answer(json(413, { error: 'invalid_request', error_description: description }));
 	}
 	const result = context.auth.tokenEndpoint({
 		contentType: header(request.headers['content-type']),
@@ -178,16 +167,10 @@ async function apiReply(context, request, { method, url, resultsMatch, at }) {
 	if (resultsMatch && method === 'GET') {
 		return resultsReply(context, request, resultsMatch[1], url.searchParams, at);
 	}
-	if (resultsMatch) {
-		return answer(
-			errorReply(405, 'METHOD_NOT_ALLOWED', 'The results endpoint takes GET.', { allow: 'GET' }),
-		);
-	}
+	if (resultsMatch) return answer(methodNotAllowed('The results endpoint', 'GET'));
 	if (path === '/swagger/doc') {
 		return answer(
-			method === 'GET'
-				? openApiReply(context)
-				: errorReply(405, 'METHOD_NOT_ALLOWED', 'The description takes GET.', { allow: 'GET' }),
+			method === 'GET' ? openApiReply(context) : methodNotAllowed('The description', 'GET'),
 		);
 	}
 	const where = `No route for ${method} ${path}; the API lives under /api/supplier/v1.`;

@@ -2,8 +2,9 @@
 'use strict';
 
 const { dayToIso } = require('./clock');
-const { SandboxNotFoundError } = require('./errors');
+const { oneOf, rejectUnknownFields, SandboxNotFoundError } = require('./errors');
 const { generateProject, generateProjects, tenderIdFor } = require('./data');
+const { SANDBOX_FIXTURES } = require('./fixtures');
 const { Orderings } = require('./ordering');
 const tenderFields = require('./tender-fields');
 
@@ -44,7 +45,6 @@ const tenderFields = require('./tender-fields');
  * @property {number} windowDays
  * @property {import('./data').PartyCounts} [partyCounts] parties on every project, generated or opened
  * @property {readonly import('./fixtures').SandboxCompany[]} companies
- * @property {string} defaultCompanyId used by openTender when no companyId is given
  */
 
 /** The sandbox's data: projects and tenders, each company's ordering, and the change history. */
@@ -81,15 +81,9 @@ class Store {
 	 */
 	record(tender, type, changes) {
 		this.orderings.changed(tender.projectId);
-		/** @type {HistoryEvent} */
-		const event = {
-			at: new Date(this.options.clock.now()).toISOString(),
-			type,
-			tenderId: tender.id,
-			projectId: tender.projectId,
-		};
-		if (changes) event.changes = changes;
-		this.events.push(event);
+		const at = new Date(this.options.clock.now()).toISOString();
+		const { id: tenderId, projectId } = tender;
+		this.events.push({ at, type, tenderId, projectId, ...(changes && { changes }) });
 	}
 
 	/** @param {string} tenderId */
@@ -111,8 +105,8 @@ class Store {
 	 * @param {string} [id] the caller's id instead of the next in sequence (openTenderWithId)
 	 */
 	openTender(options = {}, id = undefined) {
-		tenderFields.rejectUnknownFields(options, tenderFields.OPEN_FIELDS, 'openTender');
-		const company = this.orderings.company(options.companyId ?? this.options.defaultCompanyId);
+		rejectUnknownFields(options, tenderFields.OPEN_FIELDS, 'openTender');
+		const company = this.orderings.company(options.companyId ?? SANDBOX_FIXTURES.companyId);
 		const { words, ...given } = tenderFields.newTenderFields(company, options, this.options);
 		let project;
 		if (options.projectId === undefined) {
@@ -164,7 +158,7 @@ class Store {
 		const tender = this.tenderOf(tenderId);
 		if (status === 'Open')
 			throw new Error('closeTender takes Closed or Awarded; use updateTender to reopen');
-		tenderFields.parseEnumField(status, tenderFields.TENDER_STATUSES, 'status');
+		oneOf(status, tenderFields.TENDER_STATUSES, 'status');
 		if (tender.status !== 'Open') {
 			throw new Error(
 				`tender ${tenderId} is already ${tender.status}; only an Open tender can be closed`,

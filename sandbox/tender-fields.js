@@ -3,6 +3,7 @@
 
 const { dayToIso, isoToDay } = require('./clock');
 const { BUILDERS, tenderWords } = require('./data');
+const { oneOf, rejectUnknownFields } = require('./errors');
 
 /** @typedef {import('./types').StoredTender} StoredTender */
 /** @typedef {import('./types').SandboxTender} SandboxTender */
@@ -34,20 +35,6 @@ function parseDateField(value, field) {
 	return day;
 }
 
-/**
- * @template {string} T
- * @param {unknown} value
- * @param {readonly T[]} allowed
- * @param {string} field
- * @returns {T}
- */
-function parseEnumField(value, allowed, field) {
-	if (!allowed.includes(/** @type {T} */ (value))) {
-		throw new Error(`${field} must be one of ${allowed.join(', ')} (got ${JSON.stringify(value)})`);
-	}
-	return /** @type {T} */ (value);
-}
-
 /** @param {unknown} value */
 function parseBuilder(value) {
 	if (typeof value === 'string' && value.trim() !== '') {
@@ -77,18 +64,6 @@ function parseName(value) {
 	return value;
 }
 
-/**
- * @param {Record<string, unknown>} fields
- * @param {readonly string[]} allowed
- * @param {string} what
- */
-function rejectUnknownFields(fields, allowed, what) {
-	const unknown = Object.keys(fields).filter((field) => !allowed.includes(field));
-	if (unknown.length > 0) {
-		throw new Error(`${what} does not take ${unknown.join(', ')}; it takes ${allowed.join(', ')}`);
-	}
-}
-
 /** @param {StoredTender} tender */
 function toSandboxTender(tender) {
 	return {
@@ -113,8 +88,7 @@ function toSandboxTender(tender) {
 function newTenderFields(company, options, { clock, controlRandom: random, windowDays }) {
 	const today = clock.today();
 	const name = options.name === undefined ? company.matchingName(random) : parseName(options.name);
-	const type =
-		options.type === undefined ? 'Tender' : parseEnumField(options.type, TENDER_TYPES, 'type');
+	const type = options.type === undefined ? 'Tender' : oneOf(options.type, TENDER_TYPES, 'type');
 	const builder =
 		options.builder === undefined ? random.pick(BUILDERS) : parseBuilder(options.builder);
 	const openDay =
@@ -145,10 +119,9 @@ function patchedTender(tender, patch) {
 	rejectUnknownFields(patch, PATCHABLE, 'updateTender');
 	const next = { ...tender };
 	if (patch.name !== undefined) next.name = parseName(patch.name);
-	if (patch.type !== undefined) next.type = parseEnumField(patch.type, TENDER_TYPES, 'type');
+	if (patch.type !== undefined) next.type = oneOf(patch.type, TENDER_TYPES, 'type');
 	if (patch.builder !== undefined) next.builder = parseBuilder(patch.builder);
-	if (patch.status !== undefined)
-		next.status = parseEnumField(patch.status, TENDER_STATUSES, 'status');
+	if (patch.status !== undefined) next.status = oneOf(patch.status, TENDER_STATUSES, 'status');
 	if (patch.quotesDueAt !== undefined)
 		next.dueDay = parseDateField(patch.quotesDueAt, 'quotesDueAt');
 	if (patch.tenderOpenAt !== undefined)
@@ -179,8 +152,6 @@ module.exports = {
 	TENDER_STATUSES,
 	eventType,
 	parseBuilder,
-	parseEnumField,
 	patchedTender,
-	rejectUnknownFields,
 	toSandboxTender,
 };

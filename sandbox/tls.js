@@ -13,16 +13,11 @@ const os = require('node:os');
 const path = require('node:path');
 const { randomUUID } = require('node:crypto');
 const selfsigned = require('selfsigned');
+const { oneOf } = require('./errors');
 
 /** @typedef {'TLSv1.2' | 'TLSv1.3'} TlsVersion */
 
 const TLS_VERSIONS = /** @type {const} */ (['TLSv1.2', 'TLSv1.3']);
-
-/**
- * @typedef {object} SandboxCertificate
- * @property {string} cert PEM; also what a client trusts (it is its own issuer)
- * @property {string} key PEM private key, kept in memory only
- */
 
 /**
  * A self-signed certificate for 127.0.0.1, ::1 and localhost, valid from an hour ago (clock
@@ -59,16 +54,9 @@ async function createSandboxCertificate() {
 	return { cert: generated.cert, key: generated.private };
 }
 
-/** @param {unknown} value */
-function tlsVersionOf(value) {
-	if (value === undefined) return undefined;
-	if (!TLS_VERSIONS.includes(/** @type {TlsVersion} */ (value))) {
-		throw new Error(
-			`startSandbox: https.tlsVersion must be ${TLS_VERSIONS.join(' or ')}, or left out for both (got ${JSON.stringify(value)})`,
-		);
-	}
-	return /** @type {TlsVersion} */ (value);
-}
+/** @param {unknown} value undefined: both */
+const tlsVersionOf = (value) =>
+	value === undefined ? undefined : oneOf(value, TLS_VERSIONS, 'startSandbox: https.tlsVersion');
 
 /**
  * Writes what another process needs to trust the sandbox into a new private folder:
@@ -77,9 +65,9 @@ function tlsVersionOf(value) {
  * NODE_EXTRA_CA_CERTS file only, so a child given the sandbox certificate alone would lose the
  * extra authorities its parent trusts.
  * @param {string} cert
- * @param {string | undefined} [extraCaFile] default: this process's NODE_EXTRA_CA_CERTS
  */
-function writeTrustFiles(cert, extraCaFile = process.env.NODE_EXTRA_CA_CERTS) {
+function writeTrustFiles(cert) {
+	const extraCaFile = process.env.NODE_EXTRA_CA_CERTS;
 	const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'supplier-sandbox-tls-'));
 	const caFile = path.join(folder, 'sandbox-ca.pem');
 	const bundleFile = path.join(folder, 'ca-bundle.pem');
@@ -99,4 +87,4 @@ function writeTrustFiles(cert, extraCaFile = process.env.NODE_EXTRA_CA_CERTS) {
 	};
 }
 
-module.exports = { createSandboxCertificate, tlsVersionOf, writeTrustFiles, TLS_VERSIONS };
+module.exports = { createSandboxCertificate, tlsVersionOf, writeTrustFiles };

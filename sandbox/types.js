@@ -18,18 +18,11 @@
  */
 
 /**
- * A tender as the sandbox stores it: dates as whole days since the epoch (fast to compare),
- * the words of its name and type precomputed for keyword matching.
- * @typedef {object} StoredTender
- * @property {string} id
- * @property {string} projectId
- * @property {string} name
- * @property {TenderType} type
- * @property {Party} builder
- * @property {number | null} openDay
- * @property {number | null} dueDay
- * @property {TenderStatus} status
- * @property {readonly string[]} words the name's and type's words, shared between tenders
+ * A tender as the sandbox stores it: dates as whole days since the epoch (fast to compare), the
+ * words of its name and type precomputed for keyword matching (one list shared between tenders).
+ * @typedef {Omit<Tender, 'tenderOpenAt' | 'quotesDueAt' | 'matchedKeywords'> & {
+ *   projectId: string, openDay: number | null, dueDay: number | null, words: readonly string[]
+ * }} StoredTender
  */
 
 /** @typedef {Omit<Project, 'tenders'> & { tenders: StoredTender[] }} StoredProject */

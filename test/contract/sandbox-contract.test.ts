@@ -31,12 +31,7 @@ const OUT_OF_CONTRACT = {
 	oversizedTokenRequest: 'a token request body over 64 KiB (413): a server limit, not the API',
 } as const;
 
-function declaredKey(declared: {
-	method: string;
-	pathTemplate: string;
-	status: string;
-	variant?: string;
-}) {
+function declaredKey(declared: Declared) {
 	return [declared.method.toUpperCase(), declared.pathTemplate, declared.status, declared.variant]
 		.filter((part) => part !== undefined)
 		.join(' ');

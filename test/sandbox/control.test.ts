@@ -1,3 +1,4 @@
+import { createSandboxData } from '../../sandbox';
 import { harnessFor, SANDBOX_FIXTURES, sandboxDay } from './harness';
 
 describe('sandbox control functions and the /__sandbox re-date route', () => {
@@ -196,11 +197,6 @@ describe('sandbox control functions and the /__sandbox re-date route', () => {
 
 	it.each<[string, () => unknown, RegExp]>([
 		[
-			'an unknown tender',
-			() => harness.sandbox.closeTender('tdr-nope'),
-			/unknown tender "tdr-nope"/,
-		],
-		[
 			'an unknown project',
 			() => harness.sandbox.addTenderUnderBuilder('prj-nope', 'Bluegum Builders'),
 			/unknown project/,
@@ -236,7 +232,7 @@ describe('sandbox control functions and the /__sandbox re-date route', () => {
 			() => harness.sandbox.openTender({ companyId: SANDBOX_FIXTURES.noKeywordsCompanyId }),
 			/has no keywords/,
 		],
-		['a clock set to no date', () => harness.sandbox.clock.set('next tuesday'), /ISO 8601/],
+		['a start that is no date', () => createSandboxData({ now: 'next tuesday' }), /ISO 8601/],
 	])('throws a clear error for %s', (_case, call, message) => {
 		expect(call).toThrow(message);
 	});

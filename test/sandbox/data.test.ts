@@ -1,6 +1,6 @@
 import type { Project } from '../../nodes/SupplierMatchedProjects/api/types';
-import { openHarness, SANDBOX_FIXTURES, withHarness } from './harness';
-import type { Harness } from './harness';
+import { createSandboxData, type SandboxOptions } from '../../sandbox';
+import { SANDBOX_FIXTURES, START, withHarness } from './harness';
 
 const COMPANIES = [
 	SANDBOX_FIXTURES.companyId,
@@ -8,46 +8,31 @@ const COMPANIES = [
 	SANDBOX_FIXTURES.otherClientCompanyId,
 ];
 
-function everything(harness: Harness): Project[] {
-	return COMPANIES.flatMap((companyId) => harness.sandbox.listOpen(companyId));
+type Store = ReturnType<typeof createSandboxData>['store'];
+
+/** What startSandbox serves, without a server: a complete walk is listOpen (test/sandbox/paging). */
+const storeOf = (options: SandboxOptions) => createSandboxData({ now: START, ...options }).store;
+
+function everything(store: Store): Project[] {
+	return COMPANIES.flatMap((companyId) => store.listOpen(companyId));
 }
 
 describe('sandbox data', () => {
-	it('is the same for the same seed and start, and different for another seed', async () => {
-		const [first, second, other] = await Promise.all([
-			openHarness({ seed: 7, projects: 150 }),
-			openHarness({ seed: 7, projects: 150 }),
-			openHarness({ seed: 8, projects: 150 }),
-		]);
-		try {
-			const walk = async (harness: Harness) =>
-				(await harness.client.walk({ token: harness.token, limit: 13 })).projects;
+	it('is the same for the same seed and start, and different for another seed', () => {
+		const [first, second, other] = [7, 7, 8].map((seed) => storeOf({ seed, projects: 150 }));
 
-			expect(await walk(first)).toEqual(await walk(second));
-			expect(everything(first)).toEqual(everything(second));
-			expect(everything(first)).not.toEqual(everything(other));
-			expect(first.sandbox.counts()).toEqual(second.sandbox.counts());
-			expect(first.sandbox.openTender()).toEqual(second.sandbox.openTender());
-		} finally {
-			await Promise.all([first, second, other].map((harness) => harness.sandbox.stop()));
-		}
+		expect(everything(first)).toEqual(everything(second));
+		expect(everything(first)).not.toEqual(everything(other));
+		expect(first.counts()).toEqual(second.counts());
+		expect(first.openTender()).toEqual(second.openTender());
 	});
 
 	describe('looks like the real thing', () => {
-		let harness: Harness;
-		let projects: Project[];
-
-		beforeAll(async () => {
-			harness = await openHarness({ projects: 2000 });
-			projects = everything(harness);
-		});
-
-		afterAll(async () => {
-			await harness.sandbox.stop();
-		});
+		const store = storeOf({ projects: 2000 });
+		const projects = everything(store);
 
 		it('has 1 to 5 tenders per project', () => {
-			const { projects: projectCount, tenders } = harness.sandbox.counts();
+			const { projects: projectCount, tenders } = store.counts();
 
 			expect(projectCount).toBe(2000);
 			expect(tenders / projectCount).toBeGreaterThan(2);
@@ -130,23 +115,17 @@ describe('sandbox data', () => {
 		});
 	});
 
-	it('puts exactly the asked number of consultants and subcontractors on every project, and refuses a bad count', async () => {
-		const harness = await openHarness({
-			projects: 40,
-			partyCounts: { consultants: 2, subcontractors: 2 },
-		});
-		try {
-			harness.sandbox.openTender();
-			const projects = everything(harness);
-			expect(projects.length).toBeGreaterThan(1);
-			for (const project of projects) {
-				expect(project.consultants).toHaveLength(2);
-				expect(project.tenderingSubcontractors).toHaveLength(2);
-			}
-		} finally {
-			await harness.sandbox.stop();
+	it('puts exactly the asked number of consultants and subcontractors on every project, and refuses a bad count', () => {
+		const store = storeOf({ projects: 40, partyCounts: { consultants: 2, subcontractors: 2 } });
+		store.openTender();
+		const projects = everything(store);
+
+		expect(projects.length).toBeGreaterThan(1);
+		for (const project of projects) {
+			expect(project.consultants).toHaveLength(2);
+			expect(project.tenderingSubcontractors).toHaveLength(2);
 		}
-		await expect(openHarness({ partyCounts: { subcontractors: 1.5 } })).rejects.toThrow(
+		expect(() => storeOf({ partyCounts: { subcontractors: 1.5 } })).toThrow(
 			'startSandbox: partyCounts.subcontractors must be a whole number from 0 to 8 (got 1.5)',
 		);
 	});

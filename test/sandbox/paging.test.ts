@@ -34,10 +34,10 @@ describe('sandbox results endpoint: limit, ordering and cursors', () => {
 			expect(first.data).toHaveLength(Number(limit));
 		});
 
+		// 101 and a cursor that is no cursor at all: the contract test.
 		const once = 'limit must be a whole number from 1 to 100';
 		it.each([
 			['0', 'limit=0', once],
-			['101', 'limit=101', once],
 			['a fraction', 'limit=1.5', once],
 			['a word', 'limit=abc', once],
 			['empty', 'limit=', once],
@@ -73,12 +73,6 @@ describe('sandbox results endpoint: limit, ordering and cursors', () => {
 			expect(dueDates.some((date, index) => index > 0 && date === dueDates[index - 1])).toBe(true);
 		});
 
-		it('a complete walk returns exactly listOpen, the ground truth', async () => {
-			const { projects } = await harness.client.walk({ token: harness.token, limit: 7 });
-
-			expect(projects).toEqual(harness.sandbox.listOpen(SANDBOX_FIXTURES.companyId));
-		});
-
 		it('orders tenders inside a project by quotesDueAt, undated last', async () => {
 			const projects = harness.sandbox.listOpen(SANDBOX_FIXTURES.companyId);
 			const multi = projects.filter((project) => project.tenders.length > 1);
@@ -101,19 +95,18 @@ describe('sandbox results endpoint: limit, ordering and cursors', () => {
 			expect(pages[pages.length - 1]._metadata).toEqual({ nextCursor: null, hasNextPage: false });
 		});
 
-		it('never overlaps or skips when limit changes between pages', async () => {
-			const truth = ids(harness.sandbox.listOpen(SANDBOX_FIXTURES.companyId));
+		it('walks exactly listOpen, the ground truth, even when limit changes between pages', async () => {
 			const limits = [3, 17, 1, 100, 4, 25, 2];
-			const seen: string[] = [];
+			const seen: Project[] = [];
 			let cursor: string | undefined;
 			let turn = 0;
 			do {
 				const next = await page({ cursor, limit: limits[turn++ % limits.length] });
-				seen.push(...ids(next.data));
+				seen.push(...next.data);
 				cursor = next._metadata.nextCursor ?? undefined;
 			} while (cursor !== undefined);
 
-			expect(seen).toEqual(truth);
+			expect(seen).toEqual(harness.sandbox.listOpen(SANDBOX_FIXTURES.companyId));
 		});
 
 		it('keeps its position when data changes mid-walk: nothing after it is skipped or repeated', async () => {
@@ -127,13 +120,12 @@ describe('sandbox results endpoint: limit, ordering and cursors', () => {
 			const earlier = harness.sandbox.openTender({ quotesDueAt: sandboxDay(harness.sandbox, 0) });
 			const after = harness.sandbox.listOpen(SANDBOX_FIXTURES.companyId);
 
-			const rest: Project[] = [];
-			let cursor = first._metadata.nextCursor ?? undefined;
-			while (cursor !== undefined) {
-				const next = await page({ cursor, limit: 10 });
-				rest.push(...next.data);
-				cursor = next._metadata.nextCursor ?? undefined;
-			}
+			const cursor = first._metadata.nextCursor as string;
+			const { projects: rest } = await harness.client.walk({
+				token: harness.token,
+				limit: 10,
+				cursor,
+			});
 
 			expect(rest).toEqual(after.filter((project) => sortKey(project) > lastKey));
 			expect(ids(rest)).toContain(later.projectId);
@@ -174,7 +166,6 @@ describe('sandbox results endpoint: limit, ordering and cursors', () => {
 				(cursor) => replaceAt(cursor, cursor.length - 1, (index) => index ^ 1),
 			],
 			['a truncated cursor', (cursor) => cursor.slice(0, cursor.length - 5)],
-			['a cursor with no signature', (cursor) => cursor.split('.')[0]],
 			[
 				'a made-up cursor',
 				() => Buffer.from(JSON.stringify({ after: 'prj-000001' })).toString('base64url'),

@@ -28,14 +28,6 @@ describe('raw entries, on their own', () => {
 		expect(raw.into('c', [], true)).toEqual([{ projectId: 'p', tenders: {} }]);
 	});
 
-	it('stay until cleared', () => {
-		const raw = createRawEntries();
-		raw.add('c', { entry: 1 });
-		expect(raw.into('c', [], true)).toEqual([1]);
-		raw.clear('c');
-		expect(raw.into('c', [], true)).toEqual([]);
-	});
-
 	it('refuse a request without an entry, or with an index that is not a small whole number', () => {
 		const raw = createRawEntries();
 		expect(() => raw.add('c', {})).toThrow('a raw entry needs { entry }');

@@ -19,13 +19,8 @@ const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch'
  * @typedef {Record<string, unknown>} JsonObject
  * @typedef {{ valid: boolean, version: string, errors: unknown }} DocumentValidation
  * @typedef {{ pathTemplate: string, method: string, status: string, variant?: string }} DeclaredResponse
- * @typedef {{
- *   pathTemplate: string,
- *   method: string,
- *   status: number,
- *   headers: Record<string, string>,
- *   body: string,
- * }} ObservedResponse
+ * @typedef {{ pathTemplate: string, method: string, status: number }} ObservedCall
+ * @typedef {ObservedCall & { headers: Record<string, string>, body: string }} ObservedResponse
  * @typedef {{ declared: DeclaredResponse | undefined, errors: string[] }} ResponseCheck
  */
 
@@ -83,10 +78,7 @@ function regenerateApiTypes() {
 	return runNode([path.join('scripts', 'generate-api-types.js'), '--stdout']);
 }
 
-/**
- * @param {unknown} value
- * @returns {value is JsonObject}
- */
+/** @param {unknown} value @returns {value is JsonObject} */
 function isObject(value) {
 	return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
@@ -94,9 +86,7 @@ function isObject(value) {
 /**
  * Follows Reference Objects (`{ $ref: '#/…' }`) outside schemas, such as a response that refers to
  * components/responses.
- * @param {JsonObject} document
- * @param {unknown} node
- * @returns {JsonObject}
+ * @param {JsonObject} document @param {unknown} node @returns {JsonObject}
  */
 function dereference(document, node) {
 	/** @type {unknown} */
@@ -128,8 +118,7 @@ const rebaseRefs = (schema) =>
 
 /**
  * An error body's discriminating field: `code` for ErrorBody, `error` for OAuthErrorBody.
- * @param {unknown} value
- * @returns {string | undefined}
+ * @param {unknown} value @returns {string | undefined}
  */
 function errorCodeOf(value) {
 	const code = isObject(value) ? (value.code ?? value.error) : undefined;
@@ -143,9 +132,7 @@ function errorCodeOf(value) {
  * @returns {string[] | undefined}
  */
 function declaredErrorCodes(mediaType) {
-	if (!isObject(mediaType.examples)) {
-		return undefined;
-	}
+	if (!isObject(mediaType.examples)) return undefined;
 	const codes = Object.values(mediaType.examples).map((example) =>
 		isObject(example) ? errorCodeOf(example.value) : undefined,
 	);
@@ -154,9 +141,7 @@ function declaredErrorCodes(mediaType) {
 
 /**
  * Header values arrive as text; schema types say how to read them.
- * @param {string} value
- * @param {JsonObject} schema
- * @returns {unknown}
+ * @param {string} value @param {JsonObject} schema @returns {unknown}
  */
 function coerceHeader(value, schema) {
 	if ((schema.type === 'integer' || schema.type === 'number') && /^-?\d+(\.\d+)?$/.test(value)) {
@@ -197,18 +182,13 @@ class OpenApiValidator {
 			validate = this.ajv.compile(/** @type {import('ajv').AnySchema} */ (rebaseRefs(schema)));
 			this.compiled.set(schema, validate);
 		}
-		if (validate(value)) {
-			return [];
-		}
+		if (validate(value)) return [];
 		return (validate.errors ?? []).map(
 			(error) => `${error.instancePath || '(root)'} ${error.message ?? 'is invalid'}`,
 		);
 	}
 
-	/**
-	 * @param {string} name
-	 * @returns {JsonObject}
-	 */
+	/** @param {string} name @returns {JsonObject} */
 	componentSchema(name) {
 		return dereference(this.document, { $ref: `#/components/schemas/${name}` });
 	}
@@ -221,9 +201,7 @@ class OpenApiValidator {
 		for (const [pathTemplate, pathItem] of Object.entries(dereference(document, document.paths))) {
 			for (const method of HTTP_METHODS) {
 				const operation = isObject(pathItem) ? pathItem[method] : undefined;
-				if (!isObject(operation)) {
-					continue;
-				}
+				if (!isObject(operation)) continue;
 				for (const [status, node] of Object.entries(dereference(document, operation.responses))) {
 					const { content } = dereference(document, node);
 					// The error codes its media types declare through their examples, each once.
@@ -249,9 +227,7 @@ class OpenApiValidator {
 	checkResponse(observed) {
 		const { pathTemplate, method, status } = observed;
 		const found = this.declaredResponse(observed);
-		if (typeof found === 'string') {
-			return { declared: undefined, errors: [found] };
-		}
+		if (typeof found === 'string') return { declared: undefined, errors: [found] };
 		const where = `${method.toUpperCase()} ${pathTemplate} -> ${status}`;
 		const errors = this.headerErrors(found, observed.headers).map((error) => `${where}: ${error}`);
 		const body = this.bodyCheck(found, observed);
@@ -266,15 +242,14 @@ class OpenApiValidator {
 	}
 
 	/**
-	 * @param {ObservedResponse} observed
+	 * @param {ObservedCall} observed
 	 * @returns {JsonObject | string} the Response Object declared for its status, or why there is none
 	 */
 	declaredResponse({ pathTemplate, method, status }) {
 		const pathItem = dereference(this.document, this.document.paths)[pathTemplate];
 		const operation = isObject(pathItem) ? pathItem[method] : undefined;
-		if (!isObject(operation)) {
+		if (!isObject(operation))
 			return `${method.toUpperCase()} ${pathTemplate} is not in the document`;
-		}
 		const responses = dereference(this.document, operation.responses);
 		if (!(String(status) in responses)) {
 			const declared = Object.keys(responses).join(', ');
@@ -283,11 +258,7 @@ class OpenApiValidator {
 		return dereference(this.document, responses[String(status)]);
 	}
 
-	/**
-	 * @param {JsonObject} response
-	 * @param {ObservedResponse['headers']} observed
-	 * @returns {string[]}
-	 */
+	/** @param {JsonObject} response @param {ObservedResponse['headers']} observed */
 	headerErrors(response, observed) {
 		/** @type {string[]} */
 		const errors = [];
@@ -296,9 +267,7 @@ class OpenApiValidator {
 			const header = dereference(this.document, headerNode);
 			const value = observed[name.toLowerCase()];
 			if (value === undefined) {
-				if (header.required === true) {
-					errors.push(`required header ${name} missing`);
-				}
+				if (header.required === true) errors.push(`required header ${name} missing`);
 				continue;
 			}
 			const schema = isObject(header.schema) ? header.schema : {};
@@ -311,8 +280,7 @@ class OpenApiValidator {
 
 	/**
 	 * Content type, body schema and, for error bodies, the declared error codes.
-	 * @param {JsonObject} response
-	 * @param {ObservedResponse} observed
+	 * @param {JsonObject} response @param {ObservedResponse} observed
 	 * @returns {{ errors: string[], variant?: string }}
 	 */
 	bodyCheck(response, observed) {
@@ -338,9 +306,7 @@ class OpenApiValidator {
 		}
 		const errors = this.schemaErrors(mediaType.schema, body).map((problem) => `body ${problem}`);
 		const codes = declaredErrorCodes(mediaType);
-		if (codes === undefined) {
-			return { errors };
-		}
+		if (codes === undefined) return { errors };
 		const variant = errorCodeOf(body);
 		if (variant === undefined || !codes.includes(variant)) {
 			errors.push(`error code ${JSON.stringify(variant)} not among ${codes.join(', ')}`);

@@ -8,7 +8,6 @@ import type { Project, ResultsPage, TokenResponse } from '../../../sandbox/types
 export interface HttpResult {
 	status: number;
 	headers: Headers;
-	/** The raw body. */
 	text: string;
 	/** The body parsed as JSON, or undefined when it is not JSON. */
 	body: unknown;
@@ -116,13 +115,13 @@ function results(url: string, options: ResultsOptions): Promise<HttpResult> {
 	);
 }
 
-/** Walks every page the way the spec says (same limit, cursor passed back verbatim). */
+/** Walks every page from `cursor` (or the first) as the spec says: same limit, cursor verbatim. */
 async function walk(
 	url: string,
-	options: { companyId?: string; token: string; clientId?: string; limit?: number },
+	options: ResultsOptions & { token: string },
 ): Promise<{ projects: Project[]; pages: ResultsPage[] }> {
 	const pages: ResultsPage[] = [];
-	let cursor: string | undefined;
+	let { cursor } = options;
 	do {
 		const result = await results(url, { ...options, cursor });
 		if (result.status !== 200)

@@ -13,10 +13,8 @@ const fs = require('node:fs');
 const https = require('node:https');
 
 /**
- * @typedef {object} HttpsAnswer
- * @property {number} status
- * @property {unknown} body parsed JSON
- * @property {string | null} protocol the TLS version of the connection, e.g. "TLSv1.3"
+ * body: parsed JSON; protocol: the TLS version of the connection, e.g. "TLSv1.3"
+ * @typedef {{ status: number, body: unknown, protocol: string | null }} HttpsAnswer
  */
 
 /**

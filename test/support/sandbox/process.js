@@ -1,7 +1,7 @@
 // @ts-check
 'use strict';
 
-const { execFile, spawn } = require('node:child_process');
+const { spawn } = require('node:child_process');
 const path = require('node:path');
 
 const CLI = path.join(__dirname, '..', '..', '..', 'sandbox', 'cli.js');
@@ -15,7 +15,8 @@ const CLI = path.join(__dirname, '..', '..', '..', 'sandbox', 'cli.js');
 
 /**
  * Starts `npm run sandbox`'s program (sandbox/cli.js) as a separate process, and resolves once it
- * prints its URL; one that prints none in 20 s is killed.
+ * prints its URL; one that prints none in 20 s is killed. One that exits first rejects with its
+ * exit code and stderr.
  * @param {Record<string, string>} [env] added to the environment; PORT defaults to 0 (any free port)
  * @returns {Promise<SandboxProcess>}
  */
@@ -52,21 +53,4 @@ function startSandboxProcess(env = {}) {
 	});
 }
 
-/**
- * Runs sandbox/cli.js to completion (for start-up errors) and returns what it printed.
- * @param {Record<string, string>} env
- * @returns {Promise<{ code: number | string | null, stdout: string, stderr: string }>} code: the exit code
- */
-function runSandboxProcess(env) {
-	return new Promise((resolve) =>
-		execFile(
-			process.execPath,
-			[CLI],
-			{ env: { ...process.env, ...env } },
-			(error, stdout, stderr) =>
-				resolve({ code: error ? (error.code ?? null) : 0, stdout, stderr }),
-		),
-	);
-}
-
-module.exports = { startSandboxProcess, runSandboxProcess };
+module.exports = { startSandboxProcess };
