@@ -246,7 +246,6 @@ describe('token cache', () => {
 		await preAuthenticate(helpers, data);
 		expect(requests).toHaveLength(2);
 		expect((await headersFor(data))?.Authorization).toBe('Bearer token-2');
-		// and later requests use the new token
 		const later = credentials();
 		await preAuthenticate(helpers, later);
 		expect((await headersFor(later))?.Authorization).toBe('Bearer token-2');

@@ -126,7 +126,9 @@ describe('parseFilters: budgets, word lists and project IDs', () => {
 	});
 
 	it('treats a blank list as no filter and refuses an empty entry', () => {
-		expect(parseFilters({ projectIds: ' ' })).toEqual({});
+		// Strict: no projectIds key at all, not one holding undefined.
+		expect(parseFilters({ projectIds: ' ' })).toStrictEqual({});
+		expect(parseFilters({ projectIds: '' })).toStrictEqual({});
 		expect(() => parseFilters({ projectIds: 'p1,,p2' })).toThrow(
 			emptyEntry('Project IDs', 'p1,,p2', 'project IDs'),
 		);

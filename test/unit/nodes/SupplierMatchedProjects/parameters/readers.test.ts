@@ -30,12 +30,9 @@ describe('booleans', () => {
 	it.each([
 		[true, true],
 		[false, false],
-		['true', true],
-		['false', false],
 		[' TRUE ', true],
 		['False', false],
 		['yes', true],
-		['no', false],
 		[' No ', false],
 		['on', true],
 		['OFF', false],
@@ -96,9 +93,7 @@ describe('whole numbers', () => {
 
 	it.each([
 		[0, '0'],
-		[-1, '-1'],
 		[10_001, '10001'],
-		[1_000_000_000, '1000000000'],
 		[2.5, '2.5'],
 		[Number.NaN, 'NaN'],
 		['ten', '"ten"'],

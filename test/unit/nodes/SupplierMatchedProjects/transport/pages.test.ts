@@ -1,7 +1,6 @@
 import { NodeApiError, sleep } from 'n8n-workflow';
 
 import type { ResultsPage } from '../../../../../nodes/SupplierMatchedProjects/api/types';
-import { ApiError } from '../../../../../nodes/SupplierMatchedProjects/transport/errors';
 import {
 	MAX_PAGE_SIZE,
 	MAX_WALK_PAGES,
@@ -161,17 +160,6 @@ describe('walkPages', () => {
 		}
 		expect(api.requests).toHaveLength(1);
 	});
-
-	it('asks nextLimit for the size of every request', async () => {
-		const api = fakeApi(30);
-		const sizes = [10, 7, 20];
-		const seen: number[][] = [];
-		for await (const data of walkPages(api, () => sizes.shift() ?? 100, noSkips)) {
-			seen.push(data.map((p) => Number(p.projectId.slice(1))));
-		}
-		expect(api.requests.map((r) => r.limit)).toEqual([10, 7, 20]);
-		expect(seen.flat()).toEqual(Array.from({ length: 30 }, (_, i) => i + 1));
-	});
 });
 
 describe('walkPages from a cursor, and its bound', () => {
@@ -238,14 +226,6 @@ describe('walkToLimit', () => {
 		expect(api.requests.map((r) => r.limit)).toEqual([50]);
 		expect(gathered).toMatchObject({ moreRead: false, morePages: false });
 		expect(gathered.items).toHaveLength(40);
-	});
-
-	it('takes every page with a limit of Infinity', async () => {
-		const api = fakeApi(250);
-		const gathered = await walkOn(api, Infinity, everyProject);
-		expect(api.requests.map((r) => r.limit)).toEqual([100, 100, 100]);
-		expect(idsOf(gathered.items)).toEqual(idsOf(api.all));
-		expect(gathered).toMatchObject({ moreRead: false, morePages: false });
 	});
 });
 
@@ -377,30 +357,6 @@ describe('walkPages reading ahead (everyPage)', () => {
 		expect(api.sent()).toBe(2);
 		expect(api.inFlight()).toBe(0);
 		expect(api.events.indexOf('answer 2')).toBeLessThan(api.events.indexOf('walk ended'));
-	});
-
-	it('sends no request ahead after the last page or a page whose cursor cannot be followed', async () => {
-		const last = scripted([page(projects(2))]);
-		for await (const data of walkPages(last, () => 100, noSkips, { everyPage: true })) {
-			expect(data).toHaveLength(2);
-		}
-		expect(last.requests).toHaveLength(1);
-
-		for (const nextCursor of [null, 'a']) {
-			const api = scripted([page(projects(1), 'a'), pageOf(projects(1, 'q'), true, nextCursor)]);
-			const seen: string[] = [];
-			await expect(
-				(async () => {
-					for await (const data of walkPages(api, () => 100, noSkips, {
-						everyPage: true,
-					})) {
-						seen.push(data[0].projectId);
-					}
-				})(),
-			).rejects.toBeInstanceOf(ApiError);
-			expect(seen).toEqual(['p1', 'q1']);
-			expect(api.requests).toHaveLength(2);
-		}
 	});
 
 	it('reads ahead when walking to a limit of Infinity', async () => {

@@ -238,7 +238,7 @@ class SharedLimit {
 	pagesWasted = 0;
 	private readonly limiter = createRateLimiter(
 		{ requests: LIMIT, windowSeconds: WINDOW_MS / 1000 },
-		{ now: () => this.now, set: () => undefined, advance: () => undefined, today: () => 0 },
+		{ now: () => this.now, advance: () => undefined, today: () => 0 },
 	);
 	private readonly processes: SimulatedProcess[];
 

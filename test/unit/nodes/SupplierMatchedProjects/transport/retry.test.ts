@@ -28,13 +28,9 @@ describe('retry policy', () => {
 
 	it.each([
 		[400, false],
-		[401, false],
-		[403, false],
 		[404, false],
 		[429, true],
 		[500, true],
-		[502, true],
-		[503, true],
 		[599, true],
 	])('status %p retryable: %p', (status, retryable) => {
 		expect(isRetryableStatus(status)).toBe(retryable);

@@ -37,15 +37,13 @@ function noAnswer(code: string, failure?: NoAnswerError['failure']): NoAnswerErr
 	return new NoAnswerError(node, { message, description: '', failure }, network);
 }
 
+// Only the failure's kind decides, so a row per kind.
 describe('which failed polls the trigger only logs, and which it reports', () => {
 	it.each([
 		['an API failing on its side (HTTP 500)', apiError('server', { httpCode: 500 })],
-		['an API failing downstream (HTTP 502)', apiError('server', { httpCode: 502 })],
 		["the API's rate limit (HTTP 429)", apiError('rateLimited', { httpCode: 429 })],
 		['no request slot within the wait', apiError('waiting', { httpCode: 429 })],
 		['a network failure (no HTTP code)', noAnswer('ECONNRESET')],
-		['a token issuer failing or throttling', apiError('server')],
-		['a token issuer out of reach', noAnswer('ECONNREFUSED')],
 		['paging the service broke', apiError('paging', { message: 'a cursor repeated' })],
 	])('passes on its own: %s', (_case, error) => {
 		expect(passesOnItsOwn(error)).toBe(true);
@@ -54,11 +52,8 @@ describe('which failed polls the trigger only logs, and which it reports', () =>
 	it.each([
 		['the API refusing the token (HTTP 401)', apiError('credentials', { httpCode: 401 })],
 		['the API refusing access (HTTP 403)', apiError('client', { httpCode: 403 })],
-		['the API rejecting the request (HTTP 400)', apiError('client', { httpCode: 400 })],
 		['no API at the Base URL (HTTP 404)', apiError('notFound', { httpCode: 404 })],
 		['an answer that is no results page', apiError('notAPage', { httpCode: 200 })],
-		['a redirect the node refused', apiError('client', { httpCode: 302 })],
-		['a token issuer rejecting the client, scope or address', apiError('credentials')],
 		['a parameter to fix', new NodeOperationError(node, 'Company ID is empty')],
 		['anything else', new Error('unexpected')],
 	])('needs the user: %s', (_case, error) => {
@@ -80,7 +75,6 @@ describe('why a poll failed, in n8n terms', () => {
 		],
 		['a refused connection', noAnswer('ECONNREFUSED'), 'temporarily-unavailable'],
 		['a host name not found', noAnswer('ENOTFOUND'), 'configuration-invalid'],
-		['an expired certificate', noAnswer('CERT_HAS_EXPIRED'), 'configuration-invalid'],
 		[
 			'paging the service broke',
 			apiError('paging', { message: 'a cursor repeated' }),

@@ -105,19 +105,6 @@ describe('trigger state: writing and reading back', () => {
 		expect(reloaded(state)).toEqual(state);
 	});
 
-	it('stores a due date as days after the state day, converting back to the same calendar date', () => {
-		const day = 20_259;
-		expect(dayToIsoDate(day)).toBe('2025-06-20');
-		const stored = writeTriggerState({
-			scope: 'abc123',
-			day: TODAY,
-			projectCount: 1,
-			tenders: new Map([['a', { lastListedDay: TODAY, snapshot: snapshot() }]]),
-		});
-		expect((stored.t as Record<string, unknown[]>).a[1]).toBe(day - TODAY);
-		expect(day - TODAY).toBe(18);
-	});
-
 	it.each([
 		['per tracked tender', 1000, (index: number) => tenderId(index + 1)],
 		['per tender even with UUID-sized tender ids', 500, uuidLike],
@@ -207,6 +194,12 @@ describe('trigger state: reading what is stored', () => {
 			v3({ t: { a: [0, 3, 0, 0, 'Roofing', 0] }, b: ['One'] }),
 			'its entry for tender a is malformed',
 		],
+		// quotesDueSoon entries: an age, then due days.
+		[v3({ r: 1, t: { a: 0 } }), 'its entry for tender a is malformed'],
+		[v3({ r: 1, t: { a: [0] } }), 'its entry for tender a is malformed'],
+		[v3({ r: 1, t: { a: [0, 1.5] } }), 'its entry for tender a is malformed'],
+		[v3({ r: 1, t: { a: [0, 1e12] } }), 'its entry for tender a is malformed'],
+		[v3({ r: true, t: {} }), 'its reminders mark is not 1'],
 	])('says why %j cannot be read', (stored, reason) => {
 		expect(readTriggerState(stored)).toEqual({ kind: 'unreadable', reason });
 	});
