@@ -4,9 +4,8 @@ import type { Project } from '../../nodes/SupplierMatchedProjects/api/types';
 import { n8nProcess, type N8nProcess } from '../support/harness';
 import { page, project, tender } from '../support/engine/n8n-fixtures';
 import {
-	API,
-	AUTH,
 	COMPANY,
+	CREDENTIAL,
 	RESULTS,
 	getResults,
 	tokenOnce,
@@ -54,14 +53,7 @@ const PARAMETERS: INodeParameters = {
 let logs: ReturnType<typeof captureLogs>;
 
 beforeEach(() => {
-	proc = n8nProcess({
-		credential: {
-			authUrl: AUTH,
-			baseUrl: API,
-			clientId: 'client-1',
-			clientSecret: 'example-client-secret-for-broken-entries',
-		},
-	});
+	proc = n8nProcess({ credential: CREDENTIAL });
 	logs = captureLogs();
 });
 useNock();
@@ -177,4 +169,35 @@ describe('where a broken entry stood, and a body that is no page', () => {
 		expect(token.isDone()).toBe(true);
 		expect(results.isDone()).toBe(true);
 	});
+});
+
+describe('a tenders list holding entries that are not tenders', () => {
+	/** A project whose tenders list also holds something that is not a tender. */
+	function oddProject(...ids: string[]): Project {
+		const tenders = [null, ...ids.map((id) => tender({ id, type: 'Tender' })), 'x'];
+		return project({ projectId: 'p1', tenders: tenders as unknown as Project['tenders'] });
+	}
+
+	it.each([
+		['without filters', {}],
+		['with a tender filter', { tenderTypes: ['Tender'] }],
+	])(
+		'is read past %s: the test event, the baseline and later polls see the real tenders',
+		async (_, filters) => {
+			const token = tokenOnce();
+			const results = getResults()
+				.times(2)
+				.reply(200, page([oddProject('t1')]))
+				.get(RESULTS)
+				.query(true)
+				.reply(200, page([oddProject('t1', 't2')]));
+			const harness = proc.poll({ companyId: COMPANY, filters });
+			expect(emittedTenderIds((await harness.fetchTestEvent()) ?? [])).toEqual(['t1']);
+			expect(await harness.activate()).toEqual({ kind: 'nothing' });
+			const outcome = await harness.poll();
+			expect(outcome.kind === 'emitted' && emittedTenderIds(outcome.items)).toEqual(['t2']);
+			expect(token.isDone()).toBe(true);
+			expect(results.isDone()).toBe(true);
+		},
+	);
 });

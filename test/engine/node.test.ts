@@ -134,13 +134,6 @@ describe('paging', () => {
 		expect(scope.isDone()).toBe(true);
 	});
 
-	it('uses the default limit of 50', async () => {
-		tokenEndpoint();
-		const scope = results({ limit: '50' }).reply(200, page(projects(50), 'more'));
-		expect(json(await run({}))).toHaveLength(50);
-		expect(scope.isDone()).toBe(true);
-	});
-
 	it('returns no items, and no error, when nothing matches', async () => {
 		tokenEndpoint();
 		const scope = results().reply(200, page([]));
@@ -148,6 +141,28 @@ describe('paging', () => {
 		expect(json(result)).toEqual([]);
 		expect(scope.isDone()).toBe(true);
 	});
+});
+
+describe('router', () => {
+	it.each([
+		[
+			'an operation',
+			{ operation: 'delete' },
+			'Operation "delete" of resource "matchedProject" is not supported: open the node and choose an operation from its list',
+		],
+		[
+			'a resource',
+			{ resource: 'company' },
+			'Resource "company" is not supported: open the node and choose a resource from its list',
+		],
+	])(
+		'names %s the node does not have instead of running another',
+		async (_, parameters, message) => {
+			const result = await run({ ...parameters, returnAll: true });
+			expect(result.items).toBeUndefined();
+			expect(result.error?.message).toBe(message);
+		},
+	);
 });
 
 describe('output', () => {
@@ -570,35 +585,31 @@ describe('retries', () => {
 		});
 		afterEach(() => jest.useRealTimers());
 
-		it('waits as long as Retry-After says, in seconds', async () => {
+		/** Each case: the Retry-After header for a time, and the earliest the retry may go. */
+		it.each<[string, (now: number) => [string, number]]>([
+			['as many seconds as it says', (now) => ['1', now + 1000]],
+			[
+				'until the HTTP date it gives',
+				(now) => {
+					const at = Math.ceil((now + 1500) / 1000) * 1000;
+					return [new Date(at).toUTCString(), at];
+				},
+			],
+		])('waits for Retry-After %s', async (_case, retryAfter) => {
 			tokenEndpoint();
-			const scope = results()
-				.reply(429, { code: 'RATE_LIMITED', message: 'wait' }, { 'Retry-After': '1' })
-				.get(RESULTS)
-				.query(true)
-				.reply(200, page([project({ projectId: 'later' })]));
-			const started = Date.now();
-			expect(json(await runInVirtualTime(() => run({}))).map((p) => p.projectId)).toEqual([
-				'later',
-			]);
-			expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
-			expect(scope.isDone()).toBe(true);
-		});
-
-		it('waits until the HTTP date Retry-After gives', async () => {
-			tokenEndpoint();
+			const [header, earliest] = retryAfter(Date.now());
 			let secondAt = 0;
-			const at = new Date(Math.ceil((Date.now() + 1500) / 1000) * 1000);
 			const scope = results()
-				.reply(429, { code: 'RATE_LIMITED', message: 'wait' }, { 'Retry-After': at.toUTCString() })
+				.reply(429, { code: 'RATE_LIMITED', message: 'wait' }, { 'Retry-After': header })
 				.get(RESULTS)
 				.query(true)
 				.reply(() => {
 					secondAt = Date.now();
-					return [200, page([])];
+					return [200, page([project({ projectId: 'later' })])];
 				});
-			await runInVirtualTime(() => run({}));
-			expect(secondAt).toBeGreaterThanOrEqual(at.getTime());
+			const later = json(await runInVirtualTime(() => run({})));
+			expect(later.map((p) => p.projectId)).toEqual(['later']);
+			expect(secondAt).toBeGreaterThanOrEqual(earliest);
 			expect(scope.isDone()).toBe(true);
 		});
 	});

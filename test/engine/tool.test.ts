@@ -4,22 +4,22 @@ import type { INodeParameters } from 'n8n-workflow';
 import { TOOL_DESCRIPTION } from '../../nodes/SupplierMatchedProjects/descriptions/tool';
 import { n8nProcess, type N8nProcess } from '../support/harness';
 import { page, project, projects, tender } from '../support/engine/n8n-fixtures';
-import { API, AUTH, COMPANY, RESULTS, tokenOnce, useNock } from '../support/engine/nock-api';
+import {
+	AUTH,
+	CLIENT,
+	COMPANY,
+	CREDENTIAL,
+	getResults as results,
+	tokenOnce,
+	useNock,
+} from '../support/engine/nock-api';
 import {
 	expectCompactKeys,
 	MODEL_FILLED_KEYS,
 	parseToolAnswer,
 } from '../support/engine/tool-answer';
 
-const SECRET = 'example-client-secret-for-tool-tests';
-const CLIENT = 'client-1';
-
 let proc: N8nProcess;
-
-/** The first (or only) results request, which must carry the client ID header. */
-function results(query: Record<string, number> | true = true) {
-	return nock(API).matchHeader('x-service-client-id', CLIENT).get(RESULTS).query(query);
-}
 
 /** Only what a user sets by hand: everything else is the node's defaults. */
 const PARAMETERS: INodeParameters = {
@@ -40,9 +40,7 @@ function answerOf(result: { answer: string | undefined; error: string | undefine
 useNock();
 
 beforeEach(() => {
-	proc = n8nProcess({
-		credential: { authUrl: `${AUTH}/`, baseUrl: API, clientId: CLIENT, clientSecret: SECRET },
-	});
+	proc = n8nProcess({ credential: CREDENTIAL });
 });
 
 describe('the tool a model sees', () => {
@@ -108,26 +106,7 @@ describe('answers', () => {
 			'No matched project with open tenders passes the filters applied: category is Aged Care; budget reaches $500,000; projects without a budget left out. Remove or widen a filter to see more.',
 		);
 	});
-});
 
-describe('regular use', () => {
-	it('never sees the tool parameters: defaults and output as before', async () => {
-		tokenOnce();
-		const data = projects(3);
-		const scope = results({ limit: 50 }).reply(200, page(data));
-		const result = await proc.run({
-			...PARAMETERS,
-			answer: 'raw',
-			maxProjects: 2,
-			modelFilters: { locations: 'Nowhere' },
-		});
-		expect(scope.isDone()).toBe(true);
-		expect(result.error).toBeUndefined();
-		expect(result.items?.map((item) => item.json)).toEqual(data);
-	});
-});
-
-describe('answers, continued', () => {
 	it('with filters met exactly on a page followed by others, says more may match, without another request', async () => {
 		tokenOnce();
 		const data = projects(4).map((p, index) => ({
@@ -216,7 +195,7 @@ describe('errors a model can act on', () => {
 		expect(result.error).toBe(
 			"The API refused the request for the supplier's projects (HTTP 401).\n\nDetails: The workflow's owner must fix this in n8n (the tool's credential or Company ID); calling again will not help.",
 		);
-		for (const secret of [SECRET, CLIENT, COMPANY, 'token-1']) {
+		for (const secret of [CREDENTIAL.clientSecret, CLIENT, COMPANY, 'token-1']) {
 			expect(result.error).not.toContain(secret);
 		}
 	});
@@ -261,6 +240,21 @@ describe('a tool set up wrongly', () => {
 });
 
 describe('the node outside a tool', () => {
+	it('never sees the tool parameters: defaults and output as before', async () => {
+		tokenOnce();
+		const data = projects(3);
+		const scope = results({ limit: 50 }).reply(200, page(data));
+		const result = await proc.run({
+			...PARAMETERS,
+			answer: 'raw',
+			maxProjects: 2,
+			modelFilters: { locations: 'Nowhere' },
+		});
+		expect(scope.isDone()).toBe(true);
+		expect(result.error).toBeUndefined();
+		expect(result.items?.map((item) => item.json)).toEqual(data);
+	});
+
 	it('filters by Project IDs too', async () => {
 		tokenOnce();
 		const data = projects(3);

@@ -161,11 +161,13 @@ describe('failures that do not pass on their own', () => {
 		});
 	});
 
-	it('declares why an activation failed, for n8n to tell waiting from fixing', async () => {
+	it('fails the activation with the mapped message, declaring why, for n8n to tell waiting from fixing', async () => {
 		const trigger = world.trigger({ companyId: SANDBOX_FIXTURES.unregisteredCompanyId });
 		await expect(trigger.activate()).rejects.toMatchObject({
+			message: expect.stringContaining('The API refused access to company "company-unregistered"'),
 			failure: { cause: 'credential-invalid' },
 		});
+		expect(trigger.saved).toEqual({});
 		world.sandbox.injectFault({ kind: 'serverError', on: 'results', times: 5 });
 		const down = world.trigger();
 		await expect(down.activate()).rejects.toMatchObject({

@@ -7,6 +7,7 @@ import nock from 'nock';
 export const AUTH = 'https://auth.supplier.test';
 export const API = 'https://api.supplier.test';
 export const COMPANY = 'company-1';
+export const CLIENT = 'client-1';
 export const RESULTS = `/api/supplier/v1/companies/${COMPANY}/speci-finder/results`;
 
 /**
@@ -29,7 +30,15 @@ export function tokenOnce(): nock.Scope {
 		.reply(200, { access_token: 'token-1', token_type: 'Bearer', expires_in: 3600 });
 }
 
+/** A credential of this API, as "the database" holds it. */
+export const CREDENTIAL = {
+	authUrl: AUTH,
+	baseUrl: API,
+	clientId: CLIENT,
+	clientSecret: 'example-client-secret-for-engine-tests',
+};
+
 /** The first (or only) request for the company's results, matching `query` (any by default). */
 export function getResults(query: Record<string, string | number> | true = true) {
-	return nock(API).get(RESULTS).query(query);
+	return nock(API).matchHeader('x-service-client-id', CLIENT).get(RESULTS).query(query);
 }

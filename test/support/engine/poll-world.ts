@@ -7,7 +7,6 @@ import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workf
 
 import { API_RATE_LIMIT } from '../../../nodes/SupplierMatchedProjects/transport/rate-budget';
 import type { RuntimeOptions } from '../../../nodes/SupplierMatchedProjects/runtime';
-import type { RetryPolicy } from '../../../nodes/SupplierMatchedProjects/transport/retry';
 import { SANDBOX_FIXTURES, startSandbox, type SandboxOptions } from '../../../sandbox';
 import { advanceTime, useVirtualTime } from './clock';
 import {
@@ -48,13 +47,12 @@ const running = new Set<PollWorld>();
  */
 export async function startPollWorld(
 	options: SandboxOptions = {},
-	retryPolicy: Partial<RetryPolicy> = {},
 	rateBudget?: RuntimeOptions['rateBudget'],
 ): Promise<PollWorld> {
 	const sandbox = await startSandbox({ port: 0, projects: 0, ...options });
 	const credential = { authUrl: sandbox.url, baseUrl: sandbox.url, ...SANDBOX_FIXTURES.client };
 	const proc = n8nProcess({
-		retryPolicy: { baseDelayMs: 1, maxDelayMs: 5, ...retryPolicy },
+		retryPolicy: { baseDelayMs: 1, maxDelayMs: 5 },
 		credential,
 		rateBudget,
 	});
@@ -93,14 +91,10 @@ export function freshPollWorldEachTest(
 		// The date moves only when the test moves it: a wait for the rate limit moves it that far,
 		// and a burst as large as the limit leaves the window the budget these tests meet.
 		set(
-			await startPollWorld(
-				options,
-				{},
-				{
-					burst: API_RATE_LIMIT,
-					sleep: async (ms) => advanceTime(ms),
-				},
-			),
+			await startPollWorld(options, {
+				burst: API_RATE_LIMIT,
+				sleep: async (ms) => advanceTime(ms),
+			}),
 		);
 	});
 	afterEach(async () => {

@@ -18,34 +18,30 @@ import { createRunExecutionData, Workflow } from 'n8n-workflow';
 
 import { createAdditionalData, createNodeTypes, type TestCredentialsHelper } from './engine';
 
-const noOpNodeType: INodeType = {
-	description: {
-		displayName: 'No Operation, do nothing',
-		name: 'n8n-nodes-base.noOp',
-		group: ['organization'],
-		version: 1,
-		description: 'No Operation',
-		defaults: { name: 'No Operation, do nothing' },
-		inputs: ['main'],
-		outputs: ['main'],
-		properties: [],
-	},
-};
-
-/** The tester's temporary node, whose one property routes the credential's test request. */
+/**
+ * The tester's temporary NoOp node (the name the credentials helper knows a test by), whose one
+ * property routes the credential's test request.
+ */
 function temporaryNode(type: string, testRequest: ICredentialTestRequest) {
 	const node: INode = {
 		id: 'temp',
 		parameters: {},
 		name: 'Temp-Node',
-		type: noOpNodeType.description.name,
+		type: 'n8n-nodes-base.noOp',
 		typeVersion: 1,
 		position: [0, 0],
 		credentials: { [type]: { id: 'credential-under-test', name: 'Credential under test' } },
 	};
 	const nodeType: INodeType = {
 		description: {
-			...noOpNodeType.description,
+			displayName: 'No Operation, do nothing',
+			name: node.type,
+			group: ['organization'],
+			version: 1,
+			description: 'No Operation',
+			defaults: { name: 'No Operation, do nothing' },
+			inputs: ['main'],
+			outputs: ['main'],
 			credentials: [{ name: type, required: true }],
 			properties: [
 				{

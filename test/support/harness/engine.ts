@@ -26,7 +26,6 @@ import type {
 	IRunExecutionData,
 	IVersionedNodeType,
 	IWorkflowExecuteAdditionalData,
-	WorkflowExecuteMode,
 } from 'n8n-workflow';
 import {
 	createRunExecutionData,
@@ -55,7 +54,6 @@ export interface CredentialWrite {
 export class TestCredentialsHelper extends ICredentialsHelper {
 	readonly writes: CredentialWrite[] = [];
 
-	/** How often the credential's preAuthentication ran. */
 	preAuthenticationRuns = 0;
 
 	private readonly types = new Map<string, ICredentialType>();
@@ -270,31 +268,16 @@ export interface RunNodeOptions {
 	/** The items the node receives; one empty item by default. */
 	items?: INodeExecutionData[];
 	continueOnFail?: boolean;
-	mode?: WorkflowExecuteMode;
-	/** Node name, also the key of its run data. */
-	name?: string;
-	/** Workflow timezone. */
-	timezone?: string;
 }
 
 export interface NodeRun {
 	/** The node's first output, or undefined when it failed. */
 	items: INodeExecutionData[] | undefined;
-	/** The node's error, when the execution failed. */
 	error: ExecutionError | undefined;
 	run: IRun;
 }
 
-/** Credentials reference every test node carries, for each of the helper's credential types. */
-function credentialReferences(nodeType: INodeType): INode['credentials'] {
-	const references: NonNullable<INode['credentials']> = {};
-	for (const credential of nodeType.description.credentials ?? []) {
-		references[credential.name] = { id: `${credential.name}-id`, name: credential.name };
-	}
-	return references;
-}
-
-/** The node as n8n stores it in a workflow. */
+/** The node as n8n stores it in a workflow, referring to a credential of each type it takes. */
 export function createTestNode(
 	nodeType: INodeType,
 	parameters: INodeParameters,
@@ -308,7 +291,12 @@ export function createTestNode(
 		typeVersion: Array.isArray(version) ? version[version.length - 1] : version,
 		position: [0, 0],
 		parameters,
-		credentials: credentialReferences(nodeType),
+		credentials: Object.fromEntries(
+			(nodeType.description.credentials ?? []).map(({ name }) => [
+				name,
+				{ id: `${name}-id`, name },
+			]),
+		),
 		...(options.continueOnFail ? { onError: 'continueRegularOutput' as const } : {}),
 	};
 }
@@ -319,7 +307,7 @@ export async function runNode(options: RunNodeOptions): Promise<NodeRun> {
 	const node: INode = stored
 		? {
 				id: 'node-under-test',
-				name: options.name ?? 'Node',
+				name: 'Node',
 				position: [0, 0],
 				...stored,
 				parameters: options.parameters,
@@ -339,8 +327,6 @@ export async function runNode(options: RunNodeOptions): Promise<NodeRun> {
 		credentialsHelper: options.credentialsHelper,
 		start: node,
 		items: options.items,
-		mode: options.mode,
-		timezone: options.timezone,
 	});
 	const taskData = run.data.resultData.runData[node.name]?.[0];
 	return {
@@ -354,14 +340,11 @@ export async function runNode(options: RunNodeOptions): Promise<NodeRun> {
 export async function runWorkflow(options: {
 	nodes: INode[];
 	connections?: IConnections;
-	/** The node types of the workflow, or n8n's registry of them. */
 	nodeTypes: INodeType[] | INodeTypes;
 	credentialsHelper: TestCredentialsHelper;
 	start: INode;
 	/** The items the start node receives; one empty item by default. */
 	items?: INodeExecutionData[];
-	mode?: WorkflowExecuteMode;
-	timezone?: string;
 }): Promise<IRun> {
 	const { nodes } = options;
 	const connections = options.connections ?? {};
@@ -373,10 +356,8 @@ export async function runWorkflow(options: {
 		nodeTypes: Array.isArray(options.nodeTypes)
 			? createNodeTypes(options.nodeTypes)
 			: options.nodeTypes,
-		settings: options.timezone ? { timezone: options.timezone } : {},
 	});
-	const mode = options.mode ?? 'manual';
-	const hooks = new ExecutionLifecycleHooks(mode, 'test-execution', {
+	const hooks = new ExecutionLifecycleHooks('manual', 'test-execution', {
 		id: 'test-workflow',
 		name: 'Test workflow',
 		active: false,
@@ -404,7 +385,7 @@ export async function runWorkflow(options: {
 			],
 		},
 	});
-	const execution = new WorkflowExecute(additionalData, mode, runExecutionData);
+	const execution = new WorkflowExecute(additionalData, 'manual', runExecutionData);
 	await execution.processRunExecutionData(workflow);
 	return await finished;
 }

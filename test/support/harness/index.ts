@@ -28,12 +28,7 @@ import { callAsTool, type ToolCall } from './tool';
 export { CREDENTIAL_TYPE };
 export { testCredential } from './credential-test';
 export * from './engine';
-export {
-	DURABLE_POLL_BUDGET_MS,
-	DURABLE_POLL_TIMEOUT_MS,
-	PollHarness,
-	type PollOutcome,
-} from './poll';
+export { PollHarness, type PollOutcome } from './poll';
 export { callAsTool, type ToolCall } from './tool';
 
 export interface CredentialFields {
@@ -42,14 +37,6 @@ export interface CredentialFields {
 	clientId: string;
 	clientSecret: string;
 	scope?: string;
-}
-
-/** The package's runtime and the classes n8n would construct, handed it. */
-export interface PackageProcess {
-	runtime: SupplierRuntime;
-	node: SupplierMatchedProjects;
-	trigger: SupplierMatchedProjectsTrigger;
-	credential: SupplierMatchedProjectsApi;
 }
 
 export interface ProcessOptions {
@@ -72,21 +59,10 @@ export const SHORT_WAITS: NonNullable<RuntimeOptions['retryPolicy']> = {
 export interface RunOptions {
 	items?: INodeExecutionData[];
 	continueOnFail?: boolean;
-	timezone?: string;
-}
-
-function packageProcess(options: RuntimeOptions): PackageProcess {
-	const runtime = new SupplierRuntime(options);
-	return {
-		runtime,
-		node: new SupplierMatchedProjects(runtime),
-		trigger: new SupplierMatchedProjectsTrigger(runtime),
-		credential: new SupplierMatchedProjectsApi(runtime),
-	};
 }
 
 /** One n8n process with one credential, and the package's nodes run in it. */
-export class N8nProcess implements PackageProcess {
+export class N8nProcess {
 	readonly runtime: SupplierRuntime;
 
 	readonly node: SupplierMatchedProjects;
@@ -98,15 +74,13 @@ export class N8nProcess implements PackageProcess {
 	/** "The database" of this process's credentials. */
 	readonly credentials: TestCredentialsHelper;
 
-	constructor(options: ProcessOptions = {}, shared?: PackageProcess) {
-		const { runtime, node, trigger, credential } =
-			shared ??
-			packageProcess({ retryPolicy: options.retryPolicy, rateBudget: options.rateBudget });
-		this.runtime = runtime;
-		this.node = node;
-		this.trigger = trigger;
-		this.credential = credential;
-		this.credentials = new TestCredentialsHelper([credential]);
+	constructor(options: ProcessOptions = {}, shared?: N8nProcess) {
+		const { retryPolicy, rateBudget } = options;
+		this.runtime = shared?.runtime ?? new SupplierRuntime({ retryPolicy, rateBudget });
+		this.node = shared?.node ?? new SupplierMatchedProjects(this.runtime);
+		this.trigger = shared?.trigger ?? new SupplierMatchedProjectsTrigger(this.runtime);
+		this.credential = shared?.credential ?? new SupplierMatchedProjectsApi(this.runtime);
+		this.credentials = new TestCredentialsHelper([this.credential]);
 		if (options.credential !== undefined) {
 			this.credentials.setCredentials(CREDENTIAL_TYPE, { ...options.credential });
 		}
@@ -117,7 +91,6 @@ export class N8nProcess implements PackageProcess {
 		return new N8nProcess({ credential }, this);
 	}
 
-	/** The main node, run once with these parameters. */
 	async run(parameters: INodeParameters, options: RunOptions = {}): Promise<NodeRun> {
 		return await runNode({
 			nodeType: this.node,
@@ -154,7 +127,7 @@ export class N8nProcess implements PackageProcess {
 	async tool(
 		parameters: INodeParameters,
 		args: Record<string, unknown>,
-		options: { name?: string; timezone?: string } = {},
+		options: { name?: string } = {},
 	): Promise<ToolCall> {
 		return await callAsTool({
 			nodeType: this.node,

@@ -35,19 +35,18 @@ export interface PollHarnessOptions {
 	nodeType: INodeType;
 	parameters: INodeParameters;
 	credentialsHelper: TestCredentialsHelper;
-	/** Workflow timezone. */
 	timezone?: string;
 	/** How n8n schedules the polls: its in-memory poller (default) or its durable scheduler. */
 	scheduler?: 'legacy' | 'durable';
 }
 
 /** n8n 2.41's durable scheduler with its defaults: the poll budget, and the timeout that abandons a poll. */
-export const DURABLE_POLL_BUDGET_MS = 36_000;
-export const DURABLE_POLL_TIMEOUT_MS = 45_000;
+const DURABLE_POLL_BUDGET_MS = 36_000;
+const DURABLE_POLL_TIMEOUT_MS = 45_000;
+
+type LogLevel = 'error' | 'warn' | 'info' | 'debug';
 
 /** What one poll led to, as the cli sees it. */
-export type LogLevel = 'error' | 'warn' | 'info' | 'debug';
-
 export type PollOutcome =
 	| { kind: 'emitted'; items: INodeExecutionData[] }
 	| { kind: 'nothing' }
@@ -74,7 +73,6 @@ export class PollHarness {
 	/** How many times the cli would have written the static data. */
 	saves = 0;
 
-	/** Every emit, in order. */
 	readonly emits: INodeExecutionData[][] = [];
 
 	/** Every error a scheduled poll reported (an error execution in n8n). */
@@ -147,7 +145,6 @@ export class PollHarness {
 		});
 	}
 
-	/** Sends what the node logs to `logs`. */
 	private captureLogs(context: PollContext): PollContext {
 		const record = (level: LogLevel) => (message: string) => {
 			this.logs.push({ level, message });
@@ -185,37 +182,47 @@ export class PollHarness {
 		this.saves++;
 	}
 
+	/** The cli's poll context: it saves the static data, then starts the emit's execution. */
+	private legacyContext(
+		workflow: Workflow,
+		activation: WorkflowActivateMode,
+		onOutcome: (outcome: PollOutcome) => void,
+	): PollContext {
+		const context = new PollContext(
+			workflow,
+			this.node,
+			createAdditionalData(this.options.credentialsHelper),
+			'trigger',
+			activation,
+			(data) => {
+				this.save(workflow);
+				this.emits.push(data[0]);
+				onOutcome({ kind: 'emitted', items: data[0] });
+			},
+			(error) => {
+				this.errors.push(error);
+				onOutcome({ kind: 'error', error });
+			},
+		);
+		return this.gateRequests(this.captureLogs(context));
+	}
+
 	/**
 	 * Activates the workflow from what the database holds: n8n polls once (an error fails the
-	 * activation and is thrown here), then saves the static data. `init` is a restart.
+	 * activation and is thrown here), then saves the static data. `init` is a restart. Under the
+	 * durable scheduler that poll commits its cursor only if it emits.
 	 */
 	async activate(activation: WorkflowActivateMode = 'activate'): Promise<PollOutcome> {
 		this.active = undefined;
-		if (this.durable) return await this.activateDurable(activation);
 		const workflow = this.createWorkflow(copy(this.saved));
 		let outcome: PollOutcome = { kind: 'nothing' };
-		const pollFunctions = this.gateRequests(
-			this.captureLogs(
-				new PollContext(
-					workflow,
-					this.node,
-					createAdditionalData(this.options.credentialsHelper),
-					'trigger',
-					activation,
-					(data) => {
-						// The cli saves the static data first, then starts the execution.
-						this.save(workflow);
-						this.emits.push(data[0]);
-						outcome = { kind: 'emitted', items: data[0] };
-					},
-					(error) => {
-						this.errors.push(error);
-						outcome = { kind: 'error', error };
-					},
-				),
-			),
-		);
-		const executor = pollTriggerExecutor().create(workflow, this.node, pollFunctions, () => true);
+		const onOutcome = (next: PollOutcome) => {
+			outcome = next;
+		};
+		const context = this.durable
+			? this.durableContext(workflow, activation, false, onOutcome).context
+			: this.legacyContext(workflow, activation, onOutcome);
+		const executor = pollTriggerExecutor().create(workflow, this.node, context, () => true);
 		const execute = async (testingTrigger = false): Promise<PollOutcome> => {
 			outcome = { kind: 'nothing' };
 			await executor(testingTrigger);
@@ -223,7 +230,7 @@ export class PollHarness {
 		};
 		const first = await execute(true);
 		this.save(workflow);
-		this.active = { workflow, execute };
+		this.active = { workflow, execute: this.durable ? this.scheduledPoll : execute };
 		return first;
 	}
 
@@ -250,13 +257,15 @@ export class PollHarness {
 	async restart(): Promise<PollOutcome> {
 		this.active = undefined;
 		if (this.durable && this.cursor !== undefined) {
-			this.active = { workflow: this.createWorkflow(copy(this.saved)), execute: this.scheduledPoll };
+			this.active = {
+				workflow: this.createWorkflow(copy(this.saved)),
+				execute: this.scheduledPoll,
+			};
 			return { kind: 'nothing' };
 		}
 		return await this.activate('init');
 	}
 
-	/** One scheduled poll of the active workflow. */
 	async poll(): Promise<PollOutcome> {
 		const current = this.active;
 		if (current === undefined) throw new UserError('Activate the workflow before polling it');
@@ -320,20 +329,6 @@ export class PollHarness {
 				leased = false;
 			},
 		};
-	}
-
-	/** Activation under the durable scheduler: its jobs are made, then one poll, committed only if it emits. */
-	private async activateDurable(activation: WorkflowActivateMode): Promise<PollOutcome> {
-		const workflow = this.createWorkflow(copy(this.saved));
-		let outcome: PollOutcome = { kind: 'nothing' };
-		const { context } = this.durableContext(workflow, activation, false, (next) => {
-			outcome = next;
-		});
-		const executor = pollTriggerExecutor().create(workflow, this.node, context, () => true);
-		await executor(true);
-		this.save(workflow);
-		this.active = { workflow, execute: this.scheduledPoll };
-		return outcome;
 	}
 
 	/** A scheduled poll as the durable scheduler's task runs it: read afresh, raced against the timeout. */

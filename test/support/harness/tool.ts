@@ -130,7 +130,6 @@ export async function callAsTool(options: {
 	credentialsHelper: TestCredentialsHelper;
 	args: Record<string, unknown>;
 	name?: string;
-	timezone?: string;
 }): Promise<ToolCall> {
 	const toolType = toolTypeOf(options.nodeType);
 	const agent = agentType(options.args);
@@ -147,7 +146,6 @@ export async function callAsTool(options: {
 		nodeTypes: [agent, toolType],
 		credentialsHelper: options.credentialsHelper,
 		start: agentNode,
-		timezone: options.timezone,
 	});
 	const task = run.data.resultData.runData[AGENT]?.[0];
 	const result = task?.data?.main?.[0]?.[0]?.json;
