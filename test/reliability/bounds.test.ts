@@ -21,6 +21,7 @@ let proc: N8nProcess;
 const companyId = 'company-1';
 const MEGABYTE = 'x'.repeat(1_048_576);
 const PREFIX = 'x'.repeat(100);
+const LONG_COMPANY_ID = `Company ID "${'c'.repeat(100)}…" (10,000 characters) is longer than 256 characters, the most the node sends: enter the supplier company's ID, or check the expression that gives it`;
 
 let sandbox: Sandbox;
 let credential: CredentialFields;
@@ -81,9 +82,7 @@ describe('the node: a value past its bound is refused before any request', () =>
 	it('a 10 kB company ID: named by its first 100 characters and its length, not echoed', async () => {
 		const run = await node({ companyId: 'c'.repeat(10_000) });
 		const refused = refusedBeforeAnyRequest(run);
-		expect(refused.message).toBe(
-			`Company ID "${'c'.repeat(100)}…" (10,000 characters) is longer than 256 characters, the most the node sends: enter the supplier company's ID, or check the expression that gives it`,
-		);
+		expect(refused.message).toBe(LONG_COMPANY_ID);
 		// n8n itself keeps the node's parameters with the error; the node's own words are short.
 		expect(`${refused.message} ${refused.description}`.includes('c'.repeat(101))).toBe(false);
 	});
@@ -147,9 +146,7 @@ describe('the trigger: a value past its bound stops the activation before any re
 
 	it('a 10 kB company ID', async () => {
 		const trigger = world.trigger({ companyId: 'c'.repeat(10_000) });
-		await expect(trigger.activate()).rejects.toThrow(
-			`Company ID "${'c'.repeat(100)}…" (10,000 characters) is longer than 256 characters, the most the node sends: enter the supplier company's ID, or check the expression that gives it`,
-		);
+		await expect(trigger.activate()).rejects.toThrow(LONG_COMPANY_ID);
 		expect(world.sandbox.requests()).toEqual([]);
 	});
 

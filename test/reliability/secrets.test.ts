@@ -14,7 +14,10 @@ import type {
 	INodeParameters,
 } from 'n8n-workflow';
 
-import { API_RATE_LIMIT, RATE_BURST } from '../../nodes/SupplierMatchedProjects/transport/rate-budget';
+import {
+	API_RATE_LIMIT,
+	RATE_BURST,
+} from '../../nodes/SupplierMatchedProjects/transport/rate-budget';
 import { startSandbox } from '../../sandbox';
 import {
 	n8nProcess,
@@ -49,7 +52,6 @@ let sandbox: Sandbox;
 let recorder: ScriptedServer;
 let refusedPort: number;
 let logs: LogEntry[];
-/** Short waits; retries still happen. */
 /** Answers for the sandbox unless a case says otherwise. */
 let override: ((request: ScriptedRequest, index: number) => ScriptedReply | undefined) | undefined;
 
@@ -128,11 +130,6 @@ const errorPaths: ErrorPath[] = [
 	{
 		name: 'wrong client secret',
 		credentials: () => ({ clientSecret: WRONG_SECRET }),
-		error: /invalid_client/,
-	},
-	{
-		name: 'unknown client id',
-		credentials: () => ({ clientId: 'leak-probe-unknown' }),
 		error: /invalid_client/,
 	},
 	{ name: 'scope refused', credentials: () => NO_SCOPE_PROBE, error: /invalid_scope/ },

@@ -59,19 +59,23 @@ interface Model {
 	figures: Figures;
 }
 
-interface Figures {
-	commands: number;
-	polls: number;
-	goodPolls: number;
-	overlapping: number;
-	skippedAsRunning: number;
-	restarts: number;
-	failedPolls: number;
-	announced: number;
-	oddIdsAnnounced: number;
-	brokenEntries: number;
-	fixedEntriesAnnounced: number;
+function noFigures() {
+	return {
+		commands: 0,
+		polls: 0,
+		goodPolls: 0,
+		overlapping: 0,
+		skippedAsRunning: 0,
+		restarts: 0,
+		failedPolls: 0,
+		announced: 0,
+		oddIdsAnnounced: 0,
+		brokenEntries: 0,
+		fixedEntriesAnnounced: 0,
+	};
 }
+
+type Figures = ReturnType<typeof noFigures>;
 
 function passingNow(world: PollWorld, model?: Model): string[] {
 	return world.sandbox
@@ -170,11 +174,6 @@ function failedSince(trigger: PollHarness, logsBefore: number, errorsBefore: num
 	return warned || trigger.errors.length > errorsBefore;
 }
 
-/** A poll counts as good when it neither failed nor was skipped for a failure. */
-function pollWasGood(trigger: PollHarness, logsBefore: number, errorsBefore: number): boolean {
-	return !failedSince(trigger, logsBefore, errorsBefore);
-}
-
 type Command = fc.AsyncCommand<Model, Real>;
 
 class OpenTender implements Command {
@@ -236,7 +235,7 @@ class Poll implements Command {
 		const { trigger, passing, logs, errors } = startPolling(model, real);
 		await trigger.poll();
 		model.figures.polls++;
-		if (pollWasGood(trigger, logs, errors)) {
+		if (!failedSince(trigger, logs, errors)) {
 			model.figures.goodPolls++;
 			for (const id of passing) model.due.add(id);
 		} else model.figures.failedPolls++;
@@ -364,7 +363,7 @@ class Restart implements Command {
 		const { trigger, passing, logs, errors } = startPolling(model, real);
 		await trigger.restart();
 		model.figures.restarts++;
-		if (pollWasGood(trigger, logs, errors)) for (const id of passing) model.due.add(id);
+		if (!failedSince(trigger, logs, errors)) for (const id of passing) model.due.add(id);
 		checkInvariants(model, real);
 	}
 	toString = () => 'restart';
@@ -428,22 +427,6 @@ const commands = [
 		)
 		.map((ms) => new MoveClock(ms)),
 ];
-
-function noFigures(): Figures {
-	return {
-		commands: 0,
-		polls: 0,
-		goodPolls: 0,
-		overlapping: 0,
-		skippedAsRunning: 0,
-		restarts: 0,
-		failedPolls: 0,
-		announced: 0,
-		oddIdsAnnounced: 0,
-		brokenEntries: 0,
-		fixedEntriesAnnounced: 0,
-	};
-}
 
 const totals = noFigures();
 

@@ -45,10 +45,7 @@ const NEW_FILTERS: FilterParameters = {
 	builders: 'construction, BUILDERS',
 };
 
-/** The projects' ids, in order. */
-function idsOf(projects: Project[]): string[] {
-	return projects.map((project) => project.projectId);
-}
+const idsOf = (projects: Project[]) => projects.map((project) => project.projectId);
 
 /** What a trigger must announce, worked out from the listing at the moment of each poll. */
 interface Expectation {

@@ -14,16 +14,25 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import type { Project, Tender } from '../../../nodes/SupplierMatchedProjects/api/types';
 import type { RetryPolicy } from '../../../nodes/SupplierMatchedProjects/transport/retry';
+import { readTriggerState } from '../../../nodes/SupplierMatchedProjects/trigger/state';
 import { SANDBOX_FIXTURES, startSandbox } from '../../../sandbox';
 import type { FaultRates } from '../../../sandbox/faults';
 import type { RequestLogEntry } from '../../../sandbox/server';
-import { advanceTime, DAY_MS, isoDay, MINUTE_MS, runInVirtualTime, useVirtualTime } from '../engine/clock';
+import {
+	advanceTime,
+	DAY_MS,
+	isoDay,
+	MINUTE_MS,
+	runInVirtualTime,
+	useVirtualTime,
+} from '../engine/clock';
+import { createRandom, type Random } from '../../../sandbox/random';
+import type { Sandbox } from '../engine/poll-world';
+import { busiestWindow } from '../engine/rate-window';
 import { n8nProcess, type N8nProcess, type PollHarness } from '../harness';
-import { changesBetween, valuesOf, type Values } from '../../timeline/oracle';
+import { Oracle } from '../../timeline/oracle';
 import { captureLogs } from './logs';
 import { reportProgress } from './report';
-
-type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
 
 const RATE_WINDOW_MS = 5 * MINUTE_MS;
 const PAGE_SIZE = 100;
@@ -56,24 +65,8 @@ export interface SoakOptions {
 	restartChance: number;
 }
 
-/** A small seeded generator (mulberry32): the same seed gives the same run. */
-export function seededRandom(seed: number) {
-	let state = seed >>> 0;
-	const next = (): number => {
-		state = (state + 0x6d2b79f5) >>> 0;
-		let t = state;
-		t = Math.imul(t ^ (t >>> 15), t | 1);
-		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-		return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-	};
-	const int = (min: number, max: number): number => min + Math.floor(next() * (max - min + 1));
-	return {
-		next,
-		int,
-		pick: <T>(list: readonly T[]): T => list[int(0, list.length - 1)],
-		chance: (probability: number) => next() < probability,
-	};
-}
+/** A walk that failed is run again, as n8n's Retry On Fail would, up to `reruns` times. */
+type WalkSoakOptions = Omit<SoakOptions, 'restartChance'> & { reruns: number };
 
 /**
  * Moves the clock on, and past midnight (UTC) when it would land in the half hour before it: a day
@@ -89,7 +82,7 @@ function advanceClock(ms: number): void {
  * decide when each request leaves. A stream apart from the soak's own; returns the undo.
  */
 function seedProductRandom(seed: number): () => void {
-	const spy = jest.spyOn(Math, 'random').mockImplementation(seededRandom(seed + 1).next);
+	const spy = jest.spyOn(Math, 'random').mockImplementation(createRandom(seed + 1).next);
 	return () => spy.mockRestore();
 }
 
@@ -101,9 +94,11 @@ function changesKey(id: string, changes: unknown): string {
 	return `${id} ${JSON.stringify(entries)}`;
 }
 
+type Listed = Map<string, { tender: Tender; project: Project }>;
+
 /** Every listed tender with its project, in walk order. */
-function listedTenders(projects: Project[]): Map<string, { tender: Tender; project: Project }> {
-	const listed = new Map<string, { tender: Tender; project: Project }>();
+function listedTenders(projects: Project[]): Listed {
+	const listed: Listed = new Map();
 	for (const project of projects) {
 		for (const tender of project.tenders) {
 			if (!listed.has(tender.id)) listed.set(tender.id, { tender, project });
@@ -112,41 +107,31 @@ function listedTenders(projects: Project[]): Map<string, { tender: Tender; proje
 	return listed;
 }
 
+const isResults = (entry: RequestLogEntry) => entry.path.endsWith('/speci-finder/results');
+
+/** The poll went on with a walk an earlier poll started: its first page had a cursor. */
+function walkSpansPolls(entries: RequestLogEntry[]): boolean {
+	const cursor = entries.find(isResults)?.query.cursor;
+	return typeof cursor === 'string' && cursor !== '';
+}
+
 /**
  * Whether the sandbox served a whole walk: one untouched 200 for the first page and for each
  * following cursor, as many as the listing needs at 100 projects a page.
  */
+/** A page the trigger got whole: a 200 the sandbox neither broke nor cut short. */
+const pageRead = (entry: RequestLogEntry) =>
+	entry.status === 200 && (entry.fault === null || entry.fault === 'latencySpike');
+
 function walkServed(entries: RequestLogEntry[], projectCount: number): boolean {
 	const pagesNeeded = Math.max(1, Math.ceil(projectCount / PAGE_SIZE));
 	const served = new Set<string>();
-	for (const entry of entries) {
-		if (!entry.path.endsWith('/speci-finder/results')) continue;
-		if (entry.status !== 200 || (entry.fault !== null && entry.fault !== 'latencySpike')) continue;
+	for (const entry of entries.filter(isResults)) {
+		if (!pageRead(entry)) continue;
 		const cursor = entry.query.cursor;
 		served.add(typeof cursor === 'string' ? cursor : '');
 	}
 	return served.size >= pagesNeeded && served.has('');
-}
-
-/** The most requests any client sent in any 5-minute window of sandbox time. */
-function busiestWindow(entries: RequestLogEntry[]): number {
-	const byClient = new Map<string, number[]>();
-	for (const entry of entries) {
-		if (!entry.path.endsWith('/speci-finder/results') || entry.clientId === null) continue;
-		const times = byClient.get(entry.clientId) ?? [];
-		times.push(Date.parse(entry.at));
-		byClient.set(entry.clientId, times);
-	}
-	let busiest = 0;
-	for (const times of byClient.values()) {
-		times.sort((a, b) => a - b);
-		let start = 0;
-		for (let end = 0; end < times.length; end++) {
-			while (times[end] - times[start] >= RATE_WINDOW_MS) start++;
-			busiest = Math.max(busiest, end - start + 1);
-		}
-	}
-	return busiest;
 }
 
 const SECOND_BUILDERS = ['Harbour Construct', 'Ridgeline Builders', 'Northgate Projects'];
@@ -235,7 +220,7 @@ class Interlude {
 
 	constructor(
 		readonly sandbox: Sandbox,
-		readonly random: ReturnType<typeof seededRandom>,
+		readonly random: Random,
 		private readonly revokeChance: number,
 	) {}
 
@@ -247,6 +232,23 @@ class Interlude {
 			this.revocations++;
 		}
 	}
+}
+
+/** Virtual time from SOAK_START, the seeded draws and the faulty sandbox; `stop` undoes them. */
+async function startSoak(options: Omit<SoakOptions, 'restartChance'>) {
+	useVirtualTime({ start: SOAK_START });
+	const restoreRandom = seedProductRandom(options.seed);
+	const logs = captureLogs();
+	const random = createRandom(options.seed);
+	const sandbox = await startSandbox({ port: 0, seed: options.seed, projects: options.projects });
+	sandbox.setFaultRates(SOAK_FAULT_RATES, options.seed);
+	const between = new Interlude(sandbox, random, options.revokeChance);
+	const stop = async () => {
+		await sandbox.stop();
+		restoreRandom();
+		jest.useRealTimers();
+	};
+	return { logs, random, sandbox, between, stop };
 }
 
 /** A fresh process with the credential pointed at the sandbox. */
@@ -286,7 +288,7 @@ function apiFigures(sandbox: Sandbox, log: RequestLogEntry[], startedAt: number)
 		requestsMade: log.length,
 		requestsByStatus: byStatus(log),
 		tokensIssued: sandbox.tokensIssued(),
-		busiestFiveMinutes: busiestWindow(log),
+		busiestFiveMinutes: busiestWindow(log.filter(isResults), RATE_WINDOW_MS),
 		rateLimitedByTheApi: log.filter((entry) => entry.status === 429 && entry.fault === null).length,
 		realSeconds: Math.round((performance.now() - startedAt) / 100) / 10,
 	};
@@ -301,16 +303,14 @@ function tenderFieldsOf(json: IDataObject): Record<string, unknown> {
 	return fields;
 }
 
-type Listed = Map<string, { tender: Tender; project: Project }>;
-
 const bump = (counts: Map<string, number>, key: string) =>
 	counts.set(key, (counts.get(key) ?? 0) + 1);
 const sum = (values: Iterable<number>) => [...values].reduce((total, value) => total + value, 0);
 
 /** Ground truth from the sandbox alone, and what the trigger emitted against it. */
 class TriggerLedger {
-	/** The last listed values of every tender a served walk has listed. */
-	private readonly known = new Map<string, Values>();
+	/** The timeline's oracle, fed only the listings of served walks. */
+	private readonly oracle = new Oracle(true);
 	readonly expectedNew = new Set<string>();
 	private readonly expectedUpdates = new Map<string, number>();
 	private readonly emittedNew = new Map<string, number>();
@@ -331,17 +331,13 @@ class TriggerLedger {
 	}
 
 	/** After a fully served poll of a running trigger: what it should have emitted. */
-	learn(listed: Listed): void {
-		for (const [id, { tender }] of listed) {
-			const values = valuesOf(tender);
-			const previous = this.known.get(id);
-			this.known.set(id, values);
-			if (previous === undefined) {
-				if (this.baselined) this.expectedNew.add(id);
-				continue;
+	learn(listing: Project[]): void {
+		if (!this.baselined) this.oracle.baseline(listing);
+		else {
+			for (const { id, event, changes } of this.oracle.expect(listing)) {
+				if (event === 'newTender') this.expectedNew.add(id);
+				else bump(this.expectedUpdates, changesKey(id, changes));
 			}
-			const changes = changesBetween(previous, values);
-			if (Object.keys(changes).length > 0) bump(this.expectedUpdates, changesKey(id, changes));
 		}
 		this.baselined = true;
 	}
@@ -389,10 +385,18 @@ class TriggerLedger {
 class TriggerRun {
 	readonly ledger = new TriggerLedger();
 	readonly log: RequestLogEntry[] = [];
-	/** How the first few polls the sandbox did not fully serve were answered. */
+	/** How the first few silent partial walks were answered. */
 	readonly unserved: string[] = [];
 	active = false;
 	fullyServed = 0;
+	skipped = 0;
+	/** Polls whose walk stopped before its last page to go on at the next poll, or went on. */
+	spanning = 0;
+	/** Polls that waited for a request slot and read nothing; the walk starts at a later poll. */
+	waited = 0;
+	private waiting = false;
+	/** Polls that read part of the listing and neither logged a skip nor left a walk to go on. */
+	silent = 0;
 	activations = 0;
 	activationsFailed = 0;
 
@@ -402,7 +406,6 @@ class TriggerRun {
 	constructor(
 		private readonly sandbox: Sandbox,
 		private harness: PollHarness,
-		private readonly logs: unknown[],
 		private readonly startedAt: number,
 	) {}
 
@@ -424,31 +427,63 @@ class TriggerRun {
 		const listing = this.sandbox.listOpen(companyId);
 		const listed = listedTenders(listing);
 		this.sandbox.resetRequests();
-		const logsBefore = this.logLines();
 		if (poll % 50 === 0) {
 			reportProgress(
 				`trigger soak: poll ${poll + 1}/${polls}, ${listing.length} projects listed, ${this.ledger.expectedNew.size} new tenders expected so far, ${Math.round(performance.now() - this.startedAt) / 1000} s`,
 			);
 		}
+		const saidBefore = this.triggerLogs().length;
+		const failedBefore = this.activationsFailed;
 		const items = this.active ? await this.pollOnce() : await this.activate();
 		const entries = this.sandbox.requests();
 		this.log.push(...entries);
 		const served = walkServed(entries, listing.length);
 		if (served) this.fullyServed++;
-		else if (this.unserved.length < 5) {
-			const answers = entries.map(
-				(entry) => `${entry.status}${entry.fault ? ` ${entry.fault}` : ''}`,
-			);
-			this.unserved.push(
-				`poll ${poll + 1}: ${answers.join(', ')}; ${this.logLines() - logsBefore} log lines`,
-			);
-		}
+		else if (this.saidSkipped(saidBefore)) this.skipped++;
+		else if (walkSpansPolls(entries) || this.walkGoesOn()) this.spanning++;
+		else if (this.waits(saidBefore, entries)) this.waited++;
+		else if (this.activationsFailed === failedBefore) this.noteSilent(poll, entries, saidBefore);
+		this.waiting = !served && this.waits(saidBefore, entries);
 		this.ledger.record(items, listed);
-		if (served && this.active) this.ledger.learn(listed);
+		if (served && this.active) this.ledger.learn(listing);
 	}
 
-	private logLines(): number {
-		return this.logs.length + this.harness.logs.length;
+	/** Counts a silent partial walk, and keeps how the first few were answered. */
+	private noteSilent(poll: number, entries: RequestLogEntry[], saidBefore: number): void {
+		this.silent++;
+		if (this.unserved.length >= 5) return;
+		const answers = entries.map(
+			(entry) => `${entry.status}${entry.fault ? ` ${entry.fault}` : ''}`,
+		);
+		this.unserved.push(
+			`poll ${poll + 1}: ${answers.join(', ')}; said: ${this.triggerLogs()
+				.slice(saidBefore)
+				.map((entry) => entry.message.slice(0, 120))
+				.join(' / ')}`,
+		);
+	}
+
+	/**
+	 * The poll waited for a request slot and read no page. The trigger says so once per streak of
+	 * such polls, so a poll that reads nothing right after one that waited is in the same streak.
+	 */
+	private waits(since: number, entries: RequestLogEntry[]): boolean {
+		const said = this.triggerLogs()
+			.slice(since)
+			.some((entry) => entry.message.includes('is waiting for its turn'));
+		return said || (this.waiting && !entries.some((entry) => isResults(entry) && pageRead(entry)));
+	}
+
+	private saidSkipped(since: number): boolean {
+		return this.triggerLogs()
+			.slice(since)
+			.some((entry) => entry.message.includes('skipped a poll'));
+	}
+
+	/** The saved state holds a walk under way: the next poll goes on from its cursor. */
+	private walkGoesOn(): boolean {
+		const saved = this.active ? readTriggerState(this.harness.memory()) : undefined;
+		return saved?.kind === 'state' && saved.state.walk !== undefined;
 	}
 
 	private async pollOnce(): Promise<INodeExecutionData[]> {
@@ -475,16 +510,10 @@ class TriggerRun {
 /** Drives the trigger for `polls` polls and checks every emitted item against the sandbox. */
 export async function soakTrigger(polls: number, options: SoakOptions) {
 	const startedAt = performance.now();
-	useVirtualTime({ start: SOAK_START });
-	const restoreRandom = seedProductRandom(options.seed);
-	const logs = captureLogs();
-	const random = seededRandom(options.seed);
-	const sandbox = await startSandbox({ port: 0, seed: options.seed, projects: options.projects });
+	const { random, sandbox, between, stop } = await startSoak(options);
 	const startMs = Date.now();
-	sandbox.setFaultRates(SOAK_FAULT_RATES, options.seed);
-	const between = new Interlude(sandbox, random, options.revokeChance);
 	const first = triggerIn(sandbox, options.retryPolicy);
-	const run = new TriggerRun(sandbox, first, logs, startedAt);
+	const run = new TriggerRun(sandbox, first, startedAt);
 	let restarts = 0;
 	let endMs = startMs;
 
@@ -502,17 +531,16 @@ export async function soakTrigger(polls: number, options: SoakOptions) {
 		}
 		endMs = Date.now();
 	} finally {
-		await sandbox.stop();
-		restoreRandom();
-		jest.useRealTimers();
+		await stop();
 	}
 	const { examples, ...outcome } = run.ledger.outcome();
 	return {
 		polls,
 		pollsFullyServed: run.fullyServed,
-		// The poll harness hands the trigger its own logger; n8n's other logging is in `logs`.
-		pollsSkipped: run.triggerLogs().filter((entry) => entry.message.includes('skipped a poll'))
-			.length,
+		pollsSkipped: run.skipped,
+		pollsSpanningWalks: run.spanning,
+		pollsWaitingForTheirTurn: run.waited,
+		silentPartialWalks: run.silent,
 		activations: run.activations,
 		activationsFailed: run.activationsFailed,
 		restarts,
@@ -523,11 +551,9 @@ export async function soakTrigger(polls: number, options: SoakOptions) {
 		tendersOpened: sandbox.history().filter((event) => event.type === 'opened').length,
 		...outcome,
 		...apiFigures(sandbox, run.log, startedAt),
-		examples: { ...examples, notFullyServed: run.unserved },
+		examples: { ...examples, silentPartialWalks: run.unserved },
 	};
 }
-
-export type WalkSoakFigures = Awaited<ReturnType<typeof soakWalks>>;
 
 /** The Get Many side of the soak: each walk, rerun when it failed, compared with listOpen. */
 class WalkTally {
@@ -573,17 +599,10 @@ class WalkTally {
 }
 
 /** Runs the Get Many node with Return All `walks` times and compares each result with listOpen. */
-export async function soakWalks(walks: number, options: SoakOptions & { reruns: number }) {
+export async function soakWalks(walks: number, options: WalkSoakOptions) {
 	const startedAt = performance.now();
-	useVirtualTime({ start: SOAK_START });
-	const restoreRandom = seedProductRandom(options.seed);
-	captureLogs();
-	const random = seededRandom(options.seed);
-	const sandbox = await startSandbox({ port: 0, seed: options.seed, projects: options.projects });
-	const proc = processFor(sandbox, options.retryPolicy);
-	sandbox.setFaultRates(SOAK_FAULT_RATES, options.seed);
-	const between = new Interlude(sandbox, random, options.revokeChance);
-	const tally = new WalkTally(sandbox, proc, options.reruns);
+	const { sandbox, between, stop } = await startSoak(options);
+	const tally = new WalkTally(sandbox, processFor(sandbox, options.retryPolicy), options.reruns);
 
 	try {
 		for (let walk = 0; walk < walks; walk++) {
@@ -596,9 +615,7 @@ export async function soakWalks(walks: number, options: SoakOptions & { reruns: 
 			await tally.walk();
 		}
 	} finally {
-		await sandbox.stop();
-		restoreRandom();
-		jest.useRealTimers();
+		await stop();
 	}
 	return {
 		walks,
