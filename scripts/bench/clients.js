@@ -2,13 +2,9 @@
 'use strict';
 
 /**
- * The clients the bench compares, each walking every page of one company:
- * - ours: the package's node, Get Many with Return All, with its credential;
- * - the recipe: n8n-nodes-base's HTTP Request node with the generic OAuth2 credential and its
- *   pagination options, as a careful n8n user builds it without this package;
- * - a plain client as the API's quick start describes it, and its bare round trips.
- * The first two run in n8n-core's engine through the engine harness, whose credentials helper
- * keeps OAuth2 tokens as n8n does. Load this module after runtime.installRuntime().
+ * The clients the bench compares, each walking every page of one company: ours, the recipe and a
+ * plain client (docs/benchmarks.md). The first two run in n8n-core's engine through the engine
+ * harness, whose credentials helper keeps OAuth2 tokens as n8n does. Load after installRuntime().
  */
 
 const https = require('node:https');
@@ -69,7 +65,6 @@ function engineClient(name, credential, data, run, countProjects) {
 }
 
 /**
- * Our node in the given output mode.
  * @param {Target} target
  * @param {{ output?: 'projects' | 'tenders', simplify?: boolean }} [shape]
  */
@@ -101,10 +96,8 @@ function ourNode({ url, companyId, client }, { output = 'projects', simplify = f
 }
 
 /**
- * The recipe: the HTTP Request node (the version n8n adds today), GET the results with limit=100
- * (the API's default is 25), the x-service-client-id header added by hand (the generic credential
- * cannot add it), and pagination that sends the last page's nextCursor until hasNextPage is
- * false (the first request has no $response yet, so no cursor). One item per page.
+ * The HTTP Request node as n8n adds it today: limit=100 as the API's default is 25, the client id
+ * header by hand as the generic credential cannot add it. One item per page.
  * @param {Target} target
  * @param {import('./runtime').N8nBase} n8nBase
  */
@@ -187,11 +180,9 @@ const sendWithHttps =
 		});
 
 /**
- * A plain client: the token form, then every page with the two headers, following nextCursor.
- * Without `pageSize` it leaves `limit` out (25 a page). Its requests go through fetch, or with a
- * `connection` through node:https, keeping one connection for each walk (a new agent, so no TLS
- * session either) or opening a new one for every request, as n8n's request helpers do.
- * `keepBodies` keeps every page's text.
+ * The API's quick start: the token form, then every page, following nextCursor. Through fetch, or
+ * with a `connection` through node:https: one connection a walk (a new agent, so no TLS session
+ * either) or, as n8n's request helpers do, one a request.
  * @param {Target} target
  * @param {{ name: string, pageSize?: number, connection?: 'keepAlive' | 'perRequest', keepBodies?: boolean }} options
  */
@@ -250,8 +241,7 @@ function plainClient(target, { name, pageSize, connection, keepBodies = false })
 			}
 		},
 		/**
-		 * Bare round trips: `count` requests in a row for the first page of one project (about
-		 * 1.3 KB), each read to its end; their wall time in ms.
+		 * Wall ms of `count` requests in a row for a one-project page (about 1.3 KB).
 		 * @param {number} count
 		 */
 		roundTrips: async (count) => {

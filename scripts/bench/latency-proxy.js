@@ -15,15 +15,6 @@ const net = require('node:net');
 const { createClientHelloCounter } = require('./tls-records');
 
 /** @typedef {{ connections: number, clientHellos: number, bytesUp: number, bytesDown: number }} ProxyCounts */
-/**
- * @typedef {object} LatencyProxy
- * @property {string} host
- * @property {number} port
- * @property {() => ProxyCounts} counts since the last reset
- * @property {() => void} reset
- * @property {(rttMs: number) => void} setRtt for the chunks that arrive from then on
- * @property {() => Promise<void>} stop closes the listener and every connection
- */
 
 /**
  * Delivers chunks to `to` in order, each no earlier than its time; null ends the stream.
@@ -112,10 +103,7 @@ function relay(client, { target, rttMs, counts, sockets, timers }) {
 	server.on('error', abort);
 }
 
-/**
- * @param {{ target: { host: string, port: number }, rttMs: number }} options
- * @returns {Promise<LatencyProxy>}
- */
+/** @param {{ target: { host: string, port: number }, rttMs: number }} options */
 async function startLatencyProxy({ target, rttMs }) {
 	if (!['127.0.0.1', '::1', 'localhost'].includes(target.host)) {
 		throw new Error(`the latency proxy forwards to loopback only (got ${target.host})`);
@@ -138,7 +126,9 @@ async function startLatencyProxy({ target, rttMs }) {
 		port: /** @type {net.AddressInfo} */ (listener.address()).port,
 		counts: () => ({ ...counts }),
 		reset: () => Object.assign(counts, none()),
+		/** @param {number} ms for the chunks that arrive from then on */
 		setRtt: (ms) => (rtt = ms),
+		/** @returns {Promise<void>} once the listener and every connection are closed */
 		stop: () =>
 			new Promise((resolve) => {
 				for (const timer of timers) clearTimeout(timer);

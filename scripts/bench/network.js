@@ -45,7 +45,7 @@ function roundTrips({ connections, handshakes, requests }, tlsVersion) {
 	return connections + handshakes * (tlsVersion === 'TLSv1.2' ? 2 : 1) + requests;
 }
 
-/** @typedef {{ bench: import('./sandbox').BenchSandbox, proxy: import('./latency-proxy').LatencyProxy, pages: number }} Setup */
+/** @typedef {{ bench: import('./sandbox').BenchSandbox, proxy: Awaited<ReturnType<typeof startLatencyProxy>>, pages: number }} Setup */
 
 /**
  * A walk of a client through the setup's proxy, counted afresh.

@@ -12,7 +12,7 @@
 
 const { median } = require('simple-statistics');
 
-const { BUILDERS, TRADE_PACKAGES } = require('../../sandbox/data');
+const { BUILDERS, TRADE_PACKAGES, tenderIdFor } = require('../../sandbox/data');
 const { createRandom } = require('../../sandbox/random');
 const { fromBuild } = require('./runtime');
 
@@ -145,11 +145,7 @@ const bytesPerTender = (state) =>
  * @param {{ event: TriggerEvent, tracked: number, repetitions: number }} options
  */
 function measureTrigger({ event, tracked, repetitions }) {
-	const { stored, walk, expected } = scenario(
-		event,
-		tracked,
-		(n) => `tdr-${String(n).padStart(7, '0')}`,
-	);
+	const { stored, walk, expected } = scenario(event, tracked, tenderIdFor);
 	const now = () => {
 		const { user, system } = process.cpuUsage();
 		return { cpu: (user + system) / 1000, wall: performance.now() };

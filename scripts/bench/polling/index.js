@@ -3,17 +3,11 @@
 'use strict';
 
 /**
- * `npm run bench:polling`: the trigger in a real n8n when one partner credential serves many
- * companies. The packed package (the work tree, or SMP_E2E_TARBALL) in n8n 2.41.1, one workflow
- * per company holding only the trigger (new tenders, every minute), all on one credential, against
- * the sandbox with its real rate limit (100 requests per 5 minutes per client). After activation
- * it opens 25 tenders, each for a random company, then says which were announced once, twice or
- * never, how late, and the longest a company waited for a complete walk (figures.js).
- *
- *   POLLING_COMPANIES=30 POLLING_PROJECTS=60 POLLING_MINUTES=12 POLLING_SCHEDULER=durable npm run bench:polling
- *
- * The defaults are those but the scheduler, legacy. SMP_N8N_VERSION picks another installed n8n.
- * Ctrl-C stops everything it started.
+ * `npm run bench:polling` (its settings: docs/benchmarks.md): the trigger in a real n8n when one
+ * partner credential serves many companies, one workflow each holding only the trigger, against
+ * the sandbox with its real rate limit. After activation it opens 25 tenders, each for a random
+ * company, then says which were announced once, twice or never, how late, and the longest a
+ * company waited for a complete walk (figures.js).
  */
 
 const crypto = require('node:crypto');

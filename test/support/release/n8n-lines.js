@@ -67,11 +67,8 @@ function removeDir(dir) {
  * @returns {string[]} every .js file under dir, relative to it
  */
 function scriptsIn(dir) {
-	return fs
-		.readdirSync(dir, { recursive: true, withFileTypes: true })
-		.filter((entry) => entry.isFile() && entry.name.endsWith('.js'))
-		.map((entry) => path.relative(dir, path.join(entry.parentPath, entry.name)))
-		.sort();
+	const names = fs.readdirSync(dir, { recursive: true, encoding: 'utf8' });
+	return names.filter((name) => name.endsWith('.js')).sort();
 }
 
 /**

@@ -5,6 +5,8 @@ const fs = require('node:fs');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
 
+const { removeDir } = require('./n8n-lines');
+
 const root = join(__dirname, '..', '..', '..');
 const script = join(root, 'scripts', 'scan-package.js');
 
@@ -25,11 +27,6 @@ function scan(dir, leg) {
 
 function makeWorkDir() {
 	return fs.mkdtempSync(join(tmpdir(), 'smp-scan-'));
-}
-
-/** @param {string} dir */
-function removeDir(dir) {
-	fs.rmSync(dir, { recursive: true, force: true });
 }
 
 /**

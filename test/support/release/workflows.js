@@ -31,4 +31,4 @@ function validateText(text) {
 	}
 }
 
-module.exports = { root, readGithubFile, readWorkflow, validateText };
+module.exports = { readGithubFile, readWorkflow, validateText };

@@ -24,10 +24,8 @@ const parse = (file) => ts.createSourceFile(file, readText(file), ts.ScriptTarge
  * sorted, from the root
  */
 function codeUnder(dir) {
-	const full = path.join(ROOT, dir);
-	if (!fs.existsSync(full)) return [];
 	return fs
-		.readdirSync(full, { recursive: true, encoding: 'utf8' })
+		.readdirSync(path.join(ROOT, dir), { recursive: true, encoding: 'utf8' })
 		.map((name) => `${dir}/${name.split(path.sep).join('/')}`)
 		.filter((file) => /(?<!\.d)\.(js|ts)$/.test(file) && !/\/(node_modules|runtimes)\//.test(file))
 		.filter((file) => fs.statSync(path.join(ROOT, file)).isFile())

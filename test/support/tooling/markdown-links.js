@@ -121,14 +121,12 @@ function pathProblems(page, text) {
 /** @param {string} page from the root @returns {string[]} the paths in its code that name nothing */
 const missingPaths = (page) => pathProblems(page, fs.readFileSync(path.join(ROOT, page), 'utf8'));
 
-/** @param {string} entry a file or folder from the root @returns {string[]} files under it */
+/** @param {string} entry a file or folder from the root @returns {string[]} it, or what is under it */
 function filesUnder(entry) {
 	const full = path.join(ROOT, entry);
 	if (!fs.statSync(full).isDirectory()) return [entry];
-	return fs
-		.readdirSync(full)
-		.sort()
-		.flatMap((name) => filesUnder(path.join(entry, name)));
+	const names = fs.readdirSync(full, { recursive: true, encoding: 'utf8' });
+	return names.sort().map((name) => path.join(entry, name));
 }
 
 /** @returns {string[]} every page that is read as documentation */

@@ -93,12 +93,6 @@ describe.each(['2.40', '2.41'] as const)(
 			expect(JSON.parse(server.requests[0].get('filter') ?? '{}')).toEqual({ workflowId: 'wf' });
 		});
 
-		it('asks once when the first page is not full', async () => {
-			const server = fakeN8n(executions(40, 0), version);
-			expect(await clientOf(server).listExecutions('wf')).toHaveLength(40);
-			expect(server.requests).toHaveLength(1);
-		});
-
 		it('waits for more than 100 finished executions instead of throwing', async () => {
 			const server = fakeN8n(executions(150, 1), version);
 			const finished = await clientOf(server).waitForExecutions('wf', 149, 1_000);
