@@ -113,23 +113,6 @@ describe('a Retry-After longer than the API window', () => {
 			expect(resultsRequests()).toBe(2);
 		},
 	);
-
-	it('a refused probe pauses again, 5 minutes at most, and the next probe gets through', async () => {
-		useVirtualTime({ dateOnly: true });
-		answerResults(refused('86400'), refused('86400'));
-		const first = await run();
-		expect(first.error?.message).toMatch(BUDGET_MESSAGE);
-
-		advanceTime(PAST_THE_PAUSE_MS);
-		const second = await run();
-		expect(second.error?.message).toMatch(BUDGET_MESSAGE);
-		expect(resultsRequests()).toBe(2);
-
-		advanceTime(PAST_THE_PAUSE_MS);
-		const third = await run();
-		expect(third.error).toBeUndefined();
-		expect(resultsRequests()).toBe(3);
-	});
 });
 
 describe('the wait for a turn on the credential', () => {

@@ -128,4 +128,11 @@ describe('describeFilters: what the answer repeats of a model filter', () => {
 			`address contains ${'x'.repeat(100)}… (1,048,576 characters)`,
 		]);
 	});
+
+	it('repeats a value at its bound whole', () => {
+		const { locations = [] } = parseFilters({ locations: 'l'.repeat(MAX_ENTRY_LENGTH) });
+		expect(describeFilters({ locations }, '2030-03-01')).toEqual([
+			`address contains ${'l'.repeat(100)}`,
+		]);
+	});
 });

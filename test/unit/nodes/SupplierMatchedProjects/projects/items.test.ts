@@ -228,6 +228,26 @@ describe('shapeItems', () => {
 		expect(rows[3].matchedKeywords).toBe('x; y');
 	});
 
+	it('reads missing and null fields as unset, and a project without tenders gives no tender', () => {
+		const bare = [
+			{ projectId: 'bare' },
+			{ projectId: 'nulls', projectName: null, budget: null, consultants: null, tenders: null },
+			{
+				projectId: 'null-tender',
+				tenderingSubcontractors: null,
+				tenders: [{ id: 't-null', builder: null, matchedKeywords: null, quotesDueAt: null }],
+			},
+			project({ projectId: 'no-tenders', tenders: [] }),
+		] as unknown as Project[];
+		const rows = shapeItems(bare, { output: 'projects', simplify: true });
+		expect(rows.map((row) => row.tenderCount)).toEqual([0, 0, 1, 0]);
+		const tenders = shapeItems(bare, { output: 'tenders', simplify: true });
+		expect(tenders.map((row) => [row.tenderId, row.builderName, row.projectBudgetLow])).toEqual([
+			['t-null', null, null],
+		]);
+		expect(shapeItems(bare, { output: 'tenders', simplify: false })).toHaveLength(1);
+	});
+
 	it('simplifies projects too', () => {
 		expect(shapeItems(two, { output: 'projects', simplify: true })[1]).toMatchObject({
 			projectId: 'p2',

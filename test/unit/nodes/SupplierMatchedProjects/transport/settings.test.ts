@@ -47,8 +47,15 @@ describe('readSettings', () => {
 			{ baseUrl: 'api.test' },
 			'The credential\'s Base URL "api.test" is not an http:// or https:// address',
 		],
+		[
+			{ authUrl: 'a.test' },
+			'Auth URL "a.test" is not an http:// or https:// address: enter the full',
+		],
+		[{ baseUrl: 'u:p@api.test' }, 'Base URL "***@api.test" is not an http:// or https://'],
 		[{ baseUrl: 'https://b.test?x=1' }, 'has a query or fragment'],
+		[{ authUrl: 'https://a.test?' }, 'Auth URL "https://a.test?" has a query or fragment'],
 		[{ authUrl: '   ' }, "The credential's Auth URL is empty"],
+		[{ baseUrl: '  ' }, "The credential's Base URL is empty: enter the address issued"],
 		[{ clientId: '' }, "The credential's Client ID is empty"],
 		[{ clientSecret: ' ' }, "The credential's Client Secret is empty"],
 	])('refuses %j with a clear message', (override, message) => {
