@@ -73,56 +73,21 @@ describe('the Test button', () => {
 		]);
 	});
 
-	const REJECTED = 'The token issuer rejected the client ID or client secret (invalid_client)';
-	/** Each case: the fields it changes (the address it names, if any) and the whole answer's message. */
-	it.each<
-		[string, () => Promise<[ICredentialDataDecryptedObject, string?]>, (url?: string) => string]
-	>([
-		['a wrong client secret', async () => [{ clientSecret: 'wrong' }], () => REJECTED],
-		['an unknown client ID', async () => [{ clientId: 'nobody' }], () => REJECTED],
+	/** Each case: the fields it changes and the whole answer's message. */
+	it.each<[string, () => Promise<ICredentialDataDecryptedObject>, string]>([
 		[
-			'a missing scope',
-			async () => [{ ...SANDBOX_FIXTURES.noScopeClient }],
-			() =>
-				'The token issuer refused the scope "speci-finder/read" for this client (invalid_scope)',
-		],
-		[
-			'a wrong Auth URL: no token endpoint there',
-			async () => [{ authUrl: `${sandbox.url}/wrong` }],
-			() => `No token endpoint answered at ${sandbox.url}/wrong/oauth2/token (HTTP 404)`,
-		],
-		[
-			'an Auth URL answering with a web page',
-			async () => {
-				sandbox.injectFault({ kind: 'html', on: 'token', status: 200 });
-				return [{}];
-			},
-			() =>
-				`The address ${sandbox.url}/oauth2/token answered with something other than JSON, not an OAuth token`,
-		],
-		[
-			'a wrong Auth URL: nothing listening',
-			async () => {
-				const url = await closedPortUrl();
-				return [{ authUrl: url }, url];
-			},
-			(url) => `Could not reach the token issuer at ${url}: the connection was refused`,
+			'a wrong client secret',
+			async () => ({ clientSecret: 'wrong' }),
+			'The token issuer rejected the client ID or client secret (invalid_client)',
 		],
 		// n8n's tester reports the bare network code for the test request itself.
 		[
 			"nothing listening at the Base URL (n8n's own code)",
-			async () => [{ baseUrl: await closedPortUrl() }],
-			() => 'ECONNREFUSED',
-		],
-		[
-			'an address that is not http(s)',
-			async () => [{ baseUrl: 'ftp://files.example' }],
-			() =>
-				'The credential\'s Base URL "ftp://files.example" is not an http:// or https:// address: enter the full address, for example https://api.example.com',
+			async () => ({ baseUrl: await closedPortUrl() }),
+			'ECONNREFUSED',
 		],
 	])('tells %s apart', async (_case, fields, message) => {
-		const [overrides, url] = await fields();
-		expect(await test(overrides)).toEqual({ status: 'Error', message: message(url) });
+		expect(await test(await fields())).toEqual({ status: 'Error', message });
 	});
 
 	it('tells a wrong Base URL apart: no API there', async () => {

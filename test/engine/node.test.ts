@@ -118,29 +118,6 @@ describe('paging', () => {
 		expect(scope.isDone()).toBe(true);
 		expectNoLeak(result);
 	});
-
-	it('stops exactly at the limit across a page boundary', async () => {
-		const all = projects(300);
-		tokenEndpoint();
-		const scope = results({ limit: '100' })
-			.reply(200, page(all.slice(0, 100), 'next'))
-			.get(RESULTS)
-			.query({ limit: '30', cursor: 'next' })
-			.reply(200, page(all.slice(100, 130), 'after'));
-
-		const result = await run({ returnAll: false, limit: 130 });
-
-		expect(json(result).map((p) => p.projectId)).toEqual(all.slice(0, 130).map((p) => p.projectId));
-		expect(scope.isDone()).toBe(true);
-	});
-
-	it('returns no items, and no error, when nothing matches', async () => {
-		tokenEndpoint();
-		const scope = results().reply(200, page([]));
-		const result = await run({ returnAll: true });
-		expect(json(result)).toEqual([]);
-		expect(scope.isDone()).toBe(true);
-	});
 });
 
 describe('router', () => {
@@ -221,49 +198,6 @@ describe('filters', () => {
 		expect(json(result).map((p) => p.projectId)).toEqual(['b', 'd', 'e']);
 		expect(scope.isDone()).toBe(true);
 	});
-
-	it('keeps a project with all its tenders by budget, and the passing tenders by builder', async () => {
-		const byBuilder = (id: string, name: string) =>
-			tender({ id, builder: { name, website: null } });
-		tokenEndpoint();
-		const scope = results({ limit: '100' }).reply(
-			200,
-			page([
-				project({
-					projectId: 'big',
-					budget: { low: 20_000_000, high: null },
-					tenders: [byBuilder('b1', 'Acme'), byBuilder('b2', 'Zenith')],
-				}),
-				project({
-					projectId: 'small',
-					budget: { low: 0, high: 50_000 },
-					tenders: [byBuilder('s1', 'Acme')],
-				}),
-				project({ projectId: 'unknown', budget: null, tenders: [byBuilder('u1', 'ACME')] }),
-			]),
-		);
-
-		const result = await run({
-			returnAll: true,
-			output: 'tenders',
-			simplify: true,
-			filters: { budgetAtLeast: 1_000_000, projectsWithoutBudget: 'keep', builders: 'acme' },
-		});
-
-		expect(json(result).map((row) => [row.projectId, row.tenderId])).toEqual([
-			['big', 'b1'],
-			['unknown', 'u1'],
-		]);
-		expect(scope.isDone()).toBe(true);
-	});
-
-	it('refuses an empty word in a list before any request, naming the field and the item', async () => {
-		const result = await run({ filters: { locations: 'NSW,,VIC' } });
-		expect(result.error?.message).toBe(
-			'Location filter: "NSW,,VIC" has an empty entry; remove the extra comma or enter words or postcodes between the commas',
-		);
-		expect(result.error?.context?.itemIndex).toBe(0);
-	});
 });
 
 describe('items', () => {
@@ -337,27 +271,6 @@ describe('API errors', () => {
 
 	it.each([
 		[
-			400,
-			'CLIENT_ID_HEADER_MISSING',
-			1,
-			'The API did not receive the x-service-client-id header (CLIENT_ID_HEADER_MISSING)',
-			'proxy',
-		],
-		[
-			400,
-			'INVALID_LIMIT',
-			1,
-			'The API rejected the request for company "company-1" as invalid (HTTP 400, INVALID_LIMIT)',
-			'Check the Company ID',
-		],
-		[
-			401,
-			'CLIENT_ID_HEADER_MISMATCH',
-			2,
-			'The credential\'s Client ID "client-1" is not the client the access token was issued to (CLIENT_ID_HEADER_MISMATCH)',
-			'issued together',
-		],
-		[
 			401,
 			'Unauthorised',
 			2,
@@ -372,24 +285,10 @@ describe('API errors', () => {
 			'speci-finder/read',
 		],
 		[
-			404,
-			'NOT_FOUND',
-			1,
-			`No Supplier Matched-Projects API answered at ${API} (HTTP 404)`,
-			'Base URL',
-		],
-		[
 			500,
 			'INTERNAL_SERVER_ERROR',
 			5,
 			'The API failed on its side after 5 attempts (INTERNAL_SERVER_ERROR)',
-			'again later',
-		],
-		[
-			502,
-			'FETCH_FAILED',
-			5,
-			'The API failed on its side after 5 attempts (FETCH_FAILED)',
 			'again later',
 		],
 	])(
@@ -412,24 +311,6 @@ describe('API errors', () => {
 			expectNoLeak(result);
 		},
 	);
-
-	it('gives up on a 429 at once with the budget message when Retry-After asks for more than it will wait', async () => {
-		tokenEndpoint();
-		const scope = nock(API)
-			.get(RESULTS)
-			.query(true)
-			.reply(429, { code: 'RATE_LIMITED', message: 'slow down' }, { 'Retry-After': '3600' });
-		const started = Date.now();
-		const result = await run({});
-		expect(Date.now() - started).toBeLessThan(5000);
-		// Retry-After (5 minutes at most) plus the random spread of up to one slot (3 s) that keeps
-		// processes apart.
-		expect(result.error?.message).toMatch(
-			/^This credential has used its 100 requests per 5 minutes, counted by the API across every n8n process that uses it; the next one is allowed in 30[0-3] s$/,
-		);
-		expect(result.error?.description).toContain('Run the workflow later');
-		expect(scope.isDone()).toBe(true);
-	});
 
 	it('blanks out a token or secret the API echoes in its error', async () => {
 		tokenEndpoint(2);
@@ -483,25 +364,11 @@ describe('token failures', () => {
 
 	it.each([
 		[
-			'400 invalid_scope',
-			400,
-			{ error: 'invalid_scope', error_description: 'the application is not granted it' },
-			'The token issuer refused the scope "speci-finder/read" for this client (invalid_scope)',
-			'Ask the operator to grant speci-finder/read to client "client-1"',
-		],
-		[
 			'401 invalid_client',
 			401,
 			{ error: 'invalid_client' },
 			'The token issuer rejected the client ID or client secret (invalid_client)',
 			"Check the credential's Client ID and Client Secret",
-		],
-		[
-			'404 from a web server',
-			404,
-			'<html>Not Found</html>',
-			`No token endpoint answered at ${AUTH}/oauth2/token (HTTP 404)`,
-			"Check the credential's Auth URL",
 		],
 		[
 			'200 with a login page',
@@ -541,21 +408,6 @@ describe('token failures', () => {
 		expect(token.isDone()).toBe(true);
 		expectNoLeak(result);
 	});
-
-	it('an issuer that cannot be reached: retried, declared as passing on its own', async () => {
-		const token = nock(AUTH)
-			.post('/oauth2/token')
-			.times(5)
-			.replyWithError(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }));
-		const result = await run({});
-		expect(result.error?.message).toBe(
-			`Could not reach the token issuer at ${AUTH}: the connection was refused`,
-		);
-		expect(result.error?.description).toContain("Check the credential's Auth URL");
-		expect(result.error).toMatchObject({ failure: { cause: 'temporarily-unavailable' } });
-		expect(token.isDone()).toBe(true);
-		expectNoLeak(result);
-	});
 });
 
 describe('retries', () => {
@@ -563,14 +415,11 @@ describe('retries', () => {
 		start({ baseDelayMs: 5 });
 	});
 
-	it.each([
-		['FETCH_FAILED', 502],
-		['INTERNAL_SERVER_ERROR', 500],
-	])('retries %s with backoff and then succeeds', async (code, status) => {
+	it('retries a 502 with backoff and then succeeds', async () => {
 		tokenEndpoint();
 		const scope = results()
 			.times(2)
-			.reply(status, { code, message: 'downstream' })
+			.reply(502, { code: 'FETCH_FAILED', message: 'downstream' })
 			.get(RESULTS)
 			.query(true)
 			.reply(200, page([project({ projectId: 'after-retry' })]));
@@ -585,22 +434,12 @@ describe('retries', () => {
 		});
 		afterEach(() => jest.useRealTimers());
 
-		/** Each case: the Retry-After header for a time, and the earliest the retry may go. */
-		it.each<[string, (now: number) => [string, number]]>([
-			['as many seconds as it says', (now) => ['1', now + 1000]],
-			[
-				'until the HTTP date it gives',
-				(now) => {
-					const at = Math.ceil((now + 1500) / 1000) * 1000;
-					return [new Date(at).toUTCString(), at];
-				},
-			],
-		])('waits for Retry-After %s', async (_case, retryAfter) => {
+		it('waits for Retry-After as many seconds as it says', async () => {
 			tokenEndpoint();
-			const [header, earliest] = retryAfter(Date.now());
+			const earliest = Date.now() + 1000;
 			let secondAt = 0;
 			const scope = results()
-				.reply(429, { code: 'RATE_LIMITED', message: 'wait' }, { 'Retry-After': header })
+				.reply(429, { code: 'RATE_LIMITED', message: 'wait' }, { 'Retry-After': '1' })
 				.get(RESULTS)
 				.query(true)
 				.reply(() => {
@@ -624,15 +463,6 @@ describe('retries', () => {
 		);
 		expect(scope.isDone()).toBe(true);
 	});
-
-	it('retries when the token issuer fails for a moment', async () => {
-		const failing = nock(AUTH).post('/oauth2/token').reply(503, 'busy');
-		tokenEndpoint();
-		const scope = results().reply(200, page([project({ projectId: 'x' })]));
-		expect(json(await run({}))).toHaveLength(1);
-		expect(failing.isDone()).toBe(true);
-		expect(scope.isDone()).toBe(true);
-	});
 });
 
 describe('token handling', () => {
@@ -650,79 +480,9 @@ describe('token handling', () => {
 		expect(third.isDone()).toBe(true);
 		expect(issued).toEqual(['token-1', 'token-2']);
 	});
-
-	it('refreshes the token about 60 s before it expires', async () => {
-		const start = Date.now();
-		const clock = jest.spyOn(Date, 'now');
-		try {
-			tokenEndpoint(2);
-			const withFirst = results(true, 'token-1').times(2).reply(200, page([]));
-			const withSecond = results(true, 'token-2').reply(200, page([]));
-			clock.mockReturnValue(start);
-			json(await run({}));
-			clock.mockReturnValue(start + 3600_000 - 61_000);
-			json(await run({}));
-			clock.mockReturnValue(start + 3600_000 - 59_000);
-			json(await run({}));
-			expect(issued).toEqual(['token-1', 'token-2']);
-			expect(withFirst.isDone()).toBe(true);
-			expect(withSecond.isDone()).toBe(true);
-		} finally {
-			clock.mockRestore();
-		}
-	});
-
-	it('shares one token request between concurrent executions', async () => {
-		const token = nock(AUTH)
-			.post('/oauth2/token')
-			.delay(200)
-			.reply(200, { access_token: 'shared-token', token_type: 'Bearer', expires_in: 3600 });
-		issued.push('shared-token');
-		const scope = nock(API)
-			.matchHeader('authorization', 'Bearer shared-token')
-			.get(RESULTS)
-			.query(true)
-			.times(4)
-			.reply(200, page([project()]));
-		const results = await Promise.all([run({}), run({}), run({}), run({})]);
-		for (const result of results) expect(json(result)).toHaveLength(1);
-		expect(token.isDone()).toBe(true);
-		expect(scope.isDone()).toBe(true);
-	});
 });
 
 describe('concurrent executions', () => {
-	it('walk the pages on one credential in turns', async () => {
-		tokenEndpoint();
-		const order: string[] = [];
-		const company = (name: string) => `/api/supplier/v1/companies/${name}/speci-finder/results`;
-		const scope = api();
-		for (const name of ['a', 'b']) {
-			scope
-				.get(company(name))
-				.query({ limit: '100' })
-				.delay(30)
-				.reply(() => {
-					order.push(`${name}1`);
-					return [200, page([project()], 'next')];
-				})
-				.get(company(name))
-				.query({ limit: '100', cursor: 'next' })
-				.reply(() => {
-					order.push(`${name}2`);
-					return [200, page([project()])];
-				});
-		}
-		const [a, b] = await Promise.all([
-			run({ companyId: 'a', returnAll: true }),
-			run({ companyId: 'b', returnAll: true }),
-		]);
-		expect(json(a)).toHaveLength(2);
-		expect(json(b)).toHaveLength(2);
-		expect(order.join(' ')).toMatch(/^(a1 a2 b1 b2|b1 b2 a1 a2)$/);
-		expect(scope.isDone()).toBe(true);
-	});
-
 	it('walk one after another, and one whose turn cannot come within 2 minutes stops in the queue', async () => {
 		useVirtualTime();
 		tokenEndpoint();

@@ -1,9 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import {
-	readTriggerState,
-	RETENTION_DAYS,
-} from '../../nodes/SupplierMatchedProjects/trigger/state';
+import { readTriggerState } from '../../nodes/SupplierMatchedProjects/trigger/state';
 import { advanceTime, isoDay } from '../support/engine/clock';
 import type { PollHarness, PollOutcome } from '../support/harness';
 import { closedPort } from '../support/reliability/server';
@@ -186,23 +183,6 @@ describe('failures of the credential', () => {
 			() => 'The token issuer rejected the client ID or client secret (invalid_client)',
 			"Check the credential's Client ID and Client Secret",
 		],
-		[
-			'the issuer refuses the scope (400 invalid_scope)',
-			() => world.useCredential({ scope: 'speci-finder/write' }),
-			() =>
-				'The token issuer refused the scope "speci-finder/write" for this client (invalid_scope)',
-			'Ask the operator to grant speci-finder/read to client "sandbox-client"',
-		],
-		[
-			'the issuer answers with a web page instead of a token',
-			() => {
-				world.sandbox.revokeTokens();
-				world.sandbox.injectFault({ kind: 'html', on: 'token', status: 200 });
-			},
-			() =>
-				`The address ${world.sandbox.url}/oauth2/token answered with something other than JSON, not an OAuth token`,
-			"Check the credential's Auth URL",
-		],
 	])(
 		'reports a failed poll when %s, and catches up once it is fixed',
 		async (_case, arrange, message, fix) => {
@@ -223,30 +203,17 @@ describe('failures of the credential', () => {
 		},
 	);
 
-	it.each([
-		{
-			what: 'the issuer failed on every try (HTTP 500)',
-			breakIt: async () => {
-				world.sandbox.revokeTokens();
-				world.sandbox.injectFault({ kind: 'serverError', on: 'token', times: 5 });
-				return `The token issuer at ${world.sandbox.url} is not available right now (HTTP 500)`;
-			},
-		},
-		{
-			what: 'whose issuer could not be reached',
-			breakIt: async () => {
-				const nowhere = `http://127.0.0.1:${await closedPort()}`;
-				world.useCredential({ authUrl: nowhere });
-				return `Could not reach the token issuer at ${nowhere}: the connection was refused`;
-			},
-		},
-	])('only logs a poll $what, and catches up', async ({ breakIt }) => {
+	it('only logs a poll whose issuer could not be reached, and catches up', async () => {
 		const trigger = await world.activeTrigger();
 		const before = trigger.memory();
-		const skipped = await breakIt();
+		const nowhere = `http://127.0.0.1:${await closedPort()}`;
+		world.useCredential({ authUrl: nowhere });
 		const opened = world.sandbox.openTender();
 		expect(await pollLater(trigger)).toEqual({ kind: 'nothing' });
-		expectSkipped(trigger, skipped);
+		expectSkipped(
+			trigger,
+			`Could not reach the token issuer at ${nowhere}: the connection was refused`,
+		);
 		expect(trigger.memory()).toEqual(before);
 		world.useCredential();
 		expect(await newIdsOf(trigger)).toEqual([opened.id]);
@@ -262,18 +229,6 @@ describe('restarts (only what n8n saved survives)', () => {
 		const items = emitted(await trigger.restart());
 		expect(emittedTenderIds(items)).toEqual([opened.id]);
 		expect(await newIdsOf(trigger)).toEqual([]);
-	});
-
-	it('forgets a tender unlisted for the retention period, then emits it as new if it returns', async () => {
-		const gone = world.sandbox.openTender({ quotesDueAt: isoDay(10) });
-		const trigger = await world.activeTrigger();
-		world.sandbox.updateTender(gone.id, { quotesDueAt: isoDay(400) });
-		expect(await newIdsOf(trigger, 24 * 60)).toEqual([]);
-		advanceTime((RETENTION_DAYS + 1) * DAY_MS);
-		expect(await newIdsOf(trigger)).toEqual([]);
-		expect(trackedIds(trigger.memory())).toEqual([]);
-		world.sandbox.updateTender(gone.id, { quotesDueAt: isoDay(5) });
-		expect(await newIdsOf(trigger)).toEqual([gone.id]);
 	});
 
 	it('marks a tender the filters leave out as seen only once it passes them and is emitted', async () => {
@@ -355,20 +310,6 @@ describe('updates (New or Updated Tender)', () => {
 		});
 		expect(Object.keys(updated ?? {})).toEqual(Object.keys(added ?? {}));
 	});
-
-	it('gives a project that gains a tender under a second builder one item with only that tender', async () => {
-		const first = world.sandbox.openTender({ builder: 'Tōtara Projects' });
-		const trigger = await world.activeTrigger({ event: 'newOrUpdatedTender', output: 'projects' });
-		const second = world.sandbox.addTenderUnderBuilder(first.projectId, 'Bluegum Builders');
-		const items = emitted(await pollLater(trigger));
-		const [item] = jsonOf(items);
-		expect(items).toHaveLength(1);
-		expect(item).toMatchObject({ event: 'newTender', projectId: first.projectId });
-		expect(item.tenders).toEqual([
-			expect.objectContaining({ event: 'newTender', id: second.id, builder: second.builder }),
-		]);
-		expect(await newIdsOf(trigger)).toEqual([]);
-	});
 });
 
 describe('parameters', () => {
@@ -424,53 +365,10 @@ describe('Quotes Due Soon', () => {
 		expect(await newIdsOf(trigger, 24 * 60)).toEqual([]);
 	});
 
-	it('reads the option given by an expression as its words say, and refuses one that is neither', async () => {
+	it('reads the option given by an expression as its words say', async () => {
 		world.sandbox.openTender({ quotesDueAt: isoDay(1) });
 		const off = dueSoon({ options: { emitOpenOnFirstRun: '={{ "no" }}' } });
 		expect(await off.activate()).toEqual({ kind: 'nothing' });
-		const unclear = dueSoon({ options: { emitOpenOnFirstRun: '={{ "maybe" }}' } });
-		await expect(unclear.activate()).rejects.toThrow(
-			'Emit Open Tenders on First Run must be true or false (got "maybe")',
-		);
-	});
-
-	it('announces a tender again when its date moves later and comes inside the window, naming the previous date', async () => {
-		const trigger = dueSoon();
-		await trigger.activate();
-		const tender = world.sandbox.openTender({ quotesDueAt: isoDay(1) });
-		expect(await newIdsOf(trigger)).toEqual([tender.id]);
-		const first = isoDay(1);
-		world.sandbox.redateTender(tender.id, 10);
-		expect(await newIdsOf(trigger, 24 * 60)).toEqual([]);
-		expect(await newIdsOf(trigger, 5 * 24 * 60)).toEqual([]);
-		// A week after the first reminder the new date is three days away.
-		const items = emitted(await pollLater(trigger, 24 * 60));
-		expect(jsonOf(items)).toEqual([
-			expect.objectContaining({
-				event: 'quotesDueSoon',
-				id: tender.id,
-				daysLeft: 3,
-				previousQuotesDueAt: first,
-			}),
-		]);
-		// Earlier by a day: a new date inside the window, announced; then back to the date already
-		// announced: not again.
-		world.sandbox.redateTender(tender.id, 2);
-		expect(await newIdsOf(trigger)).toEqual([tender.id]);
-		world.sandbox.redateTender(tender.id, 3);
-		expect(await newIdsOf(trigger)).toEqual([]);
-	});
-
-	it('never announces a tender that closes before its reminder or has no due date', async () => {
-		const closing = world.sandbox.openTender({ quotesDueAt: isoDay(6) });
-		world.sandbox.openTender({ quotesDueAt: null });
-		const trigger = dueSoon();
-		await trigger.activate();
-		world.sandbox.closeTender(closing.id);
-		advanceTime(4 * DAY_MS);
-		expect(await newIdsOf(trigger)).toEqual([]);
-		expect(await newIdsOf(trigger, 24 * 60)).toEqual([]);
-		expect(trackedIds(trigger.memory())).toEqual([]);
 	});
 
 	it("counts days in the workflow's time zone: due tomorrow in UTC is due today in Auckland first", async () => {
@@ -489,24 +387,6 @@ describe('Quotes Due Soon', () => {
 		advanceTime(13 * 60 * MINUTE_MS);
 		expect(await newIdsOf(utc, 0)).toEqual([tender.id]);
 		expect(await newIdsOf(auckland, 0)).toEqual([]);
-	});
-
-	it('gives simplified rows the columns of the other events plus daysLeft and previousQuotesDueAt', async () => {
-		const trigger = dueSoon({ simplify: true });
-		await trigger.activate();
-		const tender = world.sandbox.openTender({ quotesDueAt: isoDay(2) });
-		const items = emitted(await pollLater(trigger));
-		const [row] = jsonOf(items);
-		expect(row).toMatchObject({
-			event: 'quotesDueSoon',
-			tenderId: tender.id,
-			quotesDueAt: isoDay(2),
-			daysLeft: 2,
-			previousQuotesDueAt: null,
-		});
-		expect(Object.values(row).every((value) => value === null || typeof value !== 'object')).toBe(
-			true,
-		);
 	});
 
 	it('shows only tenders inside the window as the test event, or says there are none', async () => {
