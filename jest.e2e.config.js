@@ -1,13 +1,15 @@
 /**
- * The real-n8n suites: the packed package inside a real n8n (`npm run test:e2e`, the e2e suite;
- * scripts/e2e/run.js picks another suite's files by `--testMatch`). Each test file starts one n8n
- * for its tests, which run in band and in file order; the global setup installs n8n (cached) and
- * builds the tarball before any test timer starts.
+ * The real-n8n suites, the browser's too: the packed package inside a real n8n (`npm run
+ * test:e2e`, the e2e suite; scripts/e2e/run.js picks another suite's files by `--testMatch`). Each
+ * test file starts one n8n for its tests, which run in band and in file order; the global setup
+ * installs n8n (cached) and builds the tarball before any test timer starts.
  * @type {import('jest').Config}
  */
 module.exports = {
 	testEnvironment: 'node',
-	roots: ['e2e', 'e2e-compat', 'e2e-mcp', 'e2e-queue'].map((folder) => `<rootDir>/test/${folder}`),
+	roots: ['e2e', 'e2e-browser', 'e2e-compat', 'e2e-mcp', 'e2e-queue'].map(
+		(folder) => `<rootDir>/test/${folder}`,
+	),
 	testMatch: ['<rootDir>/test/e2e/*.test.ts'],
 	// Types are checked by `npm run typecheck`; swc only strips them, as in `npm test`.
 	transform: require('./jest.config.js').transform,

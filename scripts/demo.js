@@ -33,7 +33,6 @@ const logger = {
 const say = logger.log;
 
 /**
- * How to reach what the demo started.
  * @param {{ n8n: { baseUrl: string, logFile: string }, owner: { email: string, password: string }, sandbox: { url: string }, everySeconds: number, filesDir: string, mailDir: string }} where
  */
 function printWelcome(where) {

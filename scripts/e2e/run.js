@@ -5,7 +5,7 @@
 /**
  * `npm run test:e2e[:queue|:compat|:mcp|:scheduler|:browser]`: one real-n8n suite through jest
  * (jest.e2e.config.js, whose global setup installs n8n if needed and packs the package; the flag
- * picks the suite's folders), closing with the one line CI reads: `e2e queue: N passed, N failed`.
+ * picks the suite's files), closing with the one line CI reads: `e2e queue: N passed, N failed`.
  * Other arguments go to jest.
  */
 
@@ -18,7 +18,7 @@ const { selectedN8nVersion } = require('../n8n/install');
 const { exited, onShutdown } = require('../n8n/processes');
 
 const root = path.resolve(__dirname, '..', '..');
-/** @type {Record<string, { label: string, config?: string, testMatch?: string[], files?: string[] }>} */
+/** @type {Record<string, { label: string, testMatch?: string[], files?: string[] }>} */
 const SUITES = {
 	'--queue': { label: 'e2e queue', testMatch: ['test/e2e-queue/*.test.ts'] },
 	// The e2e suite's redirect file too: a credential must stay with its origin on every line.
@@ -28,7 +28,7 @@ const SUITES = {
 	},
 	'--mcp': { label: 'e2e mcp', testMatch: ['test/e2e-mcp/*.test.ts'] },
 	// The editor in Debian's headless Chromium, as a user drives it; also takes docs/screenshots.
-	'--browser': { label: 'e2e browser', config: 'jest.e2e-browser.config.js' },
+	'--browser': { label: 'e2e browser', testMatch: ['test/e2e-browser/*.test.ts'] },
 	// The durable scheduler's file alone, so that CI can run it beside the rest.
 	'--scheduler': { label: 'e2e scheduler', files: ['test/e2e/durable-scheduler.test.ts'] },
 };
@@ -43,7 +43,7 @@ const jest = spawn(
 	process.execPath,
 	[
 		require.resolve('jest/bin/jest'),
-		...['--config', path.join(root, suite.config ?? 'jest.e2e.config.js')],
+		...['--config', path.join(root, 'jest.e2e.config.js')],
 		...(suite.testMatch ?? []).flatMap((glob) => ['--testMatch', `<rootDir>/${glob}`]),
 		...['--runInBand', '--ci', '--json', `--outputFile=${resultsFile}`],
 		...process.argv.slice(2).filter((argument) => !(argument in SUITES)),

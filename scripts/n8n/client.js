@@ -55,9 +55,7 @@ class N8nClient {
 
 	/**
 	 * A request as the editor sends it, with the session cookie it keeps.
-	 * @param {string} method
-	 * @param {string} route e.g. `/rest/workflows`
-	 * @param {unknown} [body]
+	 * @param {string} method @param {string} route e.g. `/rest/workflows` @param {unknown} [body]
 	 * @returns {Promise<any>} the JSON answer (or its text)
 	 */
 	async request(method, route, body) {
@@ -83,8 +81,7 @@ class N8nClient {
 	}
 
 	/**
-	 * @param {string} method
-	 * @param {string} route path under /rest, e.g. `/workflows`
+	 * @param {string} method @param {string} route under /rest, e.g. `/workflows`
 	 * @param {unknown} [body]
 	 * @returns {Promise<any>} the `data` member of n8n's JSON answer
 	 */
@@ -93,10 +90,7 @@ class N8nClient {
 		return parsed && typeof parsed === 'object' && 'data' in parsed ? parsed.data : parsed;
 	}
 
-	/**
-	 * Creates the instance owner (the first-run form of the editor) and keeps its session.
-	 * @param {Owner} owner
-	 */
+	/** Creates the owner (the editor's first-run form) and keeps its session. @param {Owner} owner */
 	async setupOwner(owner) {
 		return await this.rest('POST', '/owner/setup', owner);
 	}
@@ -117,8 +111,7 @@ class N8nClient {
 	/**
 	 * Publishes (activates) the workflow's current version, as the editor's Publish button does,
 	 * and waits until its triggers are live.
-	 * @param {string} workflowId
-	 * @param {number} [timeoutMs]
+	 * @param {string} workflowId @param {number} [timeoutMs]
 	 */
 	async activateWorkflow(workflowId, timeoutMs = 60000) {
 		const route = `/workflows/${encodeURIComponent(workflowId)}`;
@@ -156,10 +149,8 @@ class N8nClient {
 
 	/**
 	 * Starts a manual run of a saved workflow from one of its triggers (the editor's "Execute
-	 * workflow" button) and returns the execution's id.
-	 * @param {string} workflowId
-	 * @param {string} triggerName
-	 * @returns {Promise<string>}
+	 * workflow" button).
+	 * @param {string} workflowId @param {string} triggerName @returns {Promise<string>} its id
 	 */
 	async runManually(workflowId, triggerName) {
 		const started = await this.rest('POST', `/workflows/${encodeURIComponent(workflowId)}/run`, {
@@ -225,9 +216,7 @@ class N8nClient {
 
 	/**
 	 * Waits until the workflow has at least `count` finished executions, or the time is up.
-	 * @param {string} workflowId
-	 * @param {number} count
-	 * @param {number} timeoutMs
+	 * @param {string} workflowId @param {number} count @param {number} timeoutMs
 	 * @returns {Promise<ExecutionSummary[]>} the finished ones, newest first
 	 */
 	async waitForExecutions(workflowId, count, timeoutMs) {
@@ -244,8 +233,7 @@ class N8nClient {
 	/**
 	 * Calls a production webhook of an active workflow.
 	 * @param {string} pathName
-	 * @param {{ method?: string, json?: unknown, timeoutMs?: number }} [init] `json`: sent as the
-	 *   body (method POST unless given)
+	 * @param {{ method?: string, json?: unknown, timeoutMs?: number }} [init] json: the body (POST)
 	 * @returns {Promise<{ status: number, body: unknown, ms: number }>} the body parsed when it is JSON
 	 */
 	async callWebhook(pathName, init = {}) {
@@ -263,10 +251,7 @@ class N8nClient {
 		return { status: response.status, body, ms: Date.now() - started };
 	}
 
-	/**
-	 * @param {string} executionId
-	 * @returns {Promise<ExecutionDetail>}
-	 */
+	/** @param {string} executionId @returns {Promise<ExecutionDetail>} */
 	async getExecution(executionId) {
 		const execution = await this.rest('GET', `/executions/${encodeURIComponent(executionId)}`);
 		const data = /** @type {any} */ (
@@ -284,9 +269,7 @@ class N8nClient {
 
 /**
  * The JSON items a node produced on its first output in its last run of an execution.
- * @param {ExecutionDetail} execution
- * @param {string} nodeName
- * @returns {Record<string, unknown>[]}
+ * @param {ExecutionDetail} execution @param {string} nodeName @returns {Record<string, unknown>[]}
  */
 function outputItems(execution, nodeName) {
 	const runs = execution.runData[nodeName];

@@ -27,10 +27,7 @@ const EXAMPLE_IDS = Object.freeze({
  * @typedef {{ id: string, name: string, nodes: { name: string, type: string, webhookId?: string, parameters: Record<string, unknown>, disabled?: boolean }[], [key: string]: unknown }} WorkflowJson
  */
 
-/**
- * @param {string} dir
- * @returns {any[]} every workflow (.json file) in dir, by file name
- */
+/** @param {string} dir @returns {any[]} every workflow (.json file) in dir, by file name */
 function workflowsIn(dir) {
 	return fs
 		.readdirSync(dir)
@@ -40,10 +37,9 @@ function workflowsIn(dir) {
 }
 
 /**
- * Every example, with the folder the spreadsheet is written to moved to `filesDir` (one n8n may
- * write to here). Only the write node's path changes: the notes still name the default folder.
- * @param {{ filesDir: string }} options
- * @returns {WorkflowJson[]}
+ * Every example, its spreadsheet written to `filesDir` (one n8n may write to here). Only the write
+ * node's path changes: the notes still name the default folder.
+ * @param {{ filesDir: string }} options @returns {WorkflowJson[]}
  */
 function loadExamples(options) {
 	return workflowsIn(EXAMPLES_DIR).map((/** @type {WorkflowJson} */ workflow) => {

@@ -17,16 +17,12 @@ const { isAlive, runOrThrow } = require('./processes');
 
 /** n8n 2.38+ refuses to start on Node 20; Node 24 ships on npm as the package `node`. */
 const NODE_VERSION = '24.21.0';
-/**
- * Bumped whenever the install recipe below or a manifest in runtimes/ changes what gets
- * installed, so caches made before are redone. Part of the folder name, with the versions.
- */
+/** In the cache's folder names: bumped when the recipe below or a runtimes/ manifest changes. */
 const RECIPE = 2;
 
 /**
  * One folder per supported n8n version with the package.json and package-lock.json of its install
- * (`npm install --package-lock-only`): the lock pins n8n's ~2,400 packages to versions known to
- * install from the registry, so a fresh machine gets the tree that was tested.
+ * (`npm install --package-lock-only`): a fresh machine gets the ~2,400 packages that were tested.
  */
 const RUNTIMES_DIR = path.join(__dirname, 'runtimes');
 
@@ -41,10 +37,7 @@ function supportedN8nVersions() {
 		.sort(compareVersions);
 }
 
-/**
- * The version named by SMP_N8N_VERSION, or the newest supported one when it is unset: the newest
- * is what users installing from the Community Nodes panel run.
- */
+/** SMP_N8N_VERSION, else the newest: what users installing from the Community Nodes panel run. */
 function selectedN8nVersion() {
 	const versions = supportedN8nVersions();
 	const wanted = process.env[VERSION_VARIABLE]?.trim();
@@ -73,8 +66,7 @@ function cacheRoot() {
 /**
  * Runs a command with its output appended to a log file, and a temp folder of its own (native
  * builds leave folders there) removed when it ends.
- * @param {string} command
- * @param {string[]} args
+ * @param {string} command @param {string[]} args
  * @param {{ cwd: string, env: NodeJS.ProcessEnv, logFile: string }} options
  */
 async function run(command, args, { cwd, env, logFile }) {
@@ -94,10 +86,8 @@ function isComplete(dir) {
 
 /**
  * Builds `finalDir` through `build(partialDir)` unless it is already complete.
- * @param {string} finalDir
- * @param {(partialDir: string) => Promise<void>} build
- * @param {Logger} logger
- * @returns {Promise<void>}
+ * @param {string} finalDir @param {(partialDir: string) => Promise<void>} build
+ * @param {Logger} logger @returns {Promise<void>}
  */
 async function buildOnce(finalDir, build, logger) {
 	fs.mkdirSync(path.dirname(finalDir), { recursive: true });
@@ -150,8 +140,7 @@ const STALE_AFTER_MS = 15 * 60 * 1000;
 
 /**
  * The partial installs of `finalDir`; active: another live process is still working on it.
- * @param {string} finalDir
- * @returns {{ dir: string, pid: number, active: boolean }[]}
+ * @param {string} finalDir @returns {{ dir: string, pid: number, active: boolean }[]}
  */
 function partialsOf(finalDir) {
 	const parent = path.dirname(finalDir);
@@ -178,10 +167,7 @@ function nodeBinOf(nodeHome) {
 	return path.join(nodeHome, 'node_modules', 'node', 'bin', 'node');
 }
 
-/**
- * The folder of the real Node distribution (bin/, include/ with the headers node-gyp needs).
- * @param {string} nodeHome
- */
+/** The Node distribution (bin/, include/ with node-gyp's headers). @param {string} nodeHome */
 function nodeDistOf(nodeHome) {
 	const platform = `node-${process.platform}-${process.arch}`;
 	return path.join(nodeHome, 'node_modules', 'node', 'node_modules', platform);
@@ -204,10 +190,7 @@ function node24Env(nodeHome) {
 	};
 }
 
-/**
- * @param {Logger} logger
- * @returns {Promise<string>} the Node 24 home folder
- */
+/** @param {Logger} logger @returns {Promise<string>} the Node 24 home folder */
 async function ensureNode(logger) {
 	const home = path.join(cacheRoot(), `node-${NODE_VERSION}-r${RECIPE}`);
 	await buildOnce(
@@ -242,10 +225,9 @@ async function ensureNode(logger) {
 
 /**
  * Puts a sqlite3 addon built for Node 24 into an n8n install. Every supported n8n pins the same
- * sqlite3, so its build (about three minutes of both cores) is done by the first install and kept
- * in the cache for the others, which copy the one file it makes.
- * @param {Logger} logger
- * @param {string} dir the n8n install being built
+ * sqlite3, so the first install builds it (about three minutes of both cores) into the cache and
+ * the others copy the one file it makes.
+ * @param {Logger} logger @param {string} dir the n8n install being built
  * @param {{ env: NodeJS.ProcessEnv, logFile: string }} options
  */
 async function addSqlite3(logger, dir, { env, logFile }) {
@@ -275,9 +257,7 @@ async function addSqlite3(logger, dir, { env, logFile }) {
 /**
  * Installs (once) and describes the n8n of the given version, by default the one SMP_N8N_VERSION
  * selects: from the npm registry as its committed lockfile pins it, under Node 24.
- * @param {Logger} logger
- * @param {{ n8nVersion?: string }} [options]
- * @returns {Promise<Runtime>}
+ * @param {Logger} logger @param {{ n8nVersion?: string }} [options] @returns {Promise<Runtime>}
  */
 async function ensureRuntime(logger, options = {}) {
 	const n8nVersion = options.n8nVersion ?? selectedN8nVersion();

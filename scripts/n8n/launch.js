@@ -85,7 +85,7 @@ function throwAwayFolder({ cleanups, logger, prefix, keep }) {
 /**
  * @param {LaunchOptions} options
  * @returns {Promise<{ runtime: import('./runtime').Runtime, prepared: PreparedN8n, filesDir: string, cliLog: string, n8n: N8nInstance, client: N8nClient, owner: import('./client').Owner }>}
- *   the client is logged in as the owner
+ *   the client logged in as the owner
  */
 async function launchN8n(options) {
 	const { logger, cleanups, folder } = options;

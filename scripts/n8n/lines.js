@@ -2,22 +2,16 @@
 'use strict';
 
 /**
- * What differs between the n8n versions this repository runs, in one place: what an n8n of a given
- * version needs to import workflows the way the others do, and which of n8n's features it has. The
- * REST differences (activation without a publication status before n8n 2.3x) are told apart by
- * n8n's own answers, in client.js. Requires nothing from node_modules (CI runs install.js first).
+ * What differs between the n8n versions this repository runs: what one needs to import workflows
+ * as the others do, and which of n8n's features it has (the REST differences are told apart by
+ * n8n's answers, in client.js). Requires nothing from node_modules (CI runs install.js first).
  */
 
 const crypto = require('node:crypto');
 
 const { runOrThrow } = require('./processes');
 
-/**
- * Versions compared part by part.
- * @param {string} a e.g. 2.41.1
- * @param {string} b
- * @returns {number} negative when a is older than b
- */
+/** @param {string} a e.g. 2.41.1 @param {string} b @returns {number} negative when a is older */
 function compareVersions(a, b) {
 	const [left, right] = [a, b].map((version) => version.split('.').map(Number));
 	for (let i = 0; i < Math.max(left.length, right.length); i++) {
@@ -28,9 +22,8 @@ function compareVersions(a, b) {
 }
 
 /**
- * @param {string} version
- * @param {string} from the first version that has it
- * @param {string} [before] the first that no longer does
+ * @param {string} version @param {string} from the first version with it
+ * @param {string} [before] the first without
  */
 function inRange(version, from, before) {
 	return (
@@ -48,14 +41,9 @@ function importWritesNoHistory(version) {
 	return inRange(version, '2.0.0', '2.1.0');
 }
 
-/**
- * Which of n8n's features an n8n of this version has, for the tests that need one.
- * @param {string} version
- */
+/** Which of n8n's features this version has. @param {string} version */
 function featuresOf(version) {
 	return {
-		/** The MCP Server Trigger at typeVersion 2. */
-		mcpServerTrigger: inRange(version, '1.123.0'),
 		/** `N8N_SCHEDULER_POLL_TRIGGERS_ENABLED`: polls backed off by failure cause. */
 		durablePollScheduler: inRange(version, '2.33.0'),
 		/** n8n's own MCP server with the workflow builder's tools, switched on by environment. */
@@ -79,9 +67,7 @@ function featuresOf(version) {
 
 /**
  * The workflows as this n8n's `import:workflow` takes them.
- * @param {string} version
- * @param {unknown[]} workflows workflow JSON objects
- * @returns {unknown[]}
+ * @param {string} version @param {unknown[]} workflows @returns {unknown[]}
  */
 function workflowsForImport(version, workflows) {
 	if (!importWritesNoHistory(version)) return workflows;
@@ -94,9 +80,7 @@ function workflowsForImport(version, workflows) {
 /**
  * Runs SQL on n8n's SQLite database with n8n's own sqlite3, under the Node it was built for.
  * @param {{ runtime: { nodeBin: string, n8nHome: string }, databaseFile: string }} n8n
- * @param {string} sql
- * @param {unknown[]} [params]
- * @returns {Promise<Record<string, unknown>[]>} the rows
+ * @param {string} sql @param {unknown[]} [params] @returns {Promise<Record<string, unknown>[]>}
  */
 async function querySqlite(n8n, sql, params = []) {
 	const script = `

@@ -20,9 +20,7 @@ function packageJson() {
 }
 
 /**
- * @param {string[]} args
- * @param {string} cwd
- * @param {number} timeoutMs
+ * @param {string[]} args @param {string} cwd @param {number} timeoutMs
  * @returns {Promise<string>} stdout
  */
 function npm(args, cwd, timeoutMs) {
@@ -31,9 +29,8 @@ function npm(args, cwd, timeoutMs) {
 }
 
 /**
- * `npm run build` then `npm pack` into a fresh temp folder (or into `parent`, when given).
- * @param {{ log: (line: string) => void }} logger
- * @param {string} [parent]
+ * `npm run build` then `npm pack` into a fresh folder in `parent` (by default the temp folder).
+ * @param {{ log: (line: string) => void }} logger @param {string} [parent]
  * @returns {Promise<string>} the tarball's path
  */
 async function buildAndPack(logger, parent = os.tmpdir()) {
@@ -62,15 +59,12 @@ async function buildAndPack(logger, parent = os.tmpdir()) {
 }
 
 /**
- * Installs the tarball into `<userFolder>/.n8n/nodes`, the folder n8n scans for community
- * packages at start (n8n 2.x: community-packages module, `nodes/node_modules/n8n-nodes-*`).
- *
- * This is n8n's documented manual install (`cd ~/.n8n/nodes && npm install <package>`) with the
- * flags n8n's own installer uses. `--legacy-peer-deps` keeps npm from installing the package's
- * peer `n8n-workflow`: the nodes must use the running n8n's copy (its error classes are checked
- * with instanceof), which n8n provides through NODE_PATH.
- * @param {string} userFolder
- * @param {string} tarball
+ * Installs the tarball into `<userFolder>/.n8n/nodes`, where n8n looks for community packages at
+ * start: n8n's documented manual install (`cd ~/.n8n/nodes && npm install <package>`) with the
+ * flags n8n's own installer uses. `--legacy-peer-deps` keeps npm from installing the peer
+ * `n8n-workflow`: the nodes must use the running n8n's copy (its error classes are checked with
+ * instanceof), which n8n provides through NODE_PATH.
+ * @param {string} userFolder @param {string} tarball
  * @returns {Promise<string>} the installed package folder
  */
 async function installIntoN8n(userFolder, tarball) {

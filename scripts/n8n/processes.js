@@ -21,10 +21,7 @@ const shutdownHooks = [];
 let hooksInstalled = false;
 let shuttingDown = false;
 
-/**
- * @param {number | undefined} groupId the group leader's pid
- * @param {NodeJS.Signals} signal
- */
+/** @param {number | undefined} groupId the group leader's pid @param {NodeJS.Signals} signal */
 function signalGroup(groupId, signal) {
 	if (groupId === undefined) return;
 	try {
@@ -35,10 +32,7 @@ function signalGroup(groupId, signal) {
 	}
 }
 
-/**
- * Whether a process exists (EPERM: it does, but belongs to another user).
- * @param {number} pid
- */
+/** Whether a process exists (EPERM: it does, but belongs to another user). @param {number} pid */
 function isAlive(pid) {
 	try {
 		process.kill(pid, 0);
@@ -78,18 +72,14 @@ function installHooks() {
 	}
 }
 
-/**
- * Registers a graceful stop to run when the process is asked to stop by a signal.
- * @param {() => Promise<void>} hook
- */
+/** A graceful stop for when a signal stops this process. @param {() => Promise<void>} hook */
 function onShutdown(hook) {
 	installHooks();
 	shutdownHooks.push(hook);
 }
 
 /**
- * @param {string} command
- * @param {string[]} args
+ * @param {string} command @param {string[]} args
  * @param {import('node:child_process').SpawnOptions} options
  * @param {{ removeIfOrphaned?: string[] }} [reaping] folders the reaper deletes after killing an orphaned group
  * @returns {import('node:child_process').ChildProcess}
@@ -111,9 +101,8 @@ function spawnGroup(command, args, options, reaping = {}) {
 }
 
 /**
- * Resolves once the child has exited (immediately if it already has).
- * @param {import('node:child_process').ChildProcess} child
- * @returns {Promise<void>}
+ * Resolves once the child has exited (at once if it has).
+ * @param {import('node:child_process').ChildProcess} child @returns {Promise<void>}
  */
 function exited(child) {
 	if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
@@ -121,10 +110,9 @@ function exited(child) {
 }
 
 /**
- * Asks the whole group to stop, and kills it after `graceMs`. The group is killed even after a
- * clean exit of its leader: a grandchild may still run.
- * @param {import('node:child_process').ChildProcess} child
- * @param {number} [graceMs]
+ * Asks the whole group to stop, and kills it after `graceMs`, even after a clean exit of its
+ * leader: a grandchild may still run.
+ * @param {import('node:child_process').ChildProcess} child @param {number} [graceMs]
  * @returns {Promise<void>}
  */
 async function stopGroup(child, graceMs = 15000) {
@@ -144,8 +132,7 @@ async function stopGroup(child, graceMs = 15000) {
 /**
  * Runs a command to completion in its own process group, capturing its output (or appending it to
  * `logFile`).
- * @param {string} command
- * @param {string[]} args
+ * @param {string} command @param {string[]} args
  * @param {{ cwd?: string, env?: NodeJS.ProcessEnv, timeoutMs: number, input?: string, uid?: number, gid?: number, logFile?: string }} options
  * @returns {Promise<{ code: number | null, signal: NodeJS.Signals | null, stdout: string, stderr: string, timedOut: boolean }>}
  */
@@ -186,9 +173,7 @@ function runGroup(command, args, options) {
 
 /**
  * runGroup, failing with the end of the command's output unless it exits 0 in time.
- * @param {string} command
- * @param {string[]} args
- * @param {Parameters<typeof runGroup>[2]} options
+ * @param {string} command @param {string[]} args @param {Parameters<typeof runGroup>[2]} options
  * @returns {Promise<string>} stdout
  */
 async function runOrThrow(command, args, options) {
@@ -208,9 +193,7 @@ async function runOrThrow(command, args, options) {
 /**
  * The reaper, run detached by spawnGroup: once `watchedPid` is gone, stops the group (SIGTERM,
  * then SIGKILL after 10 s) and deletes the folders. It exits by itself when the group ends first.
- * @param {number} watchedPid
- * @param {number} groupId
- * @param {string[]} folders
+ * @param {number} watchedPid @param {number} groupId @param {string[]} folders
  */
 function reap(watchedPid, groupId, folders) {
 	const timer = setInterval(() => {

@@ -26,8 +26,7 @@ const { spawnGroup, stopGroup, runOrThrow, exited } = require('./processes');
 
 /**
  * Binds a TCP port on 127.0.0.1 and lets it go again: `port`, or a free one the system picks.
- * @param {number} [port]
- * @returns {Promise<number | undefined>} the port, or undefined when it cannot be bound now
+ * @param {number} [port] @returns {Promise<number | undefined>} undefined when it cannot be bound
  */
 function tryPort(port = 0) {
 	return new Promise((resolve) => {
@@ -115,6 +114,23 @@ function n8nEnvironment(options) {
 	return { ...env, ...options.extra };
 }
 
+/**
+ * Waits until `check` returns something other than undefined, and returns it.
+ * @template T
+ * @param {() => T | undefined | Promise<T | undefined>} check
+ * @param {{ timeoutMs: number, intervalMs?: number, failure: () => string }} options
+ * @returns {Promise<T>}
+ */
+async function waitUntil(check, { timeoutMs, intervalMs = 500, failure }) {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const found = await check();
+		if (found !== undefined) return found;
+		if (Date.now() > deadline) throw new Error(`${failure()} within ${timeoutMs} ms`);
+		await delay(intervalMs);
+	}
+}
+
 /** @param {string} url @param {number} timeoutMs */
 async function isReady(url, timeoutMs) {
 	try {
@@ -133,8 +149,7 @@ function tail(file, lines) {
 }
 
 /**
- * Prepares a user folder and environment without starting anything, so the CLI can import
- * credentials and workflows into the database before (or while) n8n runs.
+ * A user folder and environment, nothing started: the CLI can import before (or while) n8n runs.
  * @param {{ runtime: Runtime, userFolder: string, port?: number, logLevel?: string, extraEnv?: NodeJS.ProcessEnv }} options
  * @returns {Promise<{ runtime: Runtime, userFolder: string, n8nFolder: string, port: number, baseUrl: string, env: NodeJS.ProcessEnv, databaseFile: string }>}
  */
@@ -172,8 +187,7 @@ async function prepareN8n(options) {
  * Imports credentials and workflows with n8n's CLI (each command boots n8n: none for an empty
  * list). The files hold secrets in clear, so they live outside n8n's folder, deleted at once.
  * @param {Awaited<ReturnType<typeof prepareN8n>>} prepared
- * @param {{ credentials: unknown[], workflows: unknown[] }} data
- * @returns {Promise<string>} what the CLI printed
+ * @param {{ credentials: unknown[], workflows: unknown[] }} data @returns {Promise<string>} output
  */
 async function importIntoN8n(prepared, { credentials, workflows }) {
 	const importDir = fs.mkdtempSync(path.join(os.tmpdir(), 'smp-n8n-import-'));
@@ -203,14 +217,13 @@ async function importIntoN8n(prepared, { credentials, workflows }) {
  * Starts `n8n start` (or, in queue mode, `n8n worker`) and waits until it is ready: the editor and
  * REST API for a main instance, the health check at `readyUrl` for a worker.
  * @param {Awaited<ReturnType<typeof prepareN8n>>} prepared
- * @param {{ timeoutMs?: number, removeFolderIfOrphaned?: string, command?: 'start' | 'worker', name?: string, env?: NodeJS.ProcessEnv, readyUrl?: string }} [options]
- *   the folder is deleted if this process dies without stopping n8n (it holds the throw-away user
- *   folder); `name` tells processes sharing one user folder apart (their console logs); `env` is
- *   laid over the prepared environment
+ * @param {{ removeFolderIfOrphaned?: string, command?: 'start' | 'worker', name?: string, env?: NodeJS.ProcessEnv, readyUrl?: string }} [options]
+ *   the folder is deleted if this process dies without stopping n8n; `name` tells processes of
+ *   one user folder apart (their console logs); `env` is laid over the prepared one
  * @returns {Promise<N8nInstance>}
  */
 async function startN8n(prepared, options = {}) {
-	const timeoutMs = options.timeoutMs ?? 180000;
+	const timeoutMs = 180000;
 	const command = options.command ?? 'start';
 	const logFile = path.join(
 		prepared.userFolder,
@@ -268,5 +281,6 @@ module.exports = {
 	freePort,
 	tryPort,
 	delay,
+	waitUntil,
 	tail,
 };

@@ -2,15 +2,16 @@
 'use strict';
 
 /**
- * A local SMTP server that accepts every message and keeps it, so n8n's Send Email node can be
- * pointed at it in the demo and the e2e suite. Loopback only, no TLS, no authentication.
+ * A local SMTP server, for n8n's Send Email node in the demo and the e2e suites, that keeps every
+ * message. Loopback only, no TLS, no authentication.
  */
 
 const fs = require('node:fs');
 const path = require('node:path');
-const { setTimeout: delay } = require('node:timers/promises');
 const { simpleParser } = require('mailparser');
 const { SMTPServer } = require('smtp-server');
+
+const { waitUntil } = require('./runtime');
 
 /**
  * @typedef {{ to: string[], subject: string, body: string, file: string | undefined }} ReceivedMail
@@ -18,9 +19,7 @@ const { SMTPServer } = require('smtp-server');
  *   else the text part; file: where it was saved, when a mail folder was given
  */
 
-/**
- * @param {{ port?: number, mailDir?: string, onMail?: (mail: ReceivedMail) => void }} [options]
- */
+/** @param {{ mailDir?: string, onMail?: (mail: ReceivedMail) => void }} [options] */
 async function startSmtpSink(options = {}) {
 	/** @type {ReceivedMail[]} */
 	const messages = [];
@@ -63,7 +62,7 @@ async function startSmtpSink(options = {}) {
 
 	await new Promise((resolve, reject) => {
 		server.once('error', reject);
-		server.listen(options.port ?? 0, '127.0.0.1', () => resolve(undefined));
+		server.listen(0, '127.0.0.1', () => resolve(undefined));
 	});
 	const { port } = /** @type {import('node:net').AddressInfo} */ (server.server.address());
 
@@ -71,21 +70,13 @@ async function startSmtpSink(options = {}) {
 		host: '127.0.0.1',
 		port,
 		messages,
-		/**
-		 * @param {(mail: ReceivedMail) => boolean} predicate
-		 * @param {number} timeoutMs
-		 */
-		async waitFor(predicate, timeoutMs) {
-			const deadline = Date.now() + timeoutMs;
-			for (;;) {
-				const found = messages.find(predicate);
-				if (found) return found;
-				if (Date.now() > deadline) {
-					throw new Error(`no matching email within ${timeoutMs} ms (received ${messages.length})`);
-				}
-				await delay(200);
-			}
-		},
+		/** @param {(mail: ReceivedMail) => boolean} predicate @param {number} timeoutMs */
+		waitFor: (predicate, timeoutMs) =>
+			waitUntil(() => messages.find(predicate), {
+				timeoutMs,
+				intervalMs: 200,
+				failure: () => `no matching email (received ${messages.length})`,
+			}),
 		/** @returns {Promise<void>} */
 		stop() {
 			return new Promise((resolve) => server.close(() => resolve()));

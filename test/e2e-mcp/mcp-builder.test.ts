@@ -12,12 +12,11 @@ import { readSpreadsheetRows, sandboxNow, stderrLogger } from '../support/e2e/su
 import { assistantMessage, functionCall } from '../support/e2e/scripted-model';
 
 /**
- * Issue 33 through n8n's own MCP server (the version SMP_N8N_VERSION picks; 2.30.8 is the first
- * line whose builder tools read a community node's types): the package installed as a community
- * package, MCP access switched on by the environment, and this file as the model. It searches the
- * phrasings people use, reads the node types, and builds each example workflow in n8n's Workflow
- * SDK (the code n8n's own SDK writes for it): validated, created, published and run against the
- * sandbox. One n8n serves every test, in this order.
+ * Issue 33 through n8n's own MCP server (the version SMP_N8N_VERSION picks; its builder tools read
+ * community nodes from 2.30.8), with this file as the model: it searches the phrasings people use,
+ * reads the node types, and builds each example workflow in n8n's Workflow SDK (as n8n's own SDK
+ * writes it): validated, created, published and run against the sandbox. One n8n serves every
+ * test, in this order.
  */
 
 const ONE_POLL_MS = 75_000;

@@ -13,11 +13,9 @@ import {
 /**
  * Issue 19 in a real n8n (the version SMP_N8N_VERSION picks): the package's node as a tool of an
  * MCP Server Trigger, driven by the official MCP TypeScript SDK client, and as the tool of an AI
- * Agent whose OpenAI Chat Model talks to a scripted model. The API holds an account shaped like
- * a real one: 237 matched projects, each with 1-3 tenders, two consultants, two subcontractors
- * (test/support/e2e/agent-account.js; test/unit/nodes/SupplierMatchedProjects/actions/matchedProject/tool-answer-size.test.ts checks that account).
- * One n8n serves every test, in this order; the API refusal comes last, since the node then
- * holds the credential back for as long as the API asked.
+ * Agent whose OpenAI Chat Model talks to a scripted model, on an account shaped like a real one
+ * (test/support/e2e/agent-account.js). One n8n serves every test, in this order; the API refusal
+ * comes last, since the node then holds the credential back for as long as the API asked.
  */
 
 const TOOL_NAME = 'Matched_Projects';

@@ -22,30 +22,28 @@ import {
 import { logLines, sandboxNow, stderrLogger, waitForLog, waitUntil } from '../support/e2e/support';
 
 /**
- * The trigger under n8n's durable scheduler for poll triggers (n8n 2.33 on; the version
- * SMP_N8N_VERSION picks must have it), switched on in full as a self-hosting user does: the
- * scheduler, its poll triggers, the workflow publication service and the durable poll cursors.
- * The scheduler runs each poll as a task (abandoned after 45 s), loads the trigger's state from
- * the database (poller_state) before it and commits it after a poll that emitted nothing, and
- * backs a failing poll off by the cause the error declares, or its HTTP status. One n8n serves
- * every test, in this order; the last tests kill it (kill -9) and start it again on the same
- * database.
+ * The trigger under n8n's durable scheduler for poll triggers (n8n 2.33 on), switched on in full
+ * as a self-hosting user does: the scheduler, its poll triggers, the workflow publication service
+ * and the durable poll cursors. The scheduler runs each poll as a task (abandoned after 45 s),
+ * loads the trigger's state from poller_state before it and commits it after a poll that emitted
+ * nothing, and backs a failing poll off by its error's declared cause or HTTP status. One n8n
+ * serves every test, in this order; the last tests kill -9 it and restart it on the same database.
  *
- * A second trigger workflow, the durable one, polls a sandbox of its own at :30 of every minute:
- * it is activated before the first test, with a tender opened right after, and runs beside the
- * first tests (its requests, faults and latency apart from theirs); the second describe checks
- * what its polls did, then kills n8n between polls, slows its API down and kills n8n mid-walk.
+ * A second, durable trigger workflow polls a sandbox of its own at :30 of every minute: activated
+ * before the first test, with a tender opened right after, it runs beside the first tests; the
+ * second describe checks what its polls did, then kills n8n between polls, slows its API down and
+ * kills n8n mid-walk.
  */
 
 const ONE_POLL_MS = 75_000;
 /** Longer than a page call may wait in all (two minutes), so no poll can wait it out in itself. */
 const RETRY_AFTER_SECONDS = 150;
 
-/** The durable workflow: the compat trigger polling every minute at :30, on its own sandbox. */
+/** The durable workflow: the trigger polling every minute at :30, on its own sandbox. */
 const DURABLE = {
 	id: 'smpSchedulerDurable',
 	name: 'scheduler: new matching tenders at :30',
-	// The node's id, as the trigger workflow's builder names it.
+	// As the trigger workflow's builder names the node.
 	nodeId: 'smpSchedulerDurable-trigger',
 	node: 'New Matching Tender',
 	second: 30,
@@ -74,17 +72,14 @@ function resultsRequests() {
 	return env.sandbox.requests().filter((entry) => entry.path === path);
 }
 
-/** The durable workflow's own sandbox. */
 function own() {
 	const { ownSandbox } = env;
 	if (ownSandbox === undefined) throw new Error('the durable workflow has no sandbox');
 	return ownSandbox;
 }
 
-/** The durable workflow's executions, with the tenders each announced. */
 const durableAnnouncements = () => announcements(env.client, DURABLE.id, DURABLE.node);
 
-/** Waits for every one of `tenderIds` to be announced by the durable workflow. */
 const waitForDurable = (tenderIds: string[], timeoutMs: number) =>
 	waitForAnnouncements(env.client, {
 		workflowId: DURABLE.id,
@@ -121,10 +116,9 @@ async function killN8n(): Promise<string> {
 }
 
 /**
- * Activates the durable workflow 15 to 45 s before its first scheduled poll falls due, and opens
- * a tender as soon as activation returns: where n8n's log stood (`since`), how long before the
- * first scheduled poll the tender opened, the polls finished and walks begun by then, and n8n's
- * poller_state right after.
+ * Activates the durable workflow 15 to 45 s before its first scheduled poll falls due and opens a
+ * tender as soon as activation returns: where n8n's log stood, how long before the first scheduled
+ * poll the tender opened, the polls finished and walks begun by then, and poller_state right after.
  */
 async function activateAndOpenTender() {
 	const sincePoll = msSincePollSecond(DURABLE.second);

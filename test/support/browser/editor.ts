@@ -50,10 +50,7 @@ export async function openTriggerPanel(page: Page, baseUrl: string) {
 	await searchBox(page).waitFor();
 }
 
-/**
- * Opens the node panel for the next step ("What happens next?"): the canvas's "Open nodes panel"
- * button on n8n 2.x, the Tab key on 1.x (whose button has no name).
- */
+/** The node panel for the next step: the "Open nodes panel" button on 2.x, Tab on 1.x (unnamed). */
 export async function openNextStepPanel(page: Page) {
 	const button = page.getByRole('button', { name: 'Open nodes panel' });
 	// A panel that is still closing takes the first click as its own: try again, a few times.
@@ -85,10 +82,7 @@ export async function openPanelResult(page: Page, name: string) {
 	return page.locator(NODE_PANEL);
 }
 
-/**
- * Adds a node from the open node panel: searches its name, opens the result and clicks `picks`
- * in turn (a section, a trigger, an action). Returns the new node's panel.
- */
+/** Adds a node from the open node panel, clicking `picks` in turn; returns the node's panel. */
 export async function addNode(page: Page, name: string, ...picks: Array<string | RegExp>) {
 	await searchNodePanel(page, name);
 	const results = await openPanelResult(page, name);
@@ -146,9 +140,8 @@ export async function openNode(page: Page, name: string) {
 }
 
 /**
- * Closes whatever panel is open (NDV, node panel) with Escape. A node's panel that stays open (a
- * select that kept the focus after a pick takes the Escape as its own) is closed as a user closes
- * it: "Back to canvas" on n8n 1.x, its close button on 2.x.
+ * Closes whatever panel is open with Escape; a node's panel that stays open (a select kept the
+ * focus and took the Escape) with "Back to canvas" on n8n 1.x, its close button on 2.x.
  */
 export async function closePanel(page: Page) {
 	await page.keyboard.press('Escape');
@@ -223,9 +216,8 @@ export async function pickOption(page: Page, text: string, select?: Locator) {
 }
 
 /**
- * Presses a button of an open NDV that runs it ("Execute step", "Fetch Test Event") and reads
- * its output once the column this run shows first is there (an earlier run's table may still be
- * showing until then): the item count ("28 items") and the table's column names.
+ * Presses a button of an open NDV that runs it ("Execute step", "Fetch Test Event") and reads the
+ * item count and column names once `firstColumn` shows (an earlier run's table may show till then).
  */
 export async function runStep(panel: Locator, button: string, firstColumn: RegExp) {
 	await panel.getByRole('button', { name: button }).first().click();

@@ -2,10 +2,9 @@
 'use strict';
 
 /**
- * What each browser test file runs against, started and stopped as one: a real n8n (the version
- * SMP_N8N_VERSION picks) with an owner, and Debian's headless Chromium signed in to its editor;
- * and the text of the README and docs that the tests follow word for word. The .ts tests cannot
- * use Node APIs (community-node lint), so the file and process work is here.
+ * What each browser test file runs against: a real n8n (the version SMP_N8N_VERSION picks) and
+ * Debian's headless Chromium signed in to its editor as the owner; and the README's and docs' text
+ * that the tests follow word for word. Node's APIs are here, out of the .ts tests' reach (lint).
  */
 
 const fs = require('node:fs');
@@ -33,16 +32,14 @@ const DOCS_SCREENSHOTS = path.join(REPO_ROOT, 'docs', 'screenshots');
 const FIRST_WORKFLOW_HEADING = '## First workflow: a daily digest';
 
 /**
- * Debian's Chromium (apt-get installs it as root; otherwise the error names the package), driven
- * by playwright-core with no browser download, at the size of the screenshots in docs/screenshots.
- * @param {Logger} logger
+ * Debian's Chromium (the error names the package when it is missing), driven by playwright-core
+ * with no browser download, at the size of the screenshots in docs/screenshots.
  * @param {Cleanups} cleanups
  */
-async function openChromium(logger, cleanups) {
-	const { chromium: executablePath } = await ensurePrograms(
-		[{ name: 'chromium', candidates: ['chromium'], debianPackage: 'chromium' }],
-		logger,
-	);
+async function openChromium(cleanups) {
+	const { chromium: executablePath } = await ensurePrograms([
+		{ name: 'chromium', candidates: ['chromium'], debianPackage: 'chromium' },
+	]);
 	const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'smp-chromium-'));
 	cleanups.push(async () => fs.rmSync(profile, { recursive: true, force: true }));
 	const context = await chromium.launchPersistentContext(profile, {
@@ -64,8 +61,7 @@ async function openChromium(logger, cleanups) {
 
 /**
  * n8n in a throw-away folder, and Chromium signed in to its editor as the owner.
- * @param {Cleanups} cleanups
- * @param {Logger} logger
+ * @param {Cleanups} cleanups @param {Logger} logger
  * @param {Partial<import('../../../scripts/n8n/launch').LaunchOptions>} options
  */
 async function launchWithBrowser(cleanups, logger, options) {
@@ -75,7 +71,7 @@ async function launchWithBrowser(cleanups, logger, options) {
 			data: () => ({ credentials: [], workflows: [] }),
 			...options,
 		}),
-		openChromium(logger, cleanups),
+		openChromium(cleanups),
 	]);
 	// Leaving an imported, unsaved workflow asks the browser to confirm: the tests leave.
 	page.on('dialog', (dialog) => void dialog.accept());
@@ -85,10 +81,9 @@ async function launchWithBrowser(cleanups, logger, options) {
 }
 
 /**
- * The screenshots the docs show (the files in docs/screenshots), each taken when a test reaches
- * its screen, so they show what the tests saw. They are written there only when asked
- * (SMP_SCREENSHOTS=1, which `npm run screenshots` sets) and only from the newest n8n, the one
- * users install; otherwise taken and dropped, so a test run leaves the tree as it was.
+ * The screenshots in docs/screenshots, each taken when a test reaches its screen, so they show
+ * what the tests saw. Written there only with SMP_SCREENSHOTS=1 (`npm run screenshots`) and from
+ * the newest n8n, the one users install; otherwise dropped, leaving the tree as it was.
  * @param {Logger} logger
  */
 function screenshots(logger) {
@@ -124,8 +119,7 @@ function screenshots(logger) {
  * The editor with the package installed, on the sandbox, beside a mail sink. With `credentials`,
  * the two that the README's first workflow asks for are already made (the package's, and SMTP to
  * the mail sink); without, there is nothing else: the user creates the credential in the browser.
- * @param {Logger} logger
- * @param {{ credentials?: boolean }} [options]
+ * @param {Logger} logger @param {{ credentials?: boolean }} [options]
  */
 function startEditor(logger, options = {}) {
 	return stack.startStack(logger, async (cleanups) => {
@@ -204,11 +198,7 @@ function exampleFiles() {
 		});
 }
 
-/**
- * @param {RegExp} pattern
- * @param {string} text
- * @param {string} file the text's, for the error
- */
+/** @param {RegExp} pattern @param {string} text @param {string} file the text's, for the error */
 function matchIn(pattern, text, file) {
 	const found = pattern.exec(text)?.[1]?.trim();
 	// The text and the tests have parted: they would no longer follow it word for word.

@@ -3,17 +3,14 @@
 
 /**
  * The npm registry the Community Nodes test installs from, and the one way an unlicensed n8n can be
- * pointed at it. Both supported lines read N8N_COMMUNITY_PACKAGES_REGISTRY but refuse any value
- * other than https://registry.npmjs.org without the enterprise licence feature
- * `feat:communityNodes:customRegistry` (community-packages service, getNpmRegistry), and they call
- * npm with `--registry=https://registry.npmjs.org`, which outranks npm_config_registry. What both
- * honour is an outbound proxy (HTTPS_PROXY, for npm and for n8n's own HTTP client) trusted through
- * NODE_EXTRA_CA_CERTS: the set-up of a company network that inspects TLS. This proxy answers for
- * registry.npmjs.org, with a certificate made for the run, by forwarding to a throw-away Verdaccio
- * with no uplink that holds only what the suite publishes, and refuses every other host, so
- * nothing leaves the machine. Verdaccio is installed once into the n8n cache from the manifest in
- * verdaccio/ (why not a devDependency: its package.json) and, needing Node 22+, runs on the Node
- * 24 that runs n8n.
+ * pointed at it. N8N_COMMUNITY_PACKAGES_REGISTRY takes only https://registry.npmjs.org without the
+ * enterprise feature `feat:communityNodes:customRegistry` (getNpmRegistry), and n8n's
+ * `--registry=https://registry.npmjs.org` outranks npm_config_registry. What both lines honour is
+ * an outbound proxy (HTTPS_PROXY) trusted through NODE_EXTRA_CA_CERTS, as on a company network
+ * that inspects TLS. This proxy answers for registry.npmjs.org, with a certificate made for the
+ * run, from a throw-away Verdaccio with no uplink, and refuses every other host, so nothing leaves
+ * the machine. Verdaccio is installed once into the n8n cache from verdaccio/ (why not a
+ * devDependency: its package.json) and runs on n8n's Node 24 (it needs 22+).
  */
 
 const fs = require('node:fs');
@@ -25,9 +22,9 @@ const { execFileSync } = require('node:child_process');
 const selfsigned = require('selfsigned');
 
 const { buildOnce, cacheRoot, ensureRuntime } = require('../../../scripts/n8n/install');
-const { runOrThrow, spawnGroup, stopGroup } = require('../../../scripts/n8n/processes');
+const { runOrThrow } = require('../../../scripts/n8n/processes');
 const { freePort } = require('../../../scripts/n8n/runtime');
-const { waitUntil } = require('../e2e/support');
+const { serve } = require('../e2e/stores');
 
 /** @typedef {{ log: (line: string) => void }} Logger */
 
@@ -54,11 +51,8 @@ async function registryCertificate() {
 
 /**
  * What a process (env) and npm (npmrc, or its environment) need to go through the proxy and trust
- * its certificate. npm's cache is in the run's folder: nothing of this registry may land in the
- * user's own.
- * @param {string} url the proxy
- * @param {string} folder the run's
- * @param {string} caFile
+ * its certificate; npm's cache is the run's, so nothing of this registry lands in the user's.
+ * @param {string} url the proxy @param {string} folder the run's @param {string} caFile
  */
 function clientSettings(url, folder, caFile) {
 	// The sandbox, n8n's own editor and its task runner stay direct.
@@ -90,10 +84,7 @@ function clientSettings(url, folder, caFile) {
 	};
 }
 
-/**
- * Verdaccio's command-line script, installed once (`npm ci` of the committed manifest).
- * @param {Logger} logger
- */
+/** Verdaccio's command-line script, installed once (`npm ci`). @param {Logger} logger */
 async function ensureVerdaccio(logger) {
 	const home = path.join(cacheRoot(), VERDACCIO);
 	const build = async (/** @type {string} */ dir) => {
@@ -111,10 +102,8 @@ async function ensureVerdaccio(logger) {
 
 /**
  * Verdaccio on a free loopback port, its storage and account in `folder`, with its publishing
- * token: anyone may read, the one account publishes, no uplink (it never asks the public
- * registry), no audit, no web UI.
- * @param {Logger} logger
- * @param {string} folder
+ * token: anyone may read, the one account publishes, no uplink, no audit, no web UI.
+ * @param {Logger} logger @param {string} folder
  */
 async function startVerdaccio(logger, folder) {
 	const [script, { nodeBin }] = await Promise.all([ensureVerdaccio(logger), ensureRuntime(logger)]);
@@ -130,27 +119,19 @@ async function startVerdaccio(logger, folder) {
 	// YAML, of which JSON is a subset.
 	fs.writeFileSync(path.join(folder, 'config.yaml'), JSON.stringify(config));
 	const url = `http://127.0.0.1:${await freePort()}`;
-	const stderr = path.join(folder, 'stderr.log');
-	const out = fs.openSync(stderr, 'a');
-	const listen = ['--listen', new URL(url).host];
-	const server = spawnGroup(
-		nodeBin,
-		[script, '--config', path.join(folder, 'config.yaml'), ...listen],
-		{ cwd: folder, stdio: ['ignore', 'ignore', out] },
-		{ removeIfOrphaned: [folder] },
-	);
+	const logFile = path.join(folder, 'stderr.log');
+	const out = fs.openSync(logFile, 'a');
+	const stop = await serve({
+		name: 'Verdaccio',
+		folder,
+		logFile,
+		command: nodeBin,
+		args: [script, '--config', path.join(folder, 'config.yaml'), '--listen', new URL(url).host],
+		options: { cwd: folder, stdio: ['ignore', 'ignore', out] },
+		ready: async () => (await fetch(`${url}/-/ping`).catch(() => undefined))?.ok === true,
+	});
 	fs.closeSync(out);
-	const stop = () => stopGroup(server, 10_000);
 	try {
-		const startFailure = () => `Verdaccio did not start:\n${fs.readFileSync(stderr, 'utf8')}`;
-		await waitUntil(
-			async () => {
-				if ((await fetch(`${url}/-/ping`).catch(() => undefined))?.ok) return true;
-				if (server.exitCode !== null) throw new Error(startFailure());
-				return undefined;
-			},
-			{ timeoutMs: 60_000, intervalMs: 300, failure: startFailure },
-		);
 		// What `npm adduser` sends.
 		const account = await fetch(`${url}/-/user/org.couchdb.user:${PUBLISHER.name}`, {
 			method: 'PUT',
@@ -170,10 +151,8 @@ async function startVerdaccio(logger, folder) {
  * `npm publish` of a packed tarball, with `version` in its package.json when given (the next
  * release, without building it again). The token is on the command line and the user
  * configuration and cache are throw-away, so nothing is read from or written to the user's own.
- * @param {{ url: string, token: string }} verdaccio
- * @param {string} folder the run's
- * @param {string} tarball
- * @param {string} [version]
+ * @param {{ url: string, token: string }} verdaccio @param {string} folder the run's
+ * @param {string} tarball @param {string} [version]
  */
 async function publish(verdaccio, folder, tarball, version) {
 	const work = fs.mkdtempSync(path.join(folder, 'publish-'));
@@ -204,8 +183,7 @@ async function publish(verdaccio, folder, tarball, version) {
  * Forwards a request for registry.npmjs.org to Verdaccio, which writes tarball addresses from the
  * host and protocol headers: they stay on registry.npmjs.org, so npm fetches them through here.
  * @param {string} target Verdaccio
- * @param {http.IncomingMessage} request
- * @param {http.ServerResponse} response
+ * @param {http.IncomingMessage} request @param {http.ServerResponse} response
  */
 function forward(target, request, response) {
 	const upstream = http.request(`${target}${request.url ?? '/'}`, {
@@ -288,8 +266,8 @@ async function startRegistry(logger) {
 			for (const socket of tunnels) socket.destroy();
 			proxy.closeAllConnections();
 			await new Promise((resolve) => proxy.close(() => resolve(undefined)));
+			// Its folder, the run's, goes with it.
 			await verdaccio.stop();
-			fs.rmSync(folder, { recursive: true, force: true });
 		},
 	};
 }

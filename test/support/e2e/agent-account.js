@@ -2,9 +2,9 @@
 'use strict';
 
 /**
- * One account shaped like a real supplier's, the account issue 19's size targets are stated
- * against: 237 matched projects, each with 1 to 3 open tenders, two consultants and two tendering
- * subcontractors. Built by the sandbox's own generator, served to real n8n by the AI suite and
+ * An account shaped like a real supplier's, the one issue 19's size targets are stated against:
+ * 237 matched projects, each with 1 to 3 open tenders, two consultants and two tendering
+ * subcontractors. Built by the sandbox's generator, served to real n8n by the AI suite and
  * measured in-process by test/unit/nodes/SupplierMatchedProjects/actions/matchedProject/tool-answer-size.test.ts.
  */
 
@@ -14,10 +14,7 @@ const AGENT_ACCOUNT = Object.freeze({ projects: 237, tendersPerProject: [1, 3] }
 
 /** @typedef {{ seed?: number, now?: string }} AccountOptions */
 
-/**
- * @param {AccountOptions} options
- * @returns {import('../../../sandbox').SandboxOptions}
- */
+/** @param {AccountOptions} options @returns {import('../../../sandbox').SandboxOptions} */
 function sandboxOptions(options) {
 	return {
 		seed: options.seed ?? 19,
@@ -40,10 +37,7 @@ function openAccount(sandbox) {
 	}
 }
 
-/**
- * @param {AccountOptions} [options]
- * @returns {Promise<import('../../../sandbox').Sandbox>}
- */
+/** @param {AccountOptions} [options] @returns {Promise<import('../../../sandbox').Sandbox>} */
 async function startAgentAccountSandbox(options = {}) {
 	const sandbox = await startSandbox({ port: 0, ...sandboxOptions(options) });
 	openAccount(sandbox);
@@ -52,8 +46,7 @@ async function startAgentAccountSandbox(options = {}) {
 
 /**
  * The account's projects as the API lists them (earliest quotes due first), without a server.
- * @param {AccountOptions} [options]
- * @returns {import('../../../sandbox').Project[]}
+ * @param {AccountOptions} [options] @returns {import('../../../sandbox').Project[]}
  */
 function agentAccountProjects(options = {}) {
 	const { store } = createSandboxData(sandboxOptions(options));

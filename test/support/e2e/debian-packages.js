@@ -16,10 +16,7 @@ const path = require('node:path');
  * @property {string} debianPackage the package that installs it
  */
 
-/**
- * @param {string} candidate
- * @returns {string | undefined} the executable's path
- */
+/** @param {string} candidate @returns {string | undefined} the executable's path */
 function locate(candidate) {
 	const files = path.isAbsolute(candidate)
 		? [candidate]
@@ -40,10 +37,9 @@ function locate(candidate) {
 /**
  * The path of every program, or an error naming the packages that install the missing ones.
  * @param {Program[]} programs
- * @param {{ log: (line: string) => void }} [_logger]
  * @returns {Promise<Record<string, string>>} program name → executable path
  */
-async function ensurePrograms(programs, _logger) {
+async function ensurePrograms(programs) {
 	const found = programs.map((program) => program.candidates.map(locate).find(Boolean));
 	const missing = programs.filter((_, index) => found[index] === undefined);
 	if (missing.length > 0) {

@@ -39,11 +39,11 @@ const WORKFLOWS = Object.freeze({
 	],
 });
 
-/** The examples' credential, the same with a wrong secret, and with "None" for allowed domains. */
+/** The examples' credential, and the same with a wrong secret and with allowed domains "None". */
 const CREDENTIALS = Object.freeze({
 	credential: { id: 'smpExampleCredential', name: 'Supplier Matched Projects account' },
 	wrongSecret: { id: 'smpE2eWrongSecret', name: 'Supplier Matched Projects (wrong secret)' },
-	// The editor of some n8n versions stores "None" on a new credential.
+	// What the editor of some n8n versions stores on a new credential.
 	noneAllowed: { id: 'smpE2eNone', name: 'Supplier Matched Projects (allowed domains: None)' },
 });
 
@@ -79,12 +79,12 @@ function e2eWorkflows() {
 }
 
 /**
- * The e2e and compatibility suites' n8n, on a sandbox of 400 projects (a complete walk takes
- * several pages) behind a token recorder: the examples and the suites' workflows.
+ * The e2e and compatibility suites' n8n, on a sandbox of 400 projects (a walk of several pages)
+ * behind a token recorder: the examples and the suites' workflows.
  * @param {Logger} logger
  * @param {{ extraEnv?: NodeJS.ProcessEnv, ownSandbox?: { credentialId: string, projects: number }, workflows?: unknown[] }} [options]
- *   ownSandbox: a second sandbox and a credential of that id for it, for workflows whose
- *   requests, faults and latency stay apart; workflows: imported beside the suites' own
+ *   ownSandbox: a second sandbox, with a credential of that id, whose requests, faults and
+ *   latency stay apart; workflows: imported beside the suites' own
  */
 function startE2e(logger, options = {}) {
 	return stack.startStack(logger, async (cleanups) => {
@@ -138,9 +138,8 @@ const EXAMPLE_FILES = fs
 
 /**
  * The MCP builder suite's n8n: its own MCP server switched on by the environment (as an
- * administrator does headless; the settings page then cannot change it), no workflows (the model
- * builds them), and an MCP session with the key the owner gets from /rest/mcp/api-key, which n8n
- * shows whole only the first time.
+ * administrator does headless), no workflows (the model builds them), and an MCP session with the
+ * key from /rest/mcp/api-key, which n8n shows whole only the first time.
  * @param {Logger} logger
  */
 function startMcpBuilderE2e(logger) {
@@ -208,8 +207,7 @@ const AI_WORKFLOWS = Object.freeze({
 
 /**
  * The AI suite's n8n, its workflows and the AI Agent example published, their OpenAI Chat Model
- * talking to the scripted model, on a sandbox holding an account shaped like a real one
- * (agent-account.js).
+ * talking to the scripted model, on a sandbox holding agent-account.js's account.
  * @param {Logger} logger
  */
 function startAiE2e(logger) {

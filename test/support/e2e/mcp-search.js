@@ -2,19 +2,18 @@
 'use strict';
 
 /**
- * The phrasings of test/support/e2e/phrasings.json put to n8n's own MCP server as a model puts them
- * (search_nodes), and the rank at which each finds the node it should find first. The ranking
- * is n8n's (`@n8n/ai-utilities`, node-catalog): per query word, a fuzzy match on the display name,
- * the type name and the codex aliases, five results at most.
+ * The phrasings of phrasings.json put to n8n's own MCP server as a model puts them (search_nodes),
+ * and the rank at which each finds the node it should find first. The ranking is n8n's
+ * (`@n8n/ai-utilities`, node-catalog): per query word, a fuzzy match on the display name, the type
+ * name and the codex aliases, five results at most.
  */
 
 /** @typedef {{ phrase: string, node: string }} Phrasing node: trigger, getMany or tool */
 
 /**
  * @typedef {Phrasing & { nodeType: string, usage: string, rank: number | undefined, results: string[] }} Ranked
- *   nodeType: the type it should find first; usage: how it was searched, `agentTool` or
- *   `workflow` (search_nodes' default); rank: 1-based, undefined when not among the results;
- *   results: the node types found, best first
+ *   nodeType: the type it should find first; usage: `agentTool` or `workflow` (the default);
+ *   rank: 1-based, undefined when not among the results; results: the types found, best first
  */
 
 /**
@@ -44,8 +43,7 @@ const KNOWN_LIMITS = Object.freeze({
 /**
  * The node types one query found, best first: the result blocks of its section of a
  * search_nodes answer, without the related nodes n8n lists after a result.
- * @param {string} answer the whole text of a search_nodes answer
- * @param {string} query
+ * @param {string} answer the whole text of a search_nodes answer @param {string} query
  * @returns {string[]}
  */
 function foundFor(answer, query) {
@@ -88,9 +86,8 @@ async function rankPhrasings(mcp, list, line) {
 }
 
 /**
- * The known limit that applies to a phrasing on this line, if any.
- * @param {string} phrase
- * @param {{ usage: boolean }} line
+ * The known limit of a phrasing on this line, if any.
+ * @param {string} phrase @param {{ usage: boolean }} line
  */
 function knownLimit(phrase, line) {
 	const limit = KNOWN_LIMITS[phrase];
@@ -100,8 +97,7 @@ function knownLimit(phrase, line) {
 /**
  * A plain-text table for the CI log: each phrasing's rank, the node it should find and what came
  * first.
- * @param {Ranked[]} ranked
- * @param {string} title
+ * @param {Ranked[]} ranked @param {string} title
  */
 function rankTable(ranked, title) {
 	const top = (/** @type {number} */ n) => ranked.filter((row) => (row.rank ?? 6) <= n).length;

@@ -2,11 +2,10 @@
 'use strict';
 
 /**
- * What the queue-mode suite runs against: n8n as teams run it when they outgrow one machine. A
- * main instance (`n8n start`, which holds the triggers and the editor) and two workers (`n8n
- * worker`, which run the executions) share one user folder with the packed package installed
- * once, one encryption key, a PostgreSQL database and a Redis queue, all on loopback and all
- * thrown away afterwards. The sandbox API runs in this process so tests can change its data.
+ * The queue-mode suite's n8n, as teams run it when they outgrow one machine: a main instance
+ * (`n8n start`: the triggers and the editor) and two workers (`n8n worker`: the executions) share
+ * one user folder with the package, one encryption key, a PostgreSQL database and a Redis queue,
+ * all on loopback and thrown away afterwards.
  */
 
 const crypto = require('node:crypto');
@@ -45,8 +44,7 @@ function queueScenarios() {
 /**
  * One credential and one workflow per scenario.
  * @param {ReturnType<typeof queueScenarios>} scenarios
- * @param {string} authUrl
- * @param {string} baseUrl
+ * @param {string} authUrl @param {string} baseUrl
  */
 function queueData(scenarios, authUrl, baseUrl) {
 	const [example] = credentialsFor({ authUrl, baseUrl });
@@ -192,8 +190,8 @@ async function launchQueueN8n(cleanups, logger, { postgres, redis, data }) {
 }
 
 /**
- * The main instance and two workers, PostgreSQL and Redis, and the sandbox behind a token recorder
- * with a client per scenario.
+ * The main instance and two workers, and the sandbox behind a token recorder with a client per
+ * scenario.
  * @param {{ log: (line: string) => void }} logger
  */
 function startQueueE2e(logger) {
@@ -228,7 +226,6 @@ function startQueueE2e(logger) {
 				await client.login(owner);
 			},
 			...storedData({ postgres, redis, userFolder: launched.prepared.userFolder }),
-			/** Every client secret and every token issued. */
 			secrets: () => [
 				...Object.values(scenarios).map(({ clientId, clientSecret }) => ({
 					label: `client secret of ${clientId}`,

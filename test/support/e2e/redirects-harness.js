@@ -4,10 +4,9 @@
 /**
  * The real-n8n redirect suite's world: the sandbox, an API double in front of it that answers
  * chosen requests with redirects, and a server on another origin (another loopback port) that
- * records every request it gets and answers like an API and a token issuer would, to tempt. The
- * packed package runs in a real n8n of its own, with one webhook workflow per case: a case's
- * redirect is chosen by the Company ID (results request) or the Auth URL (token request), so that
- * every token case starts a token exchange of its own.
+ * records every request and answers like an API and a token issuer would, to tempt. n8n gets one
+ * webhook workflow per case, whose redirect its Company ID (results request) or Auth URL (token
+ * request) chooses, so that every token case starts a token exchange of its own.
  */
 
 const { SANDBOX_FIXTURES } = require('../../../sandbox');
@@ -48,18 +47,14 @@ const CASES = [
 });
 
 /**
- * @param {number} status
- * @param {string} location
+ * @param {number} status @param {string} location
  * @returns {import('../reliability/server').ScriptedReply}
  */
 function redirect(status, location) {
 	return { status, headers: { location }, text: '' };
 }
 
-/**
- * @param {RedirectCase} redirectCase
- * @param {string} apiUrl
- */
+/** @param {RedirectCase} redirectCase @param {string} apiUrl */
 function credentialOf(redirectCase, apiUrl) {
 	const authUrl =
 		redirectCase.request === 'token'
@@ -70,10 +65,7 @@ function credentialOf(redirectCase, apiUrl) {
 	return { ...credential, id: `${redirectCase.id}Credential`, name };
 }
 
-/**
- * Get Many on a webhook call, answering with every project, or the error.
- * @param {RedirectCase} redirectCase
- */
+/** Get Many on a webhook call, answering projects or error. @param {RedirectCase} redirectCase */
 function workflowOf(redirectCase) {
 	const credential = credentialOf(redirectCase, '');
 	return getManyWorkflow({
@@ -91,8 +83,7 @@ function workflowOf(redirectCase) {
 /**
  * The API double: what a case redirects, to the other origin (`otherLocation`) or the same one
  * (`/v2` paths, forwarded to the sandbox); everything else forwarded as it is.
- * @param {string} sandboxUrl
- * @param {string} otherLocation
+ * @param {string} sandboxUrl @param {string} otherLocation
  * @returns {import('../reliability/server').ScriptedHandler}
  */
 function apiDouble(sandboxUrl, otherLocation) {
@@ -120,9 +111,7 @@ function apiDouble(sandboxUrl, otherLocation) {
 	};
 }
 
-/**
- * @param {{ log: (line: string) => void }} logger
- */
+/** @param {{ log: (line: string) => void }} logger */
 function startRedirectsE2e(logger) {
 	return stack.startStack(logger, async (cleanups) => {
 		const sandbox = await stack.startNoonSandbox(cleanups, { projects: 30 });
@@ -159,7 +148,7 @@ function startRedirectsE2e(logger) {
 			api,
 			other,
 			cases: CASES,
-			/** What no message may show of a cross-origin Location. */
+			/** what no message may show of a cross-origin Location */
 			hiddenParts: ['intruder', 'hunter2', 'collect', 'stolen-path', 'everything'],
 			/** @param {RedirectCase} redirectCase */
 			credentialId: (redirectCase) => credentialOf(redirectCase, api.url).id,

@@ -2,9 +2,8 @@
 'use strict';
 
 /**
- * What the trigger's tests read and drive beside n8n's REST API (most of it for
- * test/e2e/durable-scheduler.test.ts): n8n's poller_state rows, the sandbox's matched projects and
- * where a walk or a tender is, and which executions carried which tenders.
+ * What the trigger's real-n8n tests (mostly durable-scheduler.test.ts) read and drive beside n8n's
+ * REST API: poller_state rows, the sandbox's listing and walks, the tenders each execution carried.
  */
 
 const { outputItems } = require('../../../scripts/n8n/client');
@@ -27,8 +26,7 @@ const POLL_LINES = Object.freeze({
 });
 
 /**
- * The trigger polling every minute at `second` (a custom cron), so a test knows when its polls
- * fall due, with the credential of id `credentialId`.
+ * The trigger polling every minute at `second`, so a test knows when its polls fall due.
  * @param {{ id: string, name: string, second: number, credentialId: string }} options
  */
 function triggerPollingAt({ id, name, second, credentialId }) {
@@ -40,27 +38,20 @@ function triggerPollingAt({ id, name, second, credentialId }) {
 	});
 }
 
-/**
- * How far the wall clock is past a poll falling due at `second` of every minute, in ms (0 to 59,999).
- * @param {number} second
- */
+/** @param {number} second @returns {number} ms (0 to 59,999) since the clock last showed it */
 function msSincePollSecond(second) {
 	return ((((Date.now() % 60_000) - second * 1000) % 60_000) + 60_000) % 60_000;
 }
 
-/**
- * Waits until the wall clock's second of the minute is `second` (the next time it is).
- * @param {number} second 0 to 59
- */
+/** Waits until the wall clock next shows `second` (0 to 59) of a minute. @param {number} second */
 async function untilSecond(second) {
 	await delay((60_000 - msSincePollSecond(second)) % 60_000);
 }
 
 /**
- * What the trigger itself logged after `since` (its lines start with its display name): each
- * distinct message once, its times and level first, cut to 160 characters.
- * @param {string} log
- * @param {number} since
+ * What the trigger itself logged after `since`: each distinct message once, with its count and
+ * level, cut to 160 characters.
+ * @param {string} log @param {number} since
  */
 function triggerNotes(log, since) {
 	/** @type {Map<string, number>} */
@@ -75,8 +66,8 @@ function triggerNotes(log, since) {
 }
 
 /**
- * n8n's poller_state rows of the workflow (the durable cursor, the trigger's state as JSON text;
- * the poll's failures and backoff), and the workflow's own static data, as JSON text.
+ * The workflow's poller_state rows (the cursor is the trigger's state as JSON text) and its own
+ * static data.
  * @param {{ runtime: { nodeBin: string, n8nHome: string }, databaseFile: string }} n8n
  * @param {string} workflowId
  */
@@ -95,31 +86,19 @@ async function readDurableState(n8n, workflowId) {
 	return { pollerStates, staticData: String(workflow?.staticData ?? '') };
 }
 
-/**
- * Which of `ids` a stored text (a cursor, static data) mentions, as JSON strings.
- * @param {string} text
- * @param {string[]} ids
- */
+/** @param {string} text @param {string[]} ids @returns the ids the text holds as JSON strings */
 function mentioned(text, ids) {
 	return ids.filter((id) => text.includes(JSON.stringify(id)));
 }
 
 /** @typedef {import('../../../sandbox').Sandbox} Sandbox */
 
-/**
- * YYYY-MM-DD, `days` after the sandbox's today.
- * @param {Sandbox} sandbox
- * @param {number} days
- */
+/** YYYY-MM-DD, `days` after the sandbox's today. @param {Sandbox} sandbox @param {number} days */
 function sandboxDay(sandbox, days) {
 	return new Date(sandbox.clock.now() + days * DAY_MS).toISOString().slice(0, 10);
 }
 
-/**
- * Every tender id the company's complete walk lists now.
- * @param {Sandbox} sandbox
- * @param {string} companyId
- */
+/** Every tender id a complete walk lists now. @param {Sandbox} sandbox @param {string} companyId */
 function listedTenderIds(sandbox, companyId) {
 	return sandbox
 		.listOpen(companyId)
@@ -128,10 +107,8 @@ function listedTenderIds(sandbox, companyId) {
 
 /**
  * Opens tenders on new projects until the company has exactly `total` matched projects, due 1 to
- * 40 days ahead (so the last weeks of the window stay free for the tenders a test places late).
- * @param {Sandbox} sandbox
- * @param {string} companyId
- * @param {number} total
+ * 40 days ahead (the last weeks of the window stay free for the tenders a test places late).
+ * @param {Sandbox} sandbox @param {string} companyId @param {number} total
  * @returns {number} how many it opened
  */
 function topUpMatchedProjects(sandbox, companyId, total) {
@@ -144,12 +121,10 @@ function topUpMatchedProjects(sandbox, companyId, total) {
 }
 
 /**
- * Opens a tender due `dueInDays` ahead on an existing project as late in the listing as one can
- * take it without moving (its earliest due date is no later), so the number of matched projects
- * stays and the tender sits on a late page.
- * @param {Sandbox} sandbox
- * @param {string} companyId
- * @param {number} dueInDays
+ * Opens a tender due `dueInDays` ahead on the latest existing project that can take it without
+ * moving (its earliest due date is no later): the number of matched projects stays, and the
+ * tender sits on a late page.
+ * @param {Sandbox} sandbox @param {string} companyId @param {number} dueInDays
  * @returns {{ id: string, where: string }} where: the page a walk finds it on ("page 10 of 10")
  */
 function openTenderOnLatePage(sandbox, companyId, dueInDays) {
@@ -168,11 +143,9 @@ function openTenderOnLatePage(sandbox, companyId, dueInDays) {
 }
 
 /**
- * The company's results requests after `since` (sandbox time), split into walks: a walk starts
+ * The company's results requests after `since` (sandbox time), split into walks, each starting
  * with a request without a cursor.
- * @param {Sandbox} sandbox
- * @param {string} companyId
- * @param {string} since
+ * @param {Sandbox} sandbox @param {string} companyId @param {string} since
  */
 function walksSince(sandbox, companyId, since) {
 	const resultsPath = `/api/supplier/v1/companies/${companyId}/speci-finder/results`;
@@ -192,10 +165,9 @@ function walksSince(sandbox, companyId, since) {
 
 /**
  * Every finished execution of the workflow, oldest first, with the tenders its trigger announced
- * (none for an execution the trigger did not run in, such as a failed poll's).
+ * (none where the trigger did not run, as in a failed poll's).
  * @param {import('../../../scripts/n8n/client').N8nClient} client
- * @param {string} workflowId
- * @param {string} nodeName the trigger's
+ * @param {string} workflowId @param {string} nodeName the trigger's
  */
 async function announcements(client, workflowId, nodeName) {
 	const executions = (await client.listExecutions(workflowId))
@@ -217,9 +189,8 @@ async function announcements(client, workflowId, nodeName) {
 /** @typedef {Awaited<ReturnType<typeof announcements>>[number]} Announcement */
 
 /**
- * When the first execution that announced `tenderId` started (epoch ms), undefined if none did.
- * @param {Announcement[]} found
- * @param {string} tenderId
+ * When the first execution that announced `tenderId` started (epoch ms), if one did.
+ * @param {Announcement[]} found @param {string} tenderId
  */
 function firstAnnouncedAt(found, tenderId) {
 	const starts = found

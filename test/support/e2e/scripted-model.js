@@ -2,11 +2,11 @@
 'use strict';
 
 /**
- * A scripted, OpenAI-compatible model on loopback, for n8n's OpenAI Chat Model node (1.3) with the
+ * A scripted, OpenAI-compatible model on loopback for n8n's OpenAI Chat Model node (1.3) with the
  * Responses API on (its default): `POST <base>/responses`, not streamed (the AI Agent streams only
- * for a trigger that streams its answer). The test's `script` decides each turn's output items
- * from the request, and `turns()` are exactly what n8n sent the model (the tools offered, the tool
- * result it handed back). It proves n8n's agent path, not a model.
+ * for a trigger that streams its answer). The test's `script` decides each turn's output from the
+ * request; `turns()` are exactly what n8n sent (the tools offered, the tool result handed back).
+ * It proves n8n's agent path, not a model.
  */
 
 const { startScriptedServer } = require('../reliability/server');
@@ -35,9 +35,7 @@ function assistantMessage(/** @type {string} */ text) {
 
 /**
  * A completed, non-streamed Responses API answer.
- * @param {number} turn
- * @param {string} model
- * @param {Array<Record<string, unknown>>} output
+ * @param {number} turn @param {string} model @param {Array<Record<string, unknown>>} output
  */
 function completedResponse(turn, model, output) {
 	return {
@@ -62,10 +60,7 @@ function completedResponse(turn, model, output) {
 	};
 }
 
-/**
- * @param {Script} respond
- * @param {ResponsesRequest} body
- */
+/** @param {Script} respond @param {ResponsesRequest} body */
 function scriptedOutput(respond, body) {
 	try {
 		return respond(body);
@@ -91,9 +86,9 @@ async function startScriptedModel() {
 		return { json: completedResponse(index + 1, body.model, scriptedOutput(respond, body)) };
 	});
 	return {
-		/** What the OpenAI credential's Base URL is set to. */
+		/** the OpenAI credential's Base URL */
 		baseUrl: `${server.url}/v1`,
-		/** Every request, in order (`length = 0` forgets them). */
+		/** every request, in order (`length = 0` forgets them) */
 		requests: server.requests,
 		/** @returns {ResponsesRequest[]} the body of every request, in order */
 		turns: () => server.requests.map((request) => JSON.parse(request.body)),

@@ -3,8 +3,8 @@
 
 /**
  * The steps every real-n8n harness shares: a cleanup stack that stops what was started when a
- * later step fails, the sandbox behind a token recorder, n8n launched in a throw-away folder (and
- * launchWorld, the one way the suites start it), the search for secrets at rest, and MCP sessions.
+ * later step fails, the sandbox behind a token recorder, launchWorld (the one way the suites start
+ * n8n), the search for secrets at rest, and MCP sessions.
  */
 
 const fs = require('node:fs');
@@ -62,8 +62,8 @@ async function startNoonSandbox(cleanups, options) {
 }
 
 /**
- * The sandbox API (startNoonSandbox) behind a token recorder: a credential whose Auth URL is the
- * recorder's gets its tokens through it, so a suite knows every token issued (`tokens`).
+ * The sandbox behind a token recorder, so that a suite knows every token issued (`tokens`) to a
+ * credential whose Auth URL is the recorder's.
  * @param {Cleanups} cleanups
  * @param {Parameters<typeof startSandbox>[0]} options
  */
@@ -75,10 +75,8 @@ async function startRecordedSandbox(cleanups, options) {
 }
 
 /**
- * n8n launched in a new folder, kept after the run when SMP_E2E_KEEP=1.
- * @param {Cleanups} cleanups
- * @param {Logger} logger
- * @param {string} prefix the folder's
+ * n8n in a new folder, kept after the run when SMP_E2E_KEEP=1.
+ * @param {Cleanups} cleanups @param {Logger} logger @param {string} prefix the folder's
  * @param {Omit<import('../../../scripts/n8n/launch').LaunchOptions, 'logger' | 'cleanups' | 'folder' | 'keep'>} options
  */
 async function launchInFolder(cleanups, logger, prefix, options) {
@@ -88,10 +86,7 @@ async function launchInFolder(cleanups, logger, prefix, options) {
 	return { folder, keep, ...launched };
 }
 
-/**
- * @param {string} dir
- * @returns {string[]} every file under dir
- */
+/** @param {string} dir @returns {string[]} every file under dir */
 function filesIn(dir) {
 	if (!fs.existsSync(dir)) return [];
 	return fs
@@ -100,10 +95,7 @@ function filesIn(dir) {
 		.map((entry) => path.join(entry.parentPath, entry.name));
 }
 
-/**
- * @param {string[]} tokens
- * @returns {{ label: string, value: string }[]} the sandbox client's secret and these tokens
- */
+/** @param {string[]} tokens @returns {{ label: string, value: string }[]} with the client secret */
 function secretsOf(tokens) {
 	return [
 		{ label: 'client secret', value: SANDBOX_FIXTURES.client.clientSecret },
@@ -111,11 +103,7 @@ function secretsOf(tokens) {
 	];
 }
 
-/**
- * @param {string} dir
- * @param {string[]} tokens
- * @returns {string[]} where under dir the sandbox client's secret or one of the tokens appears
- */
+/** @param {string} dir @param {string[]} tokens @returns {string[]} where under dir a secret is */
 function secretsOnDisk(dir, tokens) {
 	return filesIn(dir).flatMap((file) => {
 		const content = fs.readFileSync(file);
@@ -127,8 +115,7 @@ function secretsOnDisk(dir, tokens) {
 
 /**
  * An MCP session with an MCP Server Trigger or n8n's own MCP server, as an assistant opens one.
- * @param {string} url
- * @param {string} clientName
+ * @param {string} url @param {string} clientName
  * @param {Record<string, string>} [headers] sent with every request (n8n's server wants a key)
  */
 async function connectMcp(url, clientName, headers = {}) {
@@ -152,8 +139,7 @@ async function connectMcp(url, clientName, headers = {}) {
 
 /**
  * The live (not zombie) processes of a process group, read from /proc (Linux).
- * @param {number} groupId
- * @returns {string[]} their command lines, cut to 300 characters
+ * @param {number} groupId @returns {string[]} their command lines, cut to 300 characters
  */
 function groupMembers(groupId) {
 	return fs.readdirSync('/proc').flatMap((pid) => {
@@ -200,8 +186,7 @@ const OPENAI_CREDENTIAL = Object.freeze({
  * gets the examples' credentials (tokens through `tokenRecorder` when given, a local mail sink,
  * OpenAI at a scripted model) beside `credentials`, and `workflows`, of which it activates
  * `activate`.
- * @param {Cleanups} cleanups
- * @param {Logger} logger
+ * @param {Cleanups} cleanups @param {Logger} logger
  * @param {{ name: string, sandbox: Sandbox, tokenRecorder?: { url: string, tokens: string[] }, logLevel?: string, extraEnv?: NodeJS.ProcessEnv, credentials?: unknown[], workflows?: (filesDir: string) => unknown[], activate?: string[] }} options
  */
 async function launchWorld(cleanups, logger, options) {
@@ -243,7 +228,6 @@ async function launchWorld(cleanups, logger, options) {
 		packageName: packageJson().name,
 		/** @type {(since: string, count: number, timeoutMs: number) => Promise<void>} */
 		waitForPolls: (since, count, timeoutMs) => waitForPolls(sandbox, { since, count, timeoutMs }),
-		/** An MCP session with the MCP Server Trigger at this path. */
 		connectMcp: (/** @type {string} */ mcpPath) =>
 			connectMcp(`${n8n.baseUrl}/mcp/${mcpPath}`, 'smp-e2e'),
 		/** @type {(chatId: string, message: string, sessionId?: string) => ReturnType<typeof client.callWebhook>} a public Chat Trigger's message, as n8n's chat widget sends it */
@@ -251,7 +235,7 @@ async function launchWorld(cleanups, logger, options) {
 			client.callWebhook(`${chatId}/chat`, {
 				json: { action: 'sendMessage', sessionId, chatInput },
 			}),
-		/** n8n's console output, every start of it. */
+		/** n8n's console output, every start of it */
 		n8nLog: () => fs.readFileSync(n8n.logFile, 'utf8'),
 		stopN8n: () => n8n.stop(),
 		killN8n: () => killGroup(n8n),

@@ -18,8 +18,8 @@ const { ensurePrograms } = require('./debian-packages');
 const { waitUntil } = require('./support');
 
 /**
- * Starts a server and waits until `ready` says it serves; its `stop` (called here too when it does
- * not) stops it and removes its folder.
+ * Starts a server (these, and the browser suite's Verdaccio) and waits until `ready` says it
+ * serves; its `stop` (called here too when it does not) stops it and removes its folder.
  * @param {{ name: string, folder: string, logFile: string, command: string, args: string[], options: import('node:child_process').SpawnOptions, ready: () => Promise<boolean> }} server
  */
 async function serve({ name, folder, logFile, command, args, options, ready }) {
@@ -41,8 +41,8 @@ async function serve({ name, folder, logFile, command, args, options, ready }) {
 }
 
 /**
- * Debian keeps each PostgreSQL major version in /usr/lib/postgresql/<major>/bin. 15 (Debian 12's)
- * is the one tested here; another installed version (16 on Ubuntu 24.04) is used when 15 is absent.
+ * Debian's PostgreSQL bin folders (/usr/lib/postgresql/<major>/bin): 15 (Debian 12's), the one
+ * tested, else another installed version (16 on Ubuntu 24.04).
  */
 function postgresBinDirs() {
 	const root = '/usr/lib/postgresql';
@@ -122,7 +122,6 @@ async function startPostgres() {
 	);
 	const version = await runOrThrow(bin.postgres, ['--version'], { timeoutMs: 10_000 });
 	return {
-		/** What `postgres --version` says, e.g. postgres (PostgreSQL) 15.18. */
 		version: version.trim(),
 		host,
 		port,
@@ -178,7 +177,6 @@ async function startRedis() {
 	return {
 		host,
 		port,
-		/** What `redis-server --version` says. */
 		version: version.trim(),
 		/** @returns {Promise<string>} every key (`redis-cli --scan`) with its `DUMP`, as text */
 		async dumpKeys() {
@@ -192,4 +190,4 @@ async function startRedis() {
 	};
 }
 
-module.exports = { startPostgres, startRedis };
+module.exports = { serve, startPostgres, startRedis };

@@ -6,7 +6,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 
-const { delay } = require('../../../scripts/n8n/runtime');
+const { waitUntil } = require('../../../scripts/n8n/runtime');
 
 const stderrLogger = {
 	/** @param {string} line */
@@ -16,9 +16,8 @@ const stderrLogger = {
 };
 
 /**
- * Every row of every spreadsheet a workflow wrote into `filesDir` whose name starts with
- * `prefix`, read with the same library n8n writes them with: SheetJS from the n8n install, as
- * @e965/xlsx (2.40 on) or xlsx (2.30 and older).
+ * Every row of the spreadsheets in `filesDir` whose names start with `prefix`, read with the
+ * SheetJS n8n writes them with: its install's @e965/xlsx (2.40 on) or xlsx (2.30 and older).
  * @param {{ filesDir: string, n8n: { runtime: { n8nHome: string } } }} env
  * @param {string} prefix
  * @returns {Record<string, unknown>[]}
@@ -42,34 +41,16 @@ function readSpreadsheetRows(env, prefix) {
 }
 
 /**
- * The sandbox's time as its request log writes it (ISO 8601): a `since` for what comes after now.
+ * The sandbox's time as its request log writes it: a `since` for what comes after now.
  * @param {import('../../../sandbox').Sandbox} sandbox
  */
 const sandboxNow = (sandbox) => new Date(sandbox.clock.now()).toISOString();
 
 /**
- * Waits until `check` returns something other than undefined, and returns it.
- * @template T
- * @param {() => T | undefined | Promise<T | undefined>} check
- * @param {{ timeoutMs: number, intervalMs?: number, failure: () => string }} options
- * @returns {Promise<T>}
- */
-async function waitUntil(check, { timeoutMs, intervalMs = 500, failure }) {
-	const deadline = Date.now() + timeoutMs;
-	for (;;) {
-		const found = await check();
-		if (found !== undefined) return found;
-		if (Date.now() > deadline) throw new Error(`${failure()} within ${timeoutMs} ms`);
-		await delay(intervalMs);
-	}
-}
-
-/**
- * How many polls (first pages: results requests without a cursor) the sandbox has seen after
- * `since` (sandbox time, ISO 8601), of one client when `clientId` is given.
+ * How many polls (results requests without a cursor) the sandbox has seen after `since` (sandbox
+ * time), of one client when `clientId` is given.
  * @param {import('../../../sandbox').Sandbox} sandbox
- * @param {string} since
- * @param {string} [clientId]
+ * @param {string} since @param {string} [clientId]
  */
 function pollsSince(sandbox, since, clientId) {
 	return sandbox
@@ -99,8 +80,7 @@ async function waitForPolls(sandbox, { since, count, timeoutMs, clientId }) {
 /**
  * The lines of an n8n log after `since` (a length of the log text) that contain `text`, of one
  * workflow when `workflowId` is given (n8n puts it in each line's metadata).
- * @param {string} log
- * @param {string} text
+ * @param {string} log @param {string} text
  * @param {{ since?: number, workflowId?: string }} [options]
  */
 function logLines(log, text, options = {}) {
@@ -113,8 +93,7 @@ function logLines(log, text, options = {}) {
 
 /**
  * Waits until the log holds `count` (default 1) lines that logLines finds, and returns them.
- * @param {() => string} readLog
- * @param {string} text
+ * @param {() => string} readLog @param {string} text
  * @param {{ since?: number, workflowId?: string, count?: number, timeoutMs: number }} options
  * @returns {Promise<string[]>}
  */
@@ -130,9 +109,7 @@ function waitForLog(readLog, text, options) {
 
 /**
  * Waits until n8n's log file holds a line containing `text`, and returns those lines.
- * @param {{ n8n: { n8nFolder: string } }} env
- * @param {string} text
- * @param {number} timeoutMs
+ * @param {{ n8n: { n8nFolder: string } }} env @param {string} text @param {number} timeoutMs
  */
 function waitForLogLines(env, text, timeoutMs) {
 	const file = path.join(env.n8n.n8nFolder, 'logs', 'n8n.log');
