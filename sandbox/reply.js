@@ -26,7 +26,10 @@ function errorReply(status, code, message, headers) {
 	return json(status, body, headers);
 }
 
-/** @param {string} what @param {string} allow the one method it takes */
+/**
+ * @param {string} what
+ * @param {string} allow the one method it takes
+ */
 const methodNotAllowed = (what, allow) =>
 	errorReply(405, 'METHOD_NOT_ALLOWED', `${what} takes ${allow}.`, { allow });
 

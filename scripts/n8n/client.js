@@ -55,7 +55,9 @@ class N8nClient {
 
 	/**
 	 * A request as the editor sends it, with the session cookie it keeps.
-	 * @param {string} method @param {string} route e.g. `/rest/workflows` @param {unknown} [body]
+	 * @param {string} method
+	 * @param {string} route e.g. `/rest/workflows`
+	 * @param {unknown} [body]
 	 * @returns {Promise<any>} the JSON answer (or its text)
 	 */
 	async request(method, route, body) {
@@ -81,7 +83,8 @@ class N8nClient {
 	}
 
 	/**
-	 * @param {string} method @param {string} route under /rest, e.g. `/workflows`
+	 * @param {string} method
+	 * @param {string} route under /rest, e.g. `/workflows`
 	 * @param {unknown} [body]
 	 * @returns {Promise<any>} the `data` member of n8n's JSON answer
 	 */
@@ -150,7 +153,9 @@ class N8nClient {
 	/**
 	 * Starts a manual run of a saved workflow from one of its triggers (the editor's "Execute
 	 * workflow" button).
-	 * @param {string} workflowId @param {string} triggerName @returns {Promise<string>} its id
+	 * @param {string} workflowId
+	 * @param {string} triggerName
+	 * @returns {Promise<string>} its id
 	 */
 	async runManually(workflowId, triggerName) {
 		const started = await this.rest('POST', `/workflows/${encodeURIComponent(workflowId)}/run`, {

@@ -27,7 +27,10 @@ const EXAMPLE_IDS = Object.freeze({
  * @typedef {{ id: string, name: string, nodes: { name: string, type: string, webhookId?: string, parameters: Record<string, unknown>, disabled?: boolean }[], [key: string]: unknown }} WorkflowJson
  */
 
-/** @param {string} dir @returns {any[]} every workflow (.json file) in dir, by file name */
+/**
+ * @param {string} dir
+ * @returns {any[]} every workflow (.json file) in dir, by file name
+ */
 function workflowsIn(dir) {
 	return fs
 		.readdirSync(dir)

@@ -190,7 +190,10 @@ function node24Env(nodeHome) {
 	};
 }
 
-/** @param {Logger} logger @returns {Promise<string>} the Node 24 home folder */
+/**
+ * @param {Logger} logger
+ * @returns {Promise<string>} the Node 24 home folder
+ */
 async function ensureNode(logger) {
 	const home = path.join(cacheRoot(), `node-${NODE_VERSION}-r${RECIPE}`);
 	await buildOnce(
@@ -227,7 +230,8 @@ async function ensureNode(logger) {
  * Puts a sqlite3 addon built for Node 24 into an n8n install. Every supported n8n pins the same
  * sqlite3, so the first install builds it (about three minutes of both cores) into the cache and
  * the others copy the one file it makes.
- * @param {Logger} logger @param {string} dir the n8n install being built
+ * @param {Logger} logger
+ * @param {string} dir the n8n install being built
  * @param {{ env: NodeJS.ProcessEnv, logFile: string }} options
  */
 async function addSqlite3(logger, dir, { env, logFile }) {

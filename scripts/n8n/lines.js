@@ -11,7 +11,11 @@ const crypto = require('node:crypto');
 
 const { runOrThrow } = require('./processes');
 
-/** @param {string} a e.g. 2.41.1 @param {string} b @returns {number} negative when a is older */
+/**
+ * @param {string} a e.g. 2.41.1
+ * @param {string} b
+ * @returns {number} negative when a is older
+ */
 function compareVersions(a, b) {
 	const [left, right] = [a, b].map((version) => version.split('.').map(Number));
 	for (let i = 0; i < Math.max(left.length, right.length); i++) {
@@ -22,7 +26,8 @@ function compareVersions(a, b) {
 }
 
 /**
- * @param {string} version @param {string} from the first version with it
+ * @param {string} version
+ * @param {string} from the first version with it
  * @param {string} [before] the first without
  */
 function inRange(version, from, before) {

@@ -21,7 +21,10 @@ const shutdownHooks = [];
 let hooksInstalled = false;
 let shuttingDown = false;
 
-/** @param {number | undefined} groupId the group leader's pid @param {NodeJS.Signals} signal */
+/**
+ * @param {number | undefined} groupId the group leader's pid
+ * @param {NodeJS.Signals} signal
+ */
 function signalGroup(groupId, signal) {
 	if (groupId === undefined) return;
 	try {

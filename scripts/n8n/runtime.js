@@ -26,7 +26,8 @@ const { spawnGroup, stopGroup, runOrThrow, exited } = require('./processes');
 
 /**
  * Binds a TCP port on 127.0.0.1 and lets it go again: `port`, or a free one the system picks.
- * @param {number} [port] @returns {Promise<number | undefined>} undefined when it cannot be bound
+ * @param {number} [port]
+ * @returns {Promise<number | undefined>} undefined when it cannot be bound
  */
 function tryPort(port = 0) {
 	return new Promise((resolve) => {
@@ -187,7 +188,8 @@ async function prepareN8n(options) {
  * Imports credentials and workflows with n8n's CLI (each command boots n8n: none for an empty
  * list). The files hold secrets in clear, so they live outside n8n's folder, deleted at once.
  * @param {Awaited<ReturnType<typeof prepareN8n>>} prepared
- * @param {{ credentials: unknown[], workflows: unknown[] }} data @returns {Promise<string>} output
+ * @param {{ credentials: unknown[], workflows: unknown[] }} data
+ * @returns {Promise<string>} output
  */
 async function importIntoN8n(prepared, { credentials, workflows }) {
 	const importDir = fs.mkdtempSync(path.join(os.tmpdir(), 'smp-n8n-import-'));

@@ -198,7 +198,11 @@ function exampleFiles() {
 		});
 }
 
-/** @param {RegExp} pattern @param {string} text @param {string} file the text's, for the error */
+/**
+ * @param {RegExp} pattern
+ * @param {string} text
+ * @param {string} file the text's, for the error
+ */
 function matchIn(pattern, text, file) {
 	const found = pattern.exec(text)?.[1]?.trim();
 	// The text and the tests have parted: they would no longer follow it word for word.

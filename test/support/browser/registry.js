@@ -52,7 +52,9 @@ async function registryCertificate() {
 /**
  * What a process (env) and npm (npmrc, or its environment) need to go through the proxy and trust
  * its certificate; npm's cache is the run's, so nothing of this registry lands in the user's.
- * @param {string} url the proxy @param {string} folder the run's @param {string} caFile
+ * @param {string} url the proxy
+ * @param {string} folder the run's
+ * @param {string} caFile
  */
 function clientSettings(url, folder, caFile) {
 	// The sandbox, n8n's own editor and its task runner stay direct.
@@ -151,7 +153,8 @@ async function startVerdaccio(logger, folder) {
  * `npm publish` of a packed tarball, with `version` in its package.json when given (the next
  * release, without building it again). The token is on the command line and the user
  * configuration and cache are throw-away, so nothing is read from or written to the user's own.
- * @param {{ url: string, token: string }} verdaccio @param {string} folder the run's
+ * @param {{ url: string, token: string }} verdaccio
+ * @param {string} folder the run's
  * @param {string} tarball @param {string} [version]
  */
 async function publish(verdaccio, folder, tarball, version) {

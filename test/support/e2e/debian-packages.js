@@ -16,7 +16,10 @@ const path = require('node:path');
  * @property {string} debianPackage the package that installs it
  */
 
-/** @param {string} candidate @returns {string | undefined} the executable's path */
+/**
+ * @param {string} candidate
+ * @returns {string | undefined} the executable's path
+ */
 function locate(candidate) {
 	const files = path.isAbsolute(candidate)
 		? [candidate]

@@ -43,7 +43,8 @@ const KNOWN_LIMITS = Object.freeze({
 /**
  * The node types one query found, best first: the result blocks of its section of a
  * search_nodes answer, without the related nodes n8n lists after a result.
- * @param {string} answer the whole text of a search_nodes answer @param {string} query
+ * @param {string} answer the whole text of a search_nodes answer
+ * @param {string} query
  * @returns {string[]}
  */
 function foundFor(answer, query) {

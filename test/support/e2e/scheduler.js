@@ -38,7 +38,10 @@ function triggerPollingAt({ id, name, second, credentialId }) {
 	});
 }
 
-/** @param {number} second @returns {number} ms (0 to 59,999) since the clock last showed it */
+/**
+ * @param {number} second
+ * @returns {number} ms (0 to 59,999) since the clock last showed it
+ */
 function msSincePollSecond(second) {
 	return ((((Date.now() % 60_000) - second * 1000) % 60_000) + 60_000) % 60_000;
 }
@@ -86,19 +89,31 @@ async function readDurableState(n8n, workflowId) {
 	return { pollerStates, staticData: String(workflow?.staticData ?? '') };
 }
 
-/** @param {string} text @param {string[]} ids @returns the ids the text holds as JSON strings */
+/**
+ * @param {string} text
+ * @param {string[]} ids
+ * @returns the ids the text holds as JSON strings
+ */
 function mentioned(text, ids) {
 	return ids.filter((id) => text.includes(JSON.stringify(id)));
 }
 
 /** @typedef {import('../../../sandbox').Sandbox} Sandbox */
 
-/** YYYY-MM-DD, `days` after the sandbox's today. @param {Sandbox} sandbox @param {number} days */
+/**
+ * YYYY-MM-DD, `days` after the sandbox's today.
+ * @param {Sandbox} sandbox
+ * @param {number} days
+ */
 function sandboxDay(sandbox, days) {
 	return new Date(sandbox.clock.now() + days * DAY_MS).toISOString().slice(0, 10);
 }
 
-/** Every tender id a complete walk lists now. @param {Sandbox} sandbox @param {string} companyId */
+/**
+ * Every tender id a complete walk lists now.
+ * @param {Sandbox} sandbox
+ * @param {string} companyId
+ */
 function listedTenderIds(sandbox, companyId) {
 	return sandbox
 		.listOpen(companyId)
@@ -167,7 +182,8 @@ function walksSince(sandbox, companyId, since) {
  * Every finished execution of the workflow, oldest first, with the tenders its trigger announced
  * (none where the trigger did not run, as in a failed poll's).
  * @param {import('../../../scripts/n8n/client').N8nClient} client
- * @param {string} workflowId @param {string} nodeName the trigger's
+ * @param {string} workflowId
+ * @param {string} nodeName the trigger's
  */
 async function announcements(client, workflowId, nodeName) {
 	const executions = (await client.listExecutions(workflowId))

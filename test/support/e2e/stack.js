@@ -76,7 +76,9 @@ async function startRecordedSandbox(cleanups, options) {
 
 /**
  * n8n in a new folder, kept after the run when SMP_E2E_KEEP=1.
- * @param {Cleanups} cleanups @param {Logger} logger @param {string} prefix the folder's
+ * @param {Cleanups} cleanups
+ * @param {Logger} logger
+ * @param {string} prefix the folder's
  * @param {Omit<import('../../../scripts/n8n/launch').LaunchOptions, 'logger' | 'cleanups' | 'folder' | 'keep'>} options
  */
 async function launchInFolder(cleanups, logger, prefix, options) {
@@ -86,7 +88,10 @@ async function launchInFolder(cleanups, logger, prefix, options) {
 	return { folder, keep, ...launched };
 }
 
-/** @param {string} dir @returns {string[]} every file under dir */
+/**
+ * @param {string} dir
+ * @returns {string[]} every file under dir
+ */
 function filesIn(dir) {
 	if (!fs.existsSync(dir)) return [];
 	return fs
@@ -95,7 +100,10 @@ function filesIn(dir) {
 		.map((entry) => path.join(entry.parentPath, entry.name));
 }
 
-/** @param {string[]} tokens @returns {{ label: string, value: string }[]} with the client secret */
+/**
+ * @param {string[]} tokens
+ * @returns {{ label: string, value: string }[]} with the client secret
+ */
 function secretsOf(tokens) {
 	return [
 		{ label: 'client secret', value: SANDBOX_FIXTURES.client.clientSecret },
@@ -103,7 +111,11 @@ function secretsOf(tokens) {
 	];
 }
 
-/** @param {string} dir @param {string[]} tokens @returns {string[]} where under dir a secret is */
+/**
+ * @param {string} dir
+ * @param {string[]} tokens
+ * @returns {string[]} where under dir a secret is
+ */
 function secretsOnDisk(dir, tokens) {
 	return filesIn(dir).flatMap((file) => {
 		const content = fs.readFileSync(file);
@@ -139,7 +151,8 @@ async function connectMcp(url, clientName, headers = {}) {
 
 /**
  * The live (not zombie) processes of a process group, read from /proc (Linux).
- * @param {number} groupId @returns {string[]} their command lines, cut to 300 characters
+ * @param {number} groupId
+ * @returns {string[]} their command lines, cut to 300 characters
  */
 function groupMembers(groupId) {
 	return fs.readdirSync('/proc').flatMap((pid) => {

@@ -18,7 +18,8 @@ const PACKAGE = packageJson().name;
 /**
  * A workflow as n8n imports it, inactive; each node's id (and webhook id) is the workflow's id
  * and its role.
- * @param {{ id: string, name: string }} named @param {Record<string, NodeSpec>} nodes by role
+ * @param {{ id: string, name: string }} named
+ * @param {Record<string, NodeSpec>} nodes by role
  * @param {Record<string, unknown>} connections
  */
 function workflow({ id, name }, nodes, connections) {

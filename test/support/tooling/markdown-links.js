@@ -121,7 +121,10 @@ function pathProblems(page, text) {
 /** @param {string} page from the root @returns {string[]} the paths in its code that name nothing */
 const missingPaths = (page) => pathProblems(page, fs.readFileSync(path.join(ROOT, page), 'utf8'));
 
-/** @param {string} entry a file or folder from the root @returns {string[]} it, or what is under it */
+/**
+ * @param {string} entry a file or folder from the root
+ * @returns {string[]} it, or what is under it
+ */
 function filesUnder(entry) {
 	const full = path.join(ROOT, entry);
 	if (!fs.statSync(full).isDirectory()) return [entry];
