@@ -24,6 +24,11 @@ describe('parseFilters', () => {
 		).toEqual({ quotesDueWithinDays: 7, budgetAtLeast: 500_000, budgetAtMost: 2_500_000.5 });
 	});
 
+	it('takes a budget range whose bounds are equal', () => {
+		const bounds = { budgetAtLeast: 1_000_000, budgetAtMost: 1_000_000 };
+		expect(parseFilters(bounds)).toEqual(bounds);
+	});
+
 	it('reads the collection as the node gets it', () => {
 		expect(
 			parseFilters({

@@ -175,6 +175,15 @@ describe('walkPages from a cursor, and its bound', () => {
 		expect(seen).toHaveLength(200);
 	});
 
+	it('refuses the cursor it started at when the API sends it back', async () => {
+		const api = scripted([page(projects(1), 'a')]);
+		const walk = async () => {
+			for await (const data of walkPages(api, () => 100, noSkips, { from: 'a' })) idsOf(data);
+		};
+		await expect(walk()).rejects.toThrow(/a cursor on page 1 that it had already sent/);
+		expect(api.requests.map((request) => request.cursor)).toEqual(['a']);
+	});
+
 	it('stops a walk whose pages never end at MAX_WALK_PAGES, with a paging error', async () => {
 		let requests = 0;
 		const endless: FetchPage = async () => {
