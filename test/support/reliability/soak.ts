@@ -438,12 +438,13 @@ class TriggerRun {
 		const entries = this.sandbox.requests();
 		this.log.push(...entries);
 		const served = walkServed(entries, listing.length);
+		const waits = !served && this.waits(saidBefore, entries);
 		if (served) this.fullyServed++;
 		else if (this.saidSkipped(saidBefore)) this.skipped++;
 		else if (walkSpansPolls(entries) || this.walkGoesOn()) this.spanning++;
-		else if (this.waits(saidBefore, entries)) this.waited++;
+		else if (waits) this.waited++;
 		else if (this.activationsFailed === failedBefore) this.noteSilent(poll, entries, saidBefore);
-		this.waiting = !served && this.waits(saidBefore, entries);
+		this.waiting = waits;
 		this.ledger.record(items, listed);
 		if (served && this.active) this.ledger.learn(listing);
 	}
