@@ -29,15 +29,18 @@ function credentials(
 
 type Answer = Partial<IN8nHttpFullResponse> | Error;
 
-/** n8n's httpRequest helper, answering from a script and recording every request. */
-function fakeHelpers(...answers: Answer[]) {
+/**
+ * n8n's httpRequest helper, answering from a script (an answer may be a promise the test settles)
+ * and recording every request.
+ */
+function fakeHelpers(...answers: Array<Answer | Promise<Answer>>) {
 	const requests: IHttpRequestOptions[] = [];
 	let issued = 0;
 	const helpers: IHttpRequestHelper = {
 		helpers: {
 			httpRequest: async (options: IHttpRequestOptions) => {
 				requests.push(options);
-				const answer = answers.shift() ?? {
+				const answer = (await answers.shift()) ?? {
 					statusCode: 200,
 					body: { access_token: `token-${++issued}`, token_type: 'Bearer', expires_in: 3600 },
 				};
@@ -104,9 +107,13 @@ describe('credential description', () => {
 });
 
 describe('token exchange', () => {
-	it('posts a form-encoded client-credentials request to {authUrl}/oauth2/token', async () => {
+	it('posts a form-encoded client-credentials request to {authUrl}/oauth2/token; the token goes into the headers, never into what n8n stores', async () => {
 		const { helpers, requests } = fakeHelpers();
-		await preAuthenticate(helpers, credentials());
+		const data = credentials();
+		// Nothing n8n would store, so the token never reaches the credentials table.
+		expect(await preAuthenticate(helpers, data)).toEqual({});
+		expect(data.accessToken).toBe('');
+		expect(JSON.stringify(data)).not.toContain('token-1');
 		expect(requests).toHaveLength(1);
 		expect(requests[0]).toMatchObject({
 			method: 'POST',
@@ -122,31 +129,18 @@ describe('token exchange', () => {
 			client_secret: SECRET,
 			scope: 'speci-finder/read',
 		});
+		// The bearer token and the client ID header join the request's other headers.
+		expect(await headersFor(data)).toEqual({
+			A: '1',
+			Authorization: 'Bearer token-1',
+			'x-service-client-id': 'client-1',
+		});
 	});
 
 	it('leaves the scope out when the field is blank', async () => {
 		const { helpers, requests } = fakeHelpers();
 		await preAuthenticate(helpers, credentials({ scope: '' }));
 		expect(new URLSearchParams(requests[0].body as string).has('scope')).toBe(false);
-	});
-
-	it('returns nothing n8n would store, so the token never reaches the credentials table', async () => {
-		const { helpers } = fakeHelpers();
-		const data = credentials();
-		expect(await preAuthenticate(helpers, data)).toEqual({});
-		expect(data.accessToken).toBe('');
-		expect(JSON.stringify(data)).not.toContain('token-1');
-	});
-
-	it('adds the bearer token and the client ID header, keeping other headers', async () => {
-		const { helpers } = fakeHelpers();
-		const data = credentials();
-		await preAuthenticate(helpers, data);
-		expect(await headersFor(data)).toEqual({
-			A: '1',
-			Authorization: 'Bearer token-1',
-			'x-service-client-id': 'client-1',
-		});
 	});
 
 	it('refuses to authenticate when no token was obtained', async () => {
@@ -200,28 +194,15 @@ describe('token cache', () => {
 
 	it('shares one token request between concurrent callers', async () => {
 		let release: () => void = () => undefined;
-		const gate = new Promise<void>((resolve) => {
-			release = resolve;
+		const answered = new Promise<Answer>((resolve) => {
+			release = () => resolve({ body: { access_token: 'shared', expires_in: 3600 } });
 		});
-		let calls = 0;
-		const helpers: IHttpRequestHelper = {
-			helpers: {
-				httpRequest: async () => {
-					calls++;
-					await gate;
-					return {
-						statusCode: 200,
-						headers: {},
-						body: { access_token: 'shared', expires_in: 3600 },
-					};
-				},
-			},
-		};
+		const { helpers, requests } = fakeHelpers(answered);
 		const all = Array.from({ length: 5 }, () => credentials());
 		const pending = all.map(async (data) => await preAuthenticate(helpers, data));
 		release();
 		await Promise.all(pending);
-		expect(calls).toBe(1);
+		expect(requests).toHaveLength(1);
 		for (const data of all) expect((await headersFor(data))?.Authorization).toBe('Bearer shared');
 	});
 
@@ -269,16 +250,20 @@ describe('token cache', () => {
 });
 
 describe('token errors name the cause and the fix, never the secret', () => {
-	it('wrong client ID or secret', async () => {
+	it('wrong client ID or secret, with what the issuer says, the secret in any spelling blanked out', async () => {
 		const error = await exchangeFailure({
 			statusCode: 401,
-			body: { error: 'invalid_client', error_description: 'client authentication failed' },
+			body: {
+				error: 'invalid_client',
+				error_description: `bad ${SECRET} / ${encodeURIComponent(SECRET)} / ${Buffer.from(`client-1:${SECRET}`).toString('base64')}`,
+			},
 		});
 		expect(error.kind).toBe('invalidClient');
 		expect(error.message).toBe(
 			'The token issuer rejected the client ID or client secret (invalid_client)',
 		);
 		expect(error.description).toContain("Check the credential's Client ID and Client Secret");
+		expect(error.description).toContain('The issuer says: bad *** / *** / ***');
 	});
 
 	it('missing scope', async () => {
@@ -331,17 +316,6 @@ describe('token errors name the cause and the fix, never the secret', () => {
 		expect(error.message).toContain('odd failure mentioning ***');
 	});
 
-	it('an issuer that echoes the secret back, in any spelling', async () => {
-		const error = await exchangeFailure({
-			statusCode: 401,
-			body: {
-				error: 'invalid_client',
-				error_description: `bad ${SECRET} / ${encodeURIComponent(SECRET)} / ${Buffer.from(`client-1:${SECRET}`).toString('base64')}`,
-			},
-		});
-		expect(error.description).toContain('The issuer says: bad *** / *** / ***');
-	});
-
 	it('an unusable credential field', async () => {
 		const { helpers, requests } = fakeHelpers();
 		await expect(preAuthenticate(helpers, credentials({ authUrl: 'mailto:x@y' }))).rejects.toThrow(
@@ -353,19 +327,15 @@ describe('token errors name the cause and the fix, never the secret', () => {
 
 describe('a failed token exchange is kept with the request it failed', () => {
 	// n8n 2.0 (2.0.3; not 1.123 or 2.30) rethrows it as an error of their own, without it as the cause.
-	it('by the credentials object n8n passed, for the transport to read its cause and fix', async () => {
+	it('by the credentials object n8n passed, for the transport to read its cause and fix; not for a request whose exchange worked', async () => {
 		const { helpers } = fakeHelpers({ statusCode: 401, body: { error: 'invalid_client' } });
 		const failed = credentials();
 		const error = await failureOf(preAuthenticate(helpers, failed));
 		expect(proc.runtime.tokens.failureOf(failed)).toBe(error);
-		expect(proc.runtime.tokens.failureOf(credentials())).toBeUndefined();
-	});
-
-	it('not for a request whose token exchange worked', async () => {
-		const { helpers } = fakeHelpers();
-		const data = credentials();
-		await preAuthenticate(helpers, data);
-		expect(proc.runtime.tokens.failureOf(data)).toBeUndefined();
+		const worked = credentials();
+		expect(proc.runtime.tokens.failureOf(worked)).toBeUndefined();
+		await preAuthenticate(helpers, worked);
+		expect(proc.runtime.tokens.failureOf(worked)).toBeUndefined();
 	});
 });
 

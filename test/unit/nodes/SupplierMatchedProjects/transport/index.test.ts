@@ -46,17 +46,16 @@ describe('results URL', () => {
 	});
 });
 
+const lastPage = { data: [], _metadata: { nextCursor: null, hasNextPage: false } };
+
 /**
  * The smallest context the transport needs: the credential, and n8n's authenticated request
- * helper answering from a script (a thrown error is what n8n throws, the rest are answers).
+ * helper answering from a script (a thrown error is what n8n throws, the rest are answers; no
+ * answer is an empty last page).
  */
 function fakeContext(
 	credentials: ICredentialDataDecryptedObject,
-	answer: () => IN8nHttpFullResponse | Error = () => ({
-		statusCode: 200,
-		headers: {},
-		body: { data: [], _metadata: { nextCursor: null, hasNextPage: false } },
-	}),
+	answer: () => IN8nHttpFullResponse | Error | undefined = () => undefined,
 ) {
 	const sent: IHttpRequestOptions[] = [];
 	const context = {
@@ -65,7 +64,7 @@ function fakeContext(
 		helpers: {
 			httpRequestWithAuthentication: async (_type: string, options: IHttpRequestOptions) => {
 				sent.push(options);
-				const outcome = answer();
+				const outcome = answer() ?? { statusCode: 200, headers: {}, body: lastPage };
 				if (outcome instanceof Error) throw outcome;
 				return outcome;
 			},
@@ -204,16 +203,11 @@ describe('a 429 with Retry-After: the count every n8n process on the credential 
 	});
 	afterEach(() => jest.useRealTimers());
 
-	const page = { data: [], _metadata: { nextCursor: null, hasNextPage: false } };
-
 	it('waits as long as the API says, without using up attempts, and counts only what the API counted', async () => {
 		const answers = [limited('1'), limited('1'), limited('1')];
-		const { context, sent } = fakeContext(
-			settings,
-			() => answers.shift() ?? { statusCode: 200, headers: {}, body: page },
-		);
+		const { context, sent } = fakeContext(settings, () => answers.shift());
 		const started = Date.now();
-		expect(await runInVirtualTime(() => outcomeOf(context))).toEqual(page);
+		expect(await runInVirtualTime(() => outcomeOf(context))).toEqual(lastPage);
 		expect(sent).toHaveLength(4);
 		expect(Date.now() - started).toBeGreaterThanOrEqual(3000);
 		// Each 429 halved what this process allows itself (100, 50, 25, 12): 11 left, where its own
@@ -223,17 +217,15 @@ describe('a 429 with Retry-After: the count every n8n process on the credential 
 
 	it('stops with the budget message when the API asks for longer than the node waits (5 minutes at most); this process then sends nothing until then', async () => {
 		const { context, sent } = fakeContext(settings, () => limited('3600'));
-		const error = await outcomeOf(context);
+		const error = (await outcomeOf(context)) as NodeApiError;
 		expect(error).toBeInstanceOf(NodeApiError);
 		// Retry-After, capped at the API's 5-minute window, plus a random spread of up to one slot
 		// (3 s), so processes do not return together.
-		expect((error as NodeApiError).message).toMatch(
+		expect(error.message).toMatch(
 			/^This credential has used its 100 requests per 5 minutes, counted by the API across every n8n process that uses it; the next one is allowed in 30[0-3] s$/,
 		);
-		expect((error as NodeApiError).description).toContain(
-			'in queue mode: the main instance and all workers',
-		);
-		expect((error as NodeApiError).httpCode).toBe('429');
+		expect(error.description).toContain('in queue mode: the main instance and all workers');
+		expect(error.httpCode).toBe('429');
 		expect(sent).toHaveLength(1);
 
 		const { context: another, sent: sentByAnother } = fakeContext(settings);
@@ -243,7 +235,7 @@ describe('a 429 with Retry-After: the count every n8n process on the credential 
 		});
 		expect(sentByAnother).toHaveLength(0);
 		const { context: otherClient } = fakeContext({ ...settings, clientId: 'client-2' });
-		expect(await outcomeOf(otherClient)).toEqual(page);
+		expect(await outcomeOf(otherClient)).toEqual(lastPage);
 	});
 
 	it('retries a 429 that gives no time (or zero) like any failure: within the attempts', async () => {

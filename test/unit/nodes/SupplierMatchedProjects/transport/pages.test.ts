@@ -37,10 +37,26 @@ function unfollowable(reason: string) {
 	};
 }
 
+type Projects = ReturnType<typeof projects>;
+const everyProject = (found: Projects) => found;
+
+/** Walks to `limit` items, each page's projects kept as `keep` says; a skip is a bug unless told. */
+async function walkOn(
+	source: PageSource,
+	limit: number,
+	keep = everyProject,
+	options: { fullPages?: boolean; onSkipped?: OnSkipped } = {},
+) {
+	return await walkToLimit(source, limit, keep, {
+		fullPages: false,
+		onSkipped: noSkips,
+		...options,
+	});
+}
+
 /** Every project of the walk, 100 a page, each next page read ahead. */
-async function everyProjectOf(source: PageSource, onSkipped: OnSkipped = noSkips) {
-	const found = (projects: ReturnType<typeof page>['data']) => projects;
-	return (await walkToLimit(source, Infinity, found, { fullPages: true, onSkipped })).items;
+async function everyProjectOf(source: PageSource) {
+	return (await walkOn(source, Infinity, everyProject, { fullPages: true })).items;
 }
 
 /** These pages hold only clean entries: a skip would be a bug in reading them. */
@@ -81,15 +97,22 @@ function scripted(pages: ResultsPage[]) {
 }
 
 describe('walking every page', () => {
-	it('walks every page 100 at a time, passing cursors back verbatim', async () => {
+	it('walks every page 100 at a time, passing cursors back verbatim and reading ahead', async () => {
 		const api = fakeApi(250);
-		const result = await everyProjectOf(api);
-		expect(result.map((p) => p.projectId)).toEqual(api.all.map((p) => p.projectId));
+		const sentBeforeTaking: number[] = [];
+		const keep = (found: Projects) => {
+			sentBeforeTaking.push(api.requests.length);
+			return found;
+		};
+		const gathered = await walkOn(api, Infinity, keep, { fullPages: true });
+		expect(gathered.items).toEqual(api.all);
 		expect(api.requests).toEqual([
 			{ limit: 100 },
 			{ cursor: 'c/+=?&#100', limit: 100 },
 			{ cursor: 'c/+=?&#200', limit: 100 },
 		]);
+		// A limit of Infinity reads ahead: page 2 was asked for before page 1 was taken, and so on.
+		expect(sentBeforeTaking).toEqual([2, 3, 3]);
 	});
 
 	it('returns an empty list for an empty first page', async () => {
@@ -140,10 +163,9 @@ describe('paging the walk cannot follow', () => {
 
 	it('is met only by a consumer that wants the page after it: a limit met on its page avoids it', async () => {
 		const faulty = () => scripted([pageOf(projects(3), true, null)]);
-		const options = { fullPages: false, onSkipped: noSkips };
-		const gathered = await walkToLimit(faulty(), 3, (found) => found, options);
+		const gathered = await walkOn(faulty(), 3);
 		expect(idsOf(gathered.items)).toEqual(['p1', 'p2', 'p3']);
-		await expect(walkToLimit(faulty(), 4, (found) => found, options)).rejects.toMatchObject(
+		await expect(walkOn(faulty(), 4)).rejects.toMatchObject(
 			unfollowable(
 				'The API said page 1 is followed by another but sent no cursor for it, so the walk stopped there',
 			),
@@ -151,7 +173,7 @@ describe('paging the walk cannot follow', () => {
 	});
 });
 
-describe('walkPages', () => {
+describe('walkPages: a consumer that stops, a cursor to start from, and its bound', () => {
 	it('fetches nothing more once the consumer stops', async () => {
 		const api = fakeApi(1000);
 		for await (const data of walkPages(api, () => MAX_PAGE_SIZE, noSkips)) {
@@ -160,9 +182,7 @@ describe('walkPages', () => {
 		}
 		expect(api.requests).toHaveLength(1);
 	});
-});
 
-describe('walkPages from a cursor, and its bound', () => {
 	it('starts at the cursor an earlier walk was given, and never follows it again', async () => {
 		const api = fakeApi(300);
 		const seen: string[] = [];
@@ -200,20 +220,9 @@ describe('walkPages from a cursor, and its bound', () => {
 });
 
 describe('walkToLimit', () => {
-	type Projects = ReturnType<typeof fakeApi>['all'];
-	const everyProject = (projects: Projects) => projects;
-
-	/** Walks the fake API to `limit` items, telling every skip as a bug. */
-	const walkOn = async (
-		api: ReturnType<typeof fakeApi>,
-		limit: number,
-		keep: (projects: Projects) => Projects,
-		fullPages = false,
-	) => await walkToLimit(api, limit, keep, { fullPages, onSkipped: noSkips });
-
 	it('asks only for what is still missing when each project gives an item', async () => {
 		const api = fakeApi(250);
-		const gathered = await walkOn(api, 130, everyProject);
+		const gathered = await walkOn(api, 130);
 		expect(api.requests.map((r) => r.limit)).toEqual([100, 30]);
 		expect(gathered.items).toHaveLength(130);
 		expect(gathered).toMatchObject({ moreRead: false, morePages: true });
@@ -223,7 +232,7 @@ describe('walkToLimit', () => {
 		const api = fakeApi(250);
 		const odd = (projects: Projects) =>
 			projects.filter((p) => Number(p.projectId.slice(1)) % 2 === 1);
-		const gathered = await walkOn(api, 60, odd, true);
+		const gathered = await walkOn(api, 60, odd, { fullPages: true });
 		expect(api.requests.map((r) => r.limit)).toEqual([100, 100]);
 		expect(idsOf(gathered.items)).toEqual(idsOf(odd(api.all).slice(0, 60)));
 		expect(gathered).toMatchObject({ moreRead: true, morePages: true });
@@ -231,7 +240,7 @@ describe('walkToLimit', () => {
 
 	it('says when the last page read was the last', async () => {
 		const api = fakeApi(40);
-		const gathered = await walkOn(api, 50, everyProject);
+		const gathered = await walkOn(api, 50);
 		expect(api.requests.map((r) => r.limit)).toEqual([50]);
 		expect(gathered).toMatchObject({ moreRead: false, morePages: false });
 		expect(gathered.items).toHaveLength(40);
@@ -367,63 +376,30 @@ describe('walkPages reading ahead (everyPage)', () => {
 		expect(api.inFlight()).toBe(0);
 		expect(api.events.indexOf('answer 2')).toBeLessThan(api.events.indexOf('walk ended'));
 	});
-
-	it('reads ahead when walking to a limit of Infinity', async () => {
-		const events: string[] = [];
-		const all = projects(250);
-		const fetchPage: FetchPage = async (request) => {
-			const start = request.cursor === undefined ? 0 : Number(request.cursor);
-			events.push(`request from ${start}`);
-			const end = Math.min(all.length, start + request.limit);
-			// walkToLimit spreads each page into its list: the iterator shows when it takes one.
-			const data = all.slice(start, end);
-			const values = data.values.bind(data);
-			data[Symbol.iterator] = () => {
-				events.push(`take from ${start}`);
-				return values();
-			};
-			return page(data, end < all.length ? String(end) : null);
-		};
-		expect(await everyProjectOf(sourceOf(fetchPage))).toEqual(all);
-		expect(events).toEqual([
-			'request from 0',
-			'request from 100',
-			'take from 0',
-			'request from 200',
-			'take from 100',
-			'take from 200',
-		]);
-	});
 });
 
 describe('broken entries on a walk', () => {
-	it('are left out where they stand, each told with its page, and the walk goes on', async () => {
+	it('are left out where they stand, each told with its page before that page is handed over, and the walk goes on', async () => {
 		const first = projects(2, 'a');
 		const second = projects(2, 'b');
 		const api = scripted([
 			pageOf([first[0], null, first[1]], true, 'c1'),
 			pageOf(['x', ...second], false, null),
 		]);
-		const skipped: string[] = [];
-		const all = await everyProjectOf(api, (entry) => skipped.push(entry));
-		expect(all).toEqual([...first, ...second]);
-		expect(skipped).toEqual([
+		const told: string[] = [];
+		const handedOver = (found: Projects) => {
+			told.push(`page of ${found.length}`);
+			return found;
+		};
+		const onSkipped = (entry: string) => told.push(entry);
+		const gathered = await walkOn(api, Infinity, handedOver, { fullPages: true, onSkipped });
+		expect(gathered.items).toEqual([...first, ...second]);
+		expect(told).toEqual([
 			'entry 2 of page 1 (data[1]) is null, not a project',
+			'page of 2',
 			'entry 1 of page 2 (data[0]) is a string, not a project',
+			'page of 2',
 		]);
-	});
-
-	it('are told before the page that held them is handed over', async () => {
-		const api = scripted([pageOf([7], false, null)]);
-		const events: string[] = [];
-		for await (const data of walkPages(
-			api,
-			() => 10,
-			() => events.push('skipped'),
-		)) {
-			events.push(`page of ${data.length}`);
-		}
-		expect(events).toEqual(['skipped', 'page of 0']);
 	});
 
 	it('do not count toward a limit: the walk reads on until it has that many clean projects', async () => {
@@ -432,10 +408,7 @@ describe('broken entries on a walk', () => {
 			pageOf([clean[0], null], true, 'c1'),
 			pageOf(clean.slice(1), false, null),
 		]);
-		const gathered = await walkToLimit(api, 2, (found) => found, {
-			fullPages: false,
-			onSkipped: () => undefined,
-		});
+		const gathered = await walkOn(api, 2, everyProject, { onSkipped: () => undefined });
 		expect(idsOf(gathered.items)).toEqual(['p1', 'p2']);
 		expect(api.requests).toEqual([{ limit: 2 }, { cursor: 'c1', limit: 1 }]);
 	});

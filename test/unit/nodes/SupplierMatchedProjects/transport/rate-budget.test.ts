@@ -4,22 +4,6 @@ import {
 } from '../../../../../nodes/SupplierMatchedProjects/transport/rate-budget';
 
 describe('RateBudget', () => {
-	function fakeClock() {
-		let time = 1_000_000;
-		const sleeps: number[] = [];
-		return {
-			now: () => time,
-			sleep: async (ms: number) => {
-				sleeps.push(ms);
-				time += ms;
-			},
-			advance: (ms: number) => {
-				time += ms;
-			},
-			sleeps,
-		};
-	}
-
 	/** Takes a slot on the key and answers it at once as the API did. */
 	async function sendOn(budget: RateBudget, key: string, answer: RateAnswer, deadline: number) {
 		const outcome = await budget.acquire(key, deadline);
@@ -29,13 +13,25 @@ describe('RateBudget', () => {
 
 	const counted: RateAnswer = { kind: 'counted' };
 
+	/** A budget on a fake clock whose sleeps pass at once, each recorded. */
 	function budgetOn(options: {
 		limit: number;
 		windowMs: number;
 		random?: () => number;
 		burst?: number;
 	}) {
-		const clock = fakeClock();
+		let time = 1_000_000;
+		const clock = {
+			now: () => time,
+			advance: (ms: number) => {
+				time += ms;
+			},
+			sleeps: [] as number[],
+			sleep: async (ms: number) => {
+				clock.sleeps.push(ms);
+				time += ms;
+			},
+		};
 		return { clock, budget: new RateBudget({ ...options, ...clock }) };
 	}
 

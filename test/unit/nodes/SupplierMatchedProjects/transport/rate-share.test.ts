@@ -91,12 +91,6 @@ describe('RateShare: a 429 proves the window full', () => {
 		expect(rate.inWindow(T0 + 40_000)).toBe(30);
 	});
 
-	it('keeps one request per window when it holds none', () => {
-		const rate = share();
-		refuse(rate, T0, 8);
-		expect(rate.allowance).toBe(1);
-	});
-
 	it('at its share, sends only as its own requests leave the window', () => {
 		const rate = share();
 		for (let i = 0; i < 10; i++) send(rate, T0 + i * 10_000);
@@ -186,6 +180,7 @@ describe('RateShare: growing back', () => {
 	it('grows by one per accepted request once a window passed without a 429, up to the limit', () => {
 		const rate = share();
 		refuse(rate, T0, 8);
+		// Holding no request in the window, it keeps one per window.
 		expect(rate.allowance).toBe(1);
 		let now = T0 + WINDOW_MS;
 		for (let i = 0; i < 120; i++) {

@@ -9,9 +9,9 @@ import {
 
 const FROM = 'https://api.example.com/api/supplier/v1/companies/c/speci-finder/results?limit=50';
 
-/** The step a GET's first answer makes: any redirect status, no hop followed yet. */
-function stepOf(statusCode: number, headers: IDataObject, hops = 0) {
-	return redirectStep({ statusCode, headers }, FROM, { hops, keepMethod: false });
+/** The step an answer makes: by default a GET's first, no hop followed yet. */
+function stepOf(statusCode: number, headers: IDataObject, hops = 0, keepMethod = false) {
+	return redirectStep({ statusCode, headers }, FROM, { hops, keepMethod });
 }
 
 describe('redirectStep', () => {
@@ -64,22 +64,14 @@ describe('redirectStep', () => {
 	});
 
 	it('keeping the method, follows only 307 and 308, and refuses another origin first', () => {
-		const keep = (status: number, location: string) =>
-			redirectStep({ statusCode: status, headers: { location } }, FROM, {
-				hops: MAX_REDIRECTS,
-				keepMethod: true,
-			});
+		const keep = (status: number, location: string, hops = MAX_REDIRECTS) =>
+			stepOf(status, { location }, hops, true);
 		for (const status of [301, 302, 303]) {
 			expect(keep(status, '/moved')).toEqual({ refused: 'changesMethod', status });
 		}
 		expect(keep(307, '/moved')).toEqual({ refused: 'tooMany', status: 307 });
 		expect(keep(303, 'https://evil.test/')).toMatchObject({ refused: 'otherOrigin' });
-		expect(
-			redirectStep({ statusCode: 308, headers: { location: '/moved' } }, FROM, {
-				hops: 0,
-				keepMethod: true,
-			}),
-		).toEqual({ follow: 'https://api.example.com/moved' });
+		expect(keep(308, '/moved', 0)).toEqual({ follow: 'https://api.example.com/moved' });
 	});
 });
 

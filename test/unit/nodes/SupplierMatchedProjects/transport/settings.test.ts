@@ -21,23 +21,18 @@ describe('readSettings', () => {
 		});
 	});
 
-	it('leaves the scope out when it is blank', () => {
-		const settings = readSettings({
-			authUrl: 'http://127.0.0.1:1',
-			baseUrl: 'http://127.0.0.1:2',
-			clientId: 'id',
-			clientSecret: 's',
-			scope: '   ',
-		});
-		expect(settings.scope).toBe('');
-	});
-
 	const valid = {
 		authUrl: 'https://a.test',
 		baseUrl: 'https://b.test',
 		clientId: 'id',
 		clientSecret: 'TOPSECRET',
 	};
+
+	it('leaves the scope out when it is blank, and takes http:// addresses with a port', () => {
+		const settings = readSettings({ ...valid, baseUrl: 'http://127.0.0.1:2', scope: '   ' });
+		expect(settings).toMatchObject({ baseUrl: 'http://127.0.0.1:2', scope: '' });
+	});
+
 	it.each([
 		[
 			{ authUrl: 'ftp://a.test' },
