@@ -6,12 +6,14 @@ import {
 	type ListedTender,
 	type PollDiff,
 	type PollDiffInput,
+	type Reminder,
 } from '../../../../../nodes/SupplierMatchedProjects/trigger/diff';
 import {
 	MAX_TRACKED_TENDERS,
 	RETENTION_DAYS,
 	writeTriggerState,
 	type TenderSnapshot,
+	type TrackedTender,
 	type TriggerState,
 } from '../../../../../nodes/SupplierMatchedProjects/trigger/state';
 import { reloaded } from '../../../../support/engine/n8n-fixtures';
@@ -52,7 +54,6 @@ function poll(overrides: Partial<PollDiffInput> & Pick<PollDiffInput, 'listed'>)
 	});
 }
 
-/** The poll after `before`, on `today`, listing these. */
 function pollAfter(
 	before: PollDiff,
 	today: number,
@@ -62,26 +63,66 @@ function pollAfter(
 	return poll({ previous: before.next, today, listed: tenders, ...overrides });
 }
 
+/** The input of the first poll after a restart over `state` as it was saved. */
+function fromStorage(state: TriggerState): Partial<PollDiffInput> {
+	return { previous: reloaded(state), loadedFromStorage: true };
+}
+
+const day = (date: string) => isoDateToDay(date) as number;
+
+function dueTender(id: string, quotesDueAt: string | null, status = 'Open'): ListedTender {
+	return { id, snapshot: snapshot({ quotesDueAt, status }) };
+}
+
+/** Every one of these tenders, due on `date`. */
+function allDue(ids: string[], date: string): ListedTender[] {
+	return ids.map((id) => dueTender(id, date));
+}
+
+/** One quotesDueSoon poll on `date` (UTC day and workflow day alike unless `calendarDate` is given). */
+function pollDue(
+	date: string,
+	listed: ListedTender[],
+	overrides: Partial<PollDiffInput> & { days?: number; calendarDate?: string } = {},
+): PollDiff {
+	const { days = 3, calendarDate = date, ...rest } = overrides;
+	const dueSoon = { today: day(calendarDate), days };
+	return poll({ event: 'quotesDueSoon', today: day(date), dueSoon, listed, ...rest });
+}
+
+function pollDueAfter(
+	before: PollDiff,
+	date: string,
+	listed: ListedTender[],
+	overrides: Parameters<typeof pollDue>[2] = {},
+): PollDiff {
+	return pollDue(date, listed, { previous: before.next, ...overrides });
+}
+
+function reminder(
+	id: string,
+	quotesDueAt: string,
+	daysLeft: number,
+	previousQuotesDueAt: string | null = null,
+): Reminder {
+	return { id, quotesDueAt, daysLeft, previousQuotesDueAt };
+}
+
 describe('diffPoll: first run and new tenders', () => {
-	it('takes what is open on the first run as the baseline and announces nothing', () => {
-		const result = poll({ listed: listed('a', 'b'), projectCount: 2 });
-		expect(result.firstRun).toBe(true);
-		expect(result.newTenderIds).toEqual([]);
+	it.each([
+		['takes what is open as the baseline and announces nothing', false, []],
+		['announces what is open when asked to, and takes it as the baseline', true, ['a', 'b']],
+	])('%s on the first run', (_case, emitOpenOnFirstRun, announced) => {
+		const result = poll({ listed: listed('a', 'b'), projectCount: 2, emitOpenOnFirstRun });
+		expect(result).toMatchObject({ firstRun: true, newTenderIds: announced });
 		expect([...result.next.tenders.keys()]).toEqual(['a', 'b']);
 		expect(result.next).toMatchObject({ scope: SCOPE, day: DAY0, projectCount: 2 });
-	});
-
-	it('announces what is open on the first run when asked to', () => {
-		const result = poll({ listed: listed('a', 'b'), emitOpenOnFirstRun: true });
-		expect(result.firstRun).toBe(true);
-		expect(result.newTenderIds).toEqual(['a', 'b']);
 	});
 
 	it('announces only the tenders it has not seen, in walk order', () => {
 		const first = poll({ listed: listed('a', 'b') });
 		const second = pollAfter(first, DAY0 + 1, listed('c', 'a', 'd', 'b'));
-		expect(second.firstRun).toBe(false);
-		expect(second.newTenderIds).toEqual(['c', 'd']);
+		expect(second).toMatchObject({ firstRun: false, newTenderIds: ['c', 'd'] });
 		const third = pollAfter(second, DAY0 + 2, listed('a', 'b', 'c', 'd'));
 		expect(third.newTenderIds).toEqual([]);
 	});
@@ -91,6 +132,14 @@ describe('diffPoll: first run and new tenders', () => {
 		const before = JSON.stringify(writeTriggerState(first.next));
 		pollAfter(first, DAY0 + 200, listed('b'));
 		expect(JSON.stringify(writeTriggerState(first.next))).toBe(before);
+	});
+
+	it('takes a new baseline when company or filters change, without forgetting what it announced', () => {
+		const first = poll({ listed: listed('a') });
+		const changed = pollAfter(first, DAY0 + 1, listed('a', 'x', 'y'), { scope: 'scope-b' });
+		expect(changed).toMatchObject({ firstRun: true, newTenderIds: [], next: { scope: 'scope-b' } });
+		const emitOpen = { scope: 'scope-b', emitOpenOnFirstRun: true };
+		expect(pollAfter(first, DAY0, listed('a', 'x'), emitOpen).newTenderIds).toEqual(['x']);
 	});
 });
 
@@ -152,16 +201,11 @@ describe('diffPoll: updates (newOrUpdatedTender)', () => {
 		const back = pollAfter(first, DAY0, listed('a'));
 		expect(back.next.tenders.get('b')).toEqual({ lastListedDay: DAY0 });
 	});
-});
 
-describe('diffPoll: leaving and coming back', () => {
 	it('reports the changed due date of a tender that comes back, once', () => {
-		const event = 'newOrUpdatedTender' as const;
 		const first = poll({ event, listed: listed('a') });
 		const gone = pollAfter(first, DAY0 + 5, [], { event });
-		const back = pollAfter(gone, DAY0 + 30, listedWith('a', { quotesDueAt: '2025-08-15' }), {
-			event,
-		});
+		const back = pollAfter(gone, DAY0 + 30, [dueTender('a', '2025-08-15')], { event });
 		expect(back.newTenderIds).toEqual([]);
 		expect(back.updates).toEqual([
 			{ id: 'a', changes: { quotesDueAt: { from: '2025-06-20', to: '2025-08-15' } } },
@@ -170,20 +214,15 @@ describe('diffPoll: leaving and coming back', () => {
 });
 
 describe('diffPoll: retention and cap', () => {
-	it(`forgets a tender unlisted for more than ${RETENTION_DAYS} days, not before`, () => {
+	it(`forgets a tender unlisted for more than ${RETENTION_DAYS} days, not before, and announces it when it comes back`, () => {
 		const first = poll({ listed: listed('a', 'b') });
 		const kept = pollAfter(first, DAY0 + RETENTION_DAYS, listed('a'));
 		expect(kept.next.tenders.has('b')).toBe(true);
 		const expired = pollAfter(kept, DAY0 + RETENTION_DAYS + 1, listed('a'));
 		expect(expired.next.tenders.has('b')).toBe(false);
 		expect(expired.next.tenders.get('a')).toEqual({ lastListedDay: DAY0 + RETENTION_DAYS + 1 });
-	});
-
-	it('announces a tender that comes back after it was forgotten', () => {
-		const first = poll({ listed: listed('a') });
-		const later = pollAfter(first, DAY0 + RETENTION_DAYS + 1, []);
-		const back = pollAfter(later, DAY0 + RETENTION_DAYS + 2, listed('a'));
-		expect(back.newTenderIds).toEqual(['a']);
+		const back = pollAfter(expired, DAY0 + RETENTION_DAYS + 2, listed('a', 'b'));
+		expect(back.newTenderIds).toEqual(['b']);
 	});
 
 	it(`bounds the unlisted tenders, not all of them: with ${MAX_TRACKED_TENDERS} listed, the gone ones stay remembered`, () => {
@@ -198,50 +237,19 @@ describe('diffPoll: retention and cap', () => {
 
 	it('keeps at most the cap of unlisted tenders beside every listed one', () => {
 		const listedIds = Array.from({ length: 20 }, (_, index) => `listed-${index}`);
-		const unlisted = Array.from({ length: MAX_TRACKED_TENDERS + 7 }, (_, index) => [
-			`old-${String(index).padStart(5, '0')}`,
-			{ lastListedDay: DAY0 - 1 - (index % 30) },
-		]) as Array<[string, { lastListedDay: number }]>;
-		const previous: TriggerState = {
-			scope: SCOPE,
-			day: DAY0 - 1,
-			projectCount: 20,
-			tenders: new Map([
-				...unlisted,
-				...listedIds.map(
-					(id) => [id, { lastListedDay: DAY0 - 1 }] as [string, { lastListedDay: number }],
-				),
-			]),
-		};
+		const oldId = (index: number) => `old-${String(index).padStart(5, '0')}`;
+		const tenders = new Map<string, TrackedTender>();
+		for (let index = 0; index < MAX_TRACKED_TENDERS + 7; index++) {
+			tenders.set(oldId(index), { lastListedDay: DAY0 - 1 - (index % 30) });
+		}
+		for (const id of listedIds) tenders.set(id, { lastListedDay: DAY0 - 1 });
+		const previous: TriggerState = { scope: SCOPE, day: DAY0 - 1, projectCount: 20, tenders };
 		const result = poll({ previous, listed: listed(...listedIds) });
 		expect(result.next.tenders.size).toBe(listedIds.length + MAX_TRACKED_TENDERS);
 		expect(listedIds.every((id) => result.next.tenders.get(id)?.lastListedDay === DAY0)).toBe(true);
 		// The seven dropped are the longest unlisted (last listed 30 days ago), lowest ids first.
-		const dropped = unlisted.filter(([id]) => !result.next.tenders.has(id)).map(([id]) => id);
-		expect(dropped).toEqual([
-			'old-00029',
-			'old-00059',
-			'old-00089',
-			'old-00119',
-			'old-00149',
-			'old-00179',
-			'old-00209',
-		]);
-	});
-});
-
-describe('diffPoll: scope', () => {
-	it('takes a new baseline when company or filters change, without forgetting what it announced', () => {
-		const first = poll({ listed: listed('a') });
-		const changed = pollAfter(first, DAY0 + 1, listed('a', 'x', 'y'), { scope: 'scope-b' });
-		expect(changed.firstRun).toBe(true);
-		expect(changed.newTenderIds).toEqual([]);
-		expect(changed.next.scope).toBe('scope-b');
-		const withOption = pollAfter(first, DAY0, listed('a', 'x'), {
-			scope: 'scope-b',
-			emitOpenOnFirstRun: true,
-		});
-		expect(withOption.newTenderIds).toEqual(['x']);
+		const dropped = [...tenders.keys()].filter((id) => !result.next.tenders.has(id));
+		expect(dropped).toEqual([29, 59, 89, 119, 149, 179, 209].map(oldId));
 	});
 });
 
@@ -250,50 +258,35 @@ describe('diffPoll: restarts (only saved state survives)', () => {
 		// Day 0: activation baseline, saved. Tender a stays listed until day 50 through polls that
 		// emit nothing, so storage still says "last listed day 0". Restart on day 60.
 		const activation = poll({ listed: listed('a', 'b') });
-		const saved = reloaded(activation.next);
+		const onlyB = listed('b');
 		let memory = activation.next;
 		for (let day = 1; day <= 50; day++) {
 			memory = poll({ previous: memory, today: DAY0 + day, listed: listed('a', 'b') }).next;
 		}
 		expect(memory.tenders.get('a')?.lastListedDay).toBe(DAY0 + 50);
 
-		const afterRestart = poll({
-			previous: saved,
-			today: DAY0 + 60,
-			loadedFromStorage: true,
-			listed: listed('b'),
-		});
+		const afterRestart = poll({ ...fromStorage(activation.next), today: DAY0 + 60, listed: onlyB });
 		expect(afterRestart.next.loadedDay).toBe(DAY0 + 60);
 		// Day 100: a would have expired by the stale "day 0"; it must still be remembered.
-		const later = pollAfter(afterRestart, DAY0 + 100, listed('b'));
+		const later = pollAfter(afterRestart, DAY0 + 100, onlyB);
 		expect(later.next.tenders.has('a')).toBe(true);
 		const back = pollAfter(later, DAY0 + 101, listed('a', 'b'));
 		expect(back.newTenderIds).toEqual([]);
 		// Retention still applies, counted from the restart.
-		const expired = pollAfter(later, DAY0 + 60 + RETENTION_DAYS + 1, listed('b'));
+		const expired = pollAfter(later, DAY0 + 60 + RETENTION_DAYS + 1, onlyB);
 		expect(expired.next.tenders.has('a')).toBe(false);
 	});
 
 	it('announces a tender first seen by an unsaved poll after the restart, once', () => {
 		const activation = poll({ listed: listed('a') });
-		const saved = reloaded(activation.next);
-		const announced = pollAfter(activation, DAY0 + 1, listed('a', 'n'));
+		const both = listed('a', 'n');
+		const announced = pollAfter(activation, DAY0 + 1, both);
 		expect(announced.newTenderIds).toEqual(['n']);
 		// The announcing poll emits, so n8n saves its state: a restart reloads that.
-		const afterRestart = poll({
-			previous: reloaded(announced.next),
-			today: DAY0 + 2,
-			loadedFromStorage: true,
-			listed: listed('a', 'n'),
-		});
+		const afterRestart = poll({ ...fromStorage(announced.next), today: DAY0 + 2, listed: both });
 		expect(afterRestart.newTenderIds).toEqual([]);
 		// Had n8n crashed before saving, the saved baseline still lacks n: announced again, never lost.
-		const fromBaseline = poll({
-			previous: saved,
-			today: DAY0 + 2,
-			loadedFromStorage: true,
-			listed: listed('a', 'n'),
-		});
+		const fromBaseline = poll({ ...fromStorage(activation.next), today: DAY0 + 2, listed: both });
 		expect(fromBaseline.newTenderIds).toEqual(['n']);
 	});
 });
@@ -304,13 +297,10 @@ describe('diffPoll: a walk that spans polls', () => {
 
 	it('keeps recording the baseline across polls, and announces nothing of it', () => {
 		const first = poll({ listed: listed('a', 'b'), projectCount: 200, ...partOf('c-3') });
-		expect(first.walkComplete).toBe(false);
+		expect(first).toMatchObject({ walkComplete: false, next: { baseline: true } });
 		expect(first.next.walk).toEqual({ cursor: 'c-3', pages: 2, projects: 200, startDay: DAY0 });
-		expect(first.next.baseline).toBe(true);
 		const last = pollAfter(first, DAY0, listed('c'), { projectCount: 50, pages: 1 });
-		expect(last.firstRun).toBe(false);
-		expect(last.newTenderIds).toEqual([]);
-		expect(last.walkComplete).toBe(true);
+		expect(last).toMatchObject({ firstRun: false, newTenderIds: [], walkComplete: true });
 		expect(last.next).toMatchObject({ projectCount: 250, pages: 3 });
 		expect(last.next.walk).toBeUndefined();
 		expect(last.next.baseline).toBeUndefined();
@@ -371,19 +361,15 @@ describe('diffPoll: a walk that spans polls', () => {
 	it('starts a new walk, from the first page, when the filters change mid-walk', () => {
 		const part = poll({ listed: listed('a'), ...partOf('c-2') });
 		const other = pollAfter(part, DAY0, listed('a', 'b'), { scope: 'scope-b' });
-		expect(other.firstRun).toBe(true);
+		expect(other).toMatchObject({ firstRun: true, next: { projectCount: 1 } });
 		expect(other.next.walk).toBeUndefined();
-		expect(other.next.projectCount).toBe(1);
 	});
 
 	it('reminds of a tender inside the due-date window as its page is read, once', () => {
-		const dueSoon = { event: 'quotesDueSoon' as const, dueSoon: { today: DAY0, days: 3 } };
-		const base = poll({ listed: [], ...dueSoon });
-		const due = listedWith('r', { quotesDueAt: '2024-10-04' });
-		// DAY0 is 2024-10-04 (20,000 days after the epoch): due today.
-		const part = pollAfter(base, DAY0, due, { ...dueSoon, ...partOf('c-2') });
-		expect(part.reminders.map((reminder) => reminder.id)).toEqual(['r']);
-		expect(pollAfter(part, DAY0, due, dueSoon).reminders).toEqual([]);
+		const due = [dueTender('r', '2024-10-04')];
+		const part = pollDueAfter(pollDue('2024-10-04', []), '2024-10-04', due, partOf('c-2'));
+		expect(part.reminders).toEqual([reminder('r', '2024-10-04', 0)]);
+		expect(pollDueAfter(part, '2024-10-04', due).reminders).toEqual([]);
 	});
 
 	it('stores the walk under way, the baseline mark, the write count and the last complete walk', () => {
@@ -392,69 +378,6 @@ describe('diffPoll: a walk that spans polls', () => {
 		expect(reloaded(state)).toEqual(state);
 	});
 });
-
-function day(date: string): number {
-	const parsed = isoDateToDay(date);
-	if (parsed === undefined) throw new Error(`not a date: ${date}`);
-	return parsed;
-}
-
-function dueTender(id: string, quotesDueAt: string | null, status = 'Open'): ListedTender {
-	return {
-		id,
-		snapshot: { quotesDueAt, status, name: 'Roofing', type: 'Tender', builder: 'Bluegum Builders' },
-	};
-}
-
-/** One quotesDueSoon poll on `date` (UTC day and workflow day alike unless `calendarDate` is given). */
-function pollDue(
-	date: string,
-	listed: ListedTender[],
-	overrides: Partial<PollDiffInput> & { days?: number; calendarDate?: string } = {},
-): PollDiff {
-	const { days = 3, calendarDate = date, ...rest } = overrides;
-	return diffPoll({
-		previous: undefined,
-		scope: SCOPE,
-		today: day(date),
-		loadedFromStorage: false,
-		listed,
-		projectCount: 1,
-		event: 'quotesDueSoon',
-		dueSoon: { today: day(calendarDate), days },
-		emitOpenOnFirstRun: false,
-		...rest,
-	});
-}
-
-/** The quotesDueSoon poll after `before`, on `date`. */
-function pollDueAfter(
-	before: PollDiff,
-	date: string,
-	listed: ListedTender[],
-	overrides: Parameters<typeof pollDue>[2] = {},
-): PollDiff {
-	return pollDue(date, listed, { previous: before.next, ...overrides });
-}
-
-function announced(diff: PollDiff) {
-	return diff.reminders.map(({ id, quotesDueAt, daysLeft, previousQuotesDueAt }) => ({
-		id,
-		quotesDueAt,
-		daysLeft,
-		previousQuotesDueAt,
-	}));
-}
-
-/** A reminder as `announced` lists it. */
-function reminder(
-	id: string,
-	quotesDueAt: string,
-	daysLeft: number,
-	previousQuotesDueAt = null as string | null,
-) {
-	return { id, quotesDueAt, daysLeft, previousQuotesDueAt };
-}
 
 describe('daysLeftInWindow', () => {
 	const window = (today: string, days = 3) => ({ today: day(today), days });
@@ -485,12 +408,6 @@ describe('daysLeftInWindow', () => {
 	])('leaves out %s', (_case, today, due, days = 3) => {
 		expect(daysLeftInWindow(open(due), window(today, days))).toBeUndefined();
 	});
-
-	it.each(['Closed', 'Awarded'])('leaves out a tender %s', (status) => {
-		expect(
-			daysLeftInWindow({ quotesDueAt: '2025-03-01', status }, window('2025-02-28')),
-		).toBeUndefined();
-	});
 });
 
 describe('the window in the workflow time zone', () => {
@@ -513,13 +430,11 @@ describe('the window in the workflow time zone', () => {
 	it('counts days left from the workflow day, not the UTC day, west of UTC', () => {
 		// 03:00 UTC on 1 March is still 28 February in Los Angeles: due 3 March is 3 days away there.
 		const early = new Date('2025-03-01T03:00:00Z');
-		const window = dueSoonWindow(todayIn('America/Los_Angeles', early), 3);
-		expect(daysLeftInWindow({ quotesDueAt: '2025-03-03', status: 'Open' }, window)).toBe(3);
 		const diff = pollDue('2025-03-01', [dueTender('a', '2025-03-03')], {
 			previous: pollDue('2025-02-27', []).next,
 			calendarDate: todayIn('America/Los_Angeles', early),
 		});
-		expect(announced(diff)).toEqual([reminder('a', '2025-03-03', 3)]);
+		expect(diff.reminders).toEqual([reminder('a', '2025-03-03', 3)]);
 	});
 });
 
@@ -530,10 +445,8 @@ describe('diffPoll: quotesDueSoon', () => {
 			dueTender('later', '2025-03-30'),
 			dueTender('undated', null),
 		]);
-		expect(first.firstRun).toBe(true);
-		expect(first.reminders).toEqual([]);
+		expect(first).toMatchObject({ firstRun: true, reminders: [], next: { reminders: true } });
 		expect([...first.next.tenders.keys()]).toEqual(['inside']);
-		expect(first.next.reminders).toBe(true);
 		// Inside the window at activation: never announced for that date.
 		const next = pollDueAfter(first, '2025-03-11', [dueTender('inside', '2025-03-12')]);
 		expect(next.reminders).toEqual([]);
@@ -542,35 +455,21 @@ describe('diffPoll: quotesDueSoon', () => {
 	it('announces the tenders inside the window on the first run when asked to, once', () => {
 		const open = [dueTender('a', '2025-03-10'), dueTender('b', '2025-03-20')];
 		const first = pollDue('2025-03-10', open, { emitOpenOnFirstRun: true });
-		expect(announced(first)).toEqual([reminder('a', '2025-03-10', 0)]);
+		expect(first.reminders).toEqual([reminder('a', '2025-03-10', 0)]);
 		const again = pollDueAfter(first, '2025-03-10', open, { emitOpenOnFirstRun: true });
 		expect(again.reminders).toEqual([]);
 	});
 
 	it('announces a tender once, on the day it comes within the days set, across a month end', () => {
 		let state = pollDue('2025-01-27', [dueTender('a', '2025-02-02')]).next;
-		const days: Array<[string, number[]]> = [];
+		const daysLeft: number[][] = [];
 		for (const date of ['2025-01-28', '2025-01-29', '2025-01-30', '2025-01-31', '2025-02-01']) {
 			const diff = pollDue(date, [dueTender('a', '2025-02-02')], { previous: state });
-			days.push([date, diff.reminders.map((reminder) => reminder.daysLeft)]);
+			daysLeft.push(diff.reminders.map((reminder) => reminder.daysLeft));
 			state = diff.next;
 		}
-		expect(days).toEqual([
-			['2025-01-28', []],
-			['2025-01-29', []],
-			['2025-01-30', [3]],
-			['2025-01-31', []],
-			['2025-02-01', []],
-		]);
-	});
-
-	it('announces a tender first listed after activation already inside the window, once', () => {
-		const first = pollDue('2025-03-10', []);
-		const listed = pollDueAfter(first, '2025-03-10', [dueTender('n', '2025-03-11')]);
-		expect(announced(listed)).toEqual([reminder('n', '2025-03-11', 1)]);
-		expect(pollDueAfter(listed, '2025-03-11', [dueTender('n', '2025-03-11')]).reminders).toEqual(
-			[],
-		);
+		// Only on 30 January, three days before.
+		expect(daysLeft).toEqual([[], [], [3], [], []]);
 	});
 
 	it('never announces a tender without a due date, past due, or closed before its reminder', () => {
@@ -594,15 +493,16 @@ describe('diffPoll: quotesDueSoon', () => {
 	it('announces again when the date moves later and comes inside the window, with the previous date', () => {
 		const first = pollDue('2025-03-10', []);
 		const reminded = pollDueAfter(first, '2025-03-10', [dueTender('a', '2025-03-12')]);
-		expect(reminded.reminders).toHaveLength(1);
+		expect(reminded.reminders).toEqual([reminder('a', '2025-03-12', 2)]);
 		// Moved a month later: nothing until it is within three days of the new date.
-		const moved = pollDueAfter(reminded, '2025-03-11', [dueTender('a', '2025-04-12')]);
+		const april = [dueTender('a', '2025-04-12')];
+		const moved = pollDueAfter(reminded, '2025-03-11', april);
 		expect(moved.reminders).toEqual([]);
-		const stillFar = pollDueAfter(moved, '2025-04-08', [dueTender('a', '2025-04-12')]);
+		const stillFar = pollDueAfter(moved, '2025-04-08', april);
 		expect(stillFar.reminders).toEqual([]);
-		const again = pollDueAfter(stillFar, '2025-04-09', [dueTender('a', '2025-04-12')]);
-		expect(announced(again)).toEqual([reminder('a', '2025-04-12', 3, '2025-03-12')]);
-		expect(pollDueAfter(again, '2025-04-10', [dueTender('a', '2025-04-12')]).reminders).toEqual([]);
+		const again = pollDueAfter(stillFar, '2025-04-09', april);
+		expect(again.reminders).toEqual([reminder('a', '2025-04-12', 3, '2025-03-12')]);
+		expect(pollDueAfter(again, '2025-04-10', april).reminders).toEqual([]);
 	});
 
 	it('announces each due date once when the date moves back and forth', () => {
@@ -646,37 +546,30 @@ describe('diffPoll: quotesDueSoon', () => {
 		]);
 		// Moved out; on 5 March (UTC) 2 and 3 March are past everywhere, 4 March may still be today
 		// east of UTC (and is the last date anyway).
-		state = pollDue('2025-03-05', [dueTender('a', '2025-04-30')], { previous: state }).next;
+		const movedOut = [dueTender('a', '2025-04-30')];
+		state = pollDue('2025-03-05', movedOut, { previous: state }).next;
 		expect(state.tenders.get('a')?.dueDays).toEqual([day('2025-03-04')]);
-		const again = pollDue('2025-04-28', [dueTender('a', '2025-04-30')], {
-			previous: reloaded(state),
-		});
-		expect(announced(again)).toEqual([reminder('a', '2025-04-30', 2, '2025-03-04')]);
+		const again = pollDue('2025-04-28', movedOut, { previous: reloaded(state) });
+		expect(again.reminders).toEqual([reminder('a', '2025-04-30', 2, '2025-03-04')]);
 	});
 
 	it(`forgets an unlisted tender after ${RETENTION_DAYS} days unless a date it was reminded of is still ahead`, () => {
 		const first = pollDue('2025-01-01', []);
-		const reminded = pollDueAfter(
-			first,
-			'2025-01-01',
-			[dueTender('a', '2025-01-03'), dueTender('far', '2025-06-30')],
-			{ days: 200 },
-		);
+		const wide = { days: 200 };
+		const both = [dueTender('a', '2025-01-03'), dueTender('far', '2025-06-30')];
+		const reminded = pollDueAfter(first, '2025-01-01', both, wide);
 		expect(reminded.reminders.map((reminder) => reminder.id)).toEqual(['a', 'far']);
-		const kept = pollDueAfter(reminded, '2025-04-01', [], { days: 200 });
+		const kept = pollDueAfter(reminded, '2025-04-01', [], wide);
 		expect([...kept.next.tenders.keys()]).toEqual(['a', 'far']);
-		const later = pollDueAfter(kept, '2025-04-02', [], { days: 200 });
+		const later = pollDueAfter(kept, '2025-04-02', [], wide);
 		expect([...later.next.tenders.keys()]).toEqual(['far']);
-		const back = pollDueAfter(later, '2025-06-01', [dueTender('far', '2025-06-30')], { days: 200 });
+		const back = pollDueAfter(later, '2025-06-01', [dueTender('far', '2025-06-30')], wide);
 		expect(back.reminders).toEqual([]);
 	});
 
 	it('keeps at most the cap of unlisted tenders', () => {
 		const ids = Array.from({ length: MAX_TRACKED_TENDERS + 3 }, (_, index) => `t-${index}`);
-		const first = pollDue(
-			'2025-03-10',
-			ids.map((id) => dueTender(id, '2025-03-11')),
-		);
+		const first = pollDue('2025-03-10', allDue(ids, '2025-03-11'));
 		expect(first.next.tenders.size).toBe(ids.length);
 		const gone = pollDueAfter(first, '2025-03-11', []);
 		expect(gone.next.tenders.size).toBe(MAX_TRACKED_TENDERS);
@@ -686,15 +579,12 @@ describe('diffPoll: quotesDueSoon', () => {
 		const [a, b] = [dueTender('a', '2025-03-11'), dueTender('b', '2025-03-11')];
 		const newTender = pollDue('2025-03-10', [a], { event: 'newTender' });
 		const switched = pollDueAfter(newTender, '2025-03-10', [a, b]);
-		expect(switched.firstRun).toBe(true);
-		expect(switched.reminders).toEqual([]);
+		expect(switched).toMatchObject({ firstRun: true, reminders: [] });
 		const back = pollDue('2025-03-10', [a, b, dueTender('c', null)], {
-			previous: reloaded(switched.next),
-			loadedFromStorage: true,
+			...fromStorage(switched.next),
 			event: 'newTender',
 		});
-		expect(back.firstRun).toBe(true);
-		expect(back.newTenderIds).toEqual([]);
+		expect(back).toMatchObject({ firstRun: true, newTenderIds: [] });
 		expect(back.next.reminders).toBeUndefined();
 		expect([...back.next.tenders.values()].every((tracked) => !tracked.dueDays)).toBe(true);
 	});
@@ -704,41 +594,28 @@ describe('diffPoll: quotesDueSoon', () => {
 		const reminded = pollDueAfter(first, '2025-03-10', [dueTender('a', '2025-03-12')]);
 		const both = [dueTender('a', '2025-03-12'), dueTender('b', '2025-03-13')];
 		const changed = pollDueAfter(reminded, '2025-03-11', both, { scope: 'scope-b' });
-		expect(changed.firstRun).toBe(true);
-		expect(changed.reminders).toEqual([]);
+		expect(changed).toMatchObject({ firstRun: true, reminders: [] });
 		const later = pollDueAfter(changed, '2025-03-12', both, { scope: 'scope-b' });
 		expect(later.reminders).toEqual([]);
 	});
-});
 
-describe('diffPoll: quotesDueSoon across restarts (only saved state survives)', () => {
-	it('announces once whether or not the polls in between were saved', () => {
+	it('announces once across restarts whether or not the polls in between were saved', () => {
 		// Activation on 10 March: saved. Polls until 20 March emit nothing: never saved.
-		const activation = pollDue('2025-03-10', [dueTender('a', '2025-03-25')]);
-		const saved = reloaded(activation.next);
+		const due = [dueTender('a', '2025-03-25')];
+		const activation = pollDue('2025-03-10', due);
 		let memory = activation.next;
 		for (let date = 11; date <= 20; date++) {
-			const diff = pollDue(`2025-03-${date}`, [dueTender('a', '2025-03-25')], { previous: memory });
+			const diff = pollDue(`2025-03-${date}`, due, { previous: memory });
 			expect(diff.reminders).toEqual([]);
 			memory = diff.next;
 		}
 		// The reminder poll on 22 March emits, and n8n saves its state before the execution runs.
-		const reminded = pollDue('2025-03-22', [dueTender('a', '2025-03-25')], {
-			previous: reloaded(saved),
-			loadedFromStorage: true,
-		});
-		expect(reminded.reminders).toHaveLength(1);
-		const afterRestart = pollDue('2025-03-23', [dueTender('a', '2025-03-25')], {
-			previous: reloaded(reminded.next),
-			loadedFromStorage: true,
-		});
-		expect(afterRestart.reminders).toEqual([]);
+		const reminded = pollDue('2025-03-22', due, fromStorage(activation.next));
+		expect(reminded.reminders).toEqual([reminder('a', '2025-03-25', 3)]);
+		expect(pollDue('2025-03-23', due, fromStorage(reminded.next)).reminders).toEqual([]);
 		// Had n8n crashed before saving, the saved activation state announces it again: never lost.
-		const fromActivation = pollDue('2025-03-23', [dueTender('a', '2025-03-25')], {
-			previous: saved,
-			loadedFromStorage: true,
-		});
-		expect(fromActivation.reminders).toHaveLength(1);
+		const fromActivation = pollDue('2025-03-23', due, fromStorage(activation.next));
+		expect(fromActivation.reminders).toEqual([reminder('a', '2025-03-25', 2)]);
 	});
 });
 
@@ -747,8 +624,7 @@ describe('state of quotesDueSoon', () => {
 		const first = pollDue('2025-03-10', []);
 		const diff = pollDueAfter(first, '2025-03-10', [dueTender('a', '2025-03-12')]);
 		const moved = pollDueAfter(diff, '2025-03-11', [dueTender('a', '2025-03-13')]);
-		const written = writeTriggerState(moved.next);
-		expect(written).toEqual({
+		expect(writeTriggerState(moved.next)).toEqual({
 			v: 3,
 			s: SCOPE,
 			d: day('2025-03-11'),
@@ -764,15 +640,8 @@ describe('state of quotesDueSoon', () => {
 			{ length: 1000 },
 			(_, index) => `00000000-0000-4000-8000-${String(index).padStart(12, '0')}`,
 		);
-		const first = pollDue(
-			'2025-03-10',
-			ids.map((id) => dueTender(id, '2025-03-12')),
-		);
-		const moved = pollDueAfter(
-			first,
-			'2025-03-11',
-			ids.map((id) => dueTender(id, '2025-03-14')),
-		);
+		const first = pollDue('2025-03-10', allDue(ids, '2025-03-12'));
+		const moved = pollDueAfter(first, '2025-03-11', allDue(ids, '2025-03-14'));
 		expect(moved.reminders).toHaveLength(ids.length);
 		const bytes = Buffer.byteLength(JSON.stringify(writeTriggerState(moved.next)), 'utf8');
 		expect(bytes / ids.length).toBeLessThanOrEqual(64);

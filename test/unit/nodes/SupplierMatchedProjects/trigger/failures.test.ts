@@ -37,24 +37,33 @@ function noAnswer(code: string, failure?: NoAnswerError['failure']): NoAnswerErr
 	return new NoAnswerError(node, { message, description: '', failure }, network);
 }
 
+const rateLimited = apiError('rateLimited', { httpCode: 429 });
+const noSlot = apiError('waiting', { httpCode: 429 });
+const unavailable = apiError('server', { httpCode: 503 });
+const tokenRefused = apiError('credentials', { httpCode: 401 });
+const forbidden = apiError('client', { httpCode: 403 });
+const noApi = apiError('notFound', { httpCode: 404 });
+const brokenPaging = apiError('paging', { message: 'a cursor repeated' });
+const parameterToFix = new NodeOperationError(node, 'Company ID is empty');
+
 // Only the failure's kind decides, so a row per kind.
 describe('which failed polls the trigger only logs, and which it reports', () => {
 	it.each([
 		['an API failing on its side (HTTP 500)', apiError('server', { httpCode: 500 })],
-		["the API's rate limit (HTTP 429)", apiError('rateLimited', { httpCode: 429 })],
-		['no request slot within the wait', apiError('waiting', { httpCode: 429 })],
+		["the API's rate limit (HTTP 429)", rateLimited],
+		['no request slot within the wait', noSlot],
 		['a network failure (no HTTP code)', noAnswer('ECONNRESET')],
-		['paging the service broke', apiError('paging', { message: 'a cursor repeated' })],
+		['paging the service broke', brokenPaging],
 	])('passes on its own: %s', (_case, error) => {
 		expect(passesOnItsOwn(error)).toBe(true);
 	});
 
 	it.each([
-		['the API refusing the token (HTTP 401)', apiError('credentials', { httpCode: 401 })],
-		['the API refusing access (HTTP 403)', apiError('client', { httpCode: 403 })],
-		['no API at the Base URL (HTTP 404)', apiError('notFound', { httpCode: 404 })],
+		['the API refusing the token (HTTP 401)', tokenRefused],
+		['the API refusing access (HTTP 403)', forbidden],
+		['no API at the Base URL (HTTP 404)', noApi],
 		['an answer that is no results page', apiError('notAPage', { httpCode: 200 })],
-		['a parameter to fix', new NodeOperationError(node, 'Company ID is empty')],
+		['a parameter to fix', parameterToFix],
 		['anything else', new Error('unexpected')],
 	])('needs the user: %s', (_case, error) => {
 		expect(passesOnItsOwn(error)).toBe(false);
@@ -63,28 +72,16 @@ describe('which failed polls the trigger only logs, and which it reports', () =>
 
 describe('why a poll failed, in n8n terms', () => {
 	it.each([
-		['a 429', apiError('rateLimited', { httpCode: 429 }), 'rate-limited'],
-		['no request slot', apiError('waiting', { httpCode: 429 }), 'rate-limited'],
-		['a 503', apiError('server', { httpCode: 503 }), 'temporarily-unavailable'],
-		['a 401', apiError('credentials', { httpCode: 401 }), 'credential-invalid'],
-		['a 403', apiError('client', { httpCode: 403 }), 'configuration-invalid'],
-		[
-			'a 404 (no API at the Base URL)',
-			apiError('notFound', { httpCode: 404 }),
-			'configuration-invalid',
-		],
+		['a 429', rateLimited, 'rate-limited'],
+		['no request slot', noSlot, 'rate-limited'],
+		['a 503', unavailable, 'temporarily-unavailable'],
+		['a 401', tokenRefused, 'credential-invalid'],
+		['a 403', forbidden, 'configuration-invalid'],
+		['a 404 (no API at the Base URL)', noApi, 'configuration-invalid'],
 		['a refused connection', noAnswer('ECONNREFUSED'), 'temporarily-unavailable'],
 		['a host name not found', noAnswer('ENOTFOUND'), 'configuration-invalid'],
-		[
-			'paging the service broke',
-			apiError('paging', { message: 'a cursor repeated' }),
-			'temporarily-unavailable',
-		],
-		[
-			'a parameter to fix',
-			new NodeOperationError(node, 'Company ID is empty'),
-			'configuration-invalid',
-		],
+		['paging the service broke', brokenPaging, 'temporarily-unavailable'],
+		['a parameter to fix', parameterToFix, 'configuration-invalid'],
 		['a bug', new TypeError('x is undefined'), 'node-defect'],
 	])('%s', (_case, error, cause) => {
 		expect(failureOf(error)).toEqual({ cause });
@@ -125,19 +122,12 @@ describe('which failures fail an execution, once per streak', () => {
 	});
 
 	it('keeps a 5xx, a 429 and broken paging quiet however long they last', () => {
-		for (const error of [
-			apiError('server', { httpCode: 503 }),
-			apiError('rateLimited', { httpCode: 429 }),
-			apiError('waiting', { httpCode: 429 }),
-		]) {
+		for (const error of [unavailable, rateLimited, noSlot, apiError('paging')]) {
 			expect(isHeard(error, { since: 0, heard: false }, DAY_MS)).toBe(false);
 		}
-		expect(isHeard(apiError('paging'), { since: 0, heard: false }, DAY_MS)).toBe(false);
 	});
 
 	it('hears every poll a failure the user must fix', () => {
-		expect(isHeard(apiError('credentials', { httpCode: 401 }), { since: 0, heard: true }, 0)).toBe(
-			true,
-		);
+		expect(isHeard(tokenRefused, { since: 0, heard: true }, 0)).toBe(true);
 	});
 });

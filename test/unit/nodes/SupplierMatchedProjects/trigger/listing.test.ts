@@ -60,23 +60,15 @@ describe('scopeOf', () => {
 	});
 
 	it('ignores order, case, repeats and (where the filter does) accents', () => {
-		expect(
-			scopeOf('c1', { tenderTypes: ['Tender', 'Procurement'], matchedKeywords: ['Roofing'] }),
-		).toBe(
-			scopeOf('c1', {
-				tenderTypes: ['Procurement', 'Tender'],
-				matchedKeywords: ['roofing ', 'roofing'],
-			}),
+		const sameScope = (filters: ProjectFilters, alike: ProjectFilters) =>
+			expect(scopeOf('c1', filters)).toBe(scopeOf('c1', alike));
+		sameScope(
+			{ tenderTypes: ['Tender', 'Procurement'], matchedKeywords: ['Roofing'] },
+			{ tenderTypes: ['Procurement', 'Tender'], matchedKeywords: ['roofing ', 'roofing'] },
 		);
-		expect(scopeOf('c1', { categories: ['Civic', 'Retail'] })).toBe(
-			scopeOf('c1', { categories: ['retail', 'CIVIC', 'civic'] }),
-		);
-		expect(scopeOf('c1', { locations: ['Café', 'NSW'] })).toBe(
-			scopeOf('c1', { locations: ['nsw', 'cafe'] }),
-		);
-		expect(scopeOf('c1', { budgetAtLeast: 5 })).toBe(
-			scopeOf('c1', { budgetAtLeast: 5, withoutBudget: 'drop' }),
-		);
+		sameScope({ categories: ['Civic', 'Retail'] }, { categories: ['retail', 'CIVIC', 'civic'] });
+		sameScope({ locations: ['Café', 'NSW'] }, { locations: ['nsw', 'cafe'] });
+		sameScope({ budgetAtLeast: 5 }, { budgetAtLeast: 5, withoutBudget: 'drop' });
 	});
 });
 

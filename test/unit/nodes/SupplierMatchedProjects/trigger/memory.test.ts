@@ -85,12 +85,7 @@ describe("a trigger's state from poll to poll", () => {
 		expect(recallState(staticData, process, TRIGGER, NOW)).toMatchObject({
 			seq: 4,
 			loadedFromStorage: false,
-			previous: {
-				tenders: new Map([
-					['a', { lastListedDay: 20_000 }],
-					['b', { lastListedDay: 20_000 }],
-				]),
-			},
+			previous: { tenders: state(undefined, ['a', 'b']).tenders },
 		});
 	});
 

@@ -55,7 +55,7 @@ describe('announcedItems', () => {
 		expect(items[0].project).not.toHaveProperty('tenders');
 	});
 
-	it('gives one project item per project, carrying only its announced tenders', () => {
+	it('gives one project item per project, carrying only its announced tenders, counted when simplified', () => {
 		const items = itemsOf([first, second], announcements, shape('projects', 'newOrUpdatedTender'));
 		expect(items.map((item) => [item.projectId, item.event])).toEqual([
 			['p1', 'newTender'],
@@ -68,9 +68,7 @@ describe('announcedItems', () => {
 		expect(items[1].tenders).toEqual([
 			expect.objectContaining({ id: 'upd-2', event: 'updatedTender', changes: due }),
 		]);
-	});
-
-	it('counts new and updated tenders on simplified project rows when updates are watched', () => {
+		// Simplified, a project row counts its new and updated tenders.
 		const [row] = itemsOf([first], announcements, shape('projects', 'newOrUpdatedTender', true));
 		expect(row).toMatchObject({
 			event: 'newTender',
@@ -82,11 +80,8 @@ describe('announcedItems', () => {
 	});
 
 	it('leaves the change columns off simplified rows when only new tenders are watched', () => {
-		const [row] = itemsOf(
-			[first],
-			{ newTenderIds: ['new-1'] },
-			shape('tenders', 'newTender', true),
-		);
+		const onlyNew = { newTenderIds: ['new-1'] };
+		const [row] = itemsOf([first], onlyNew, shape('tenders', 'newTender', true));
 		expect(row).toMatchObject({ event: 'newTender', tenderId: 'new-1', projectId: 'p1' });
 		expect(row).not.toHaveProperty('changedFields');
 		expect(Object.values(row).every((value) => value === null || typeof value !== 'object')).toBe(
@@ -124,11 +119,8 @@ describe('announcedItems: quotesDueSoon', () => {
 
 	it('gives simplified rows the tender columns of the other events plus daysLeft and previousQuotesDueAt on every row', () => {
 		const rows = itemsOf([reminded], reminders, shape('tenders', 'quotesDueSoon', true));
-		const newTenderRow = itemsOf(
-			[reminded],
-			{ newTenderIds: ['soon'] },
-			shape('tenders', 'newTender', true),
-		)[0];
+		const simplifiedNew = shape('tenders', 'newTender', true);
+		const [newTenderRow] = itemsOf([reminded], { newTenderIds: ['soon'] }, simplifiedNew);
 		expect(rows.map((row) => [row.tenderId, row.daysLeft, row.previousQuotesDueAt])).toEqual([
 			['soon', 1, null],
 			['moved', 3, '2030-01-20'],

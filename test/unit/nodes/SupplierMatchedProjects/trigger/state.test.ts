@@ -5,6 +5,7 @@ import {
 	readTriggerState,
 	writeTriggerState,
 	type TenderSnapshot,
+	type TrackedTender,
 	type TriggerState,
 } from '../../../../../nodes/SupplierMatchedProjects/trigger/state';
 import { reloaded } from '../../../../support/engine/n8n-fixtures';
@@ -22,12 +23,38 @@ function snapshot(overrides: Partial<TenderSnapshot> = {}): TenderSnapshot {
 	};
 }
 
+/** A tender last listed `age` days ago, with a snapshot of these changes when given. */
+function listedAgo(age: number, changes?: Partial<TenderSnapshot>): TrackedTender {
+	const tracked: TrackedTender = { lastListedDay: TODAY - age };
+	if (changes !== undefined) tracked.snapshot = snapshot(changes);
+	return tracked;
+}
+
 function tenderId(sequence: number): string {
 	return `tdr-${String(sequence).padStart(7, '0')}`;
 }
 
 function uuidLike(index: number): string {
 	return `6f1c2a4e-9b7d-4c3a-8e21-${String(index).padStart(12, '0')}`;
+}
+
+const NAMES = ['Plumbing & Drainage', 'Electrical & Data Cabling', 'HVAC / Mechanical Services'];
+const BUILDERS = ['Kōwhai Construction Ltd', 'Southern Cross Builders', 'Tōtara Projects'];
+
+/** `count` tenders listed over the last 91 days; with snapshots, of a few names and builders. */
+function tendersOf(count: number, idOf: (sequence: number) => string, withSnapshots = false) {
+	const tenders: TriggerState['tenders'] = new Map();
+	for (let index = 0; index < count; index++) {
+		const tracked: TrackedTender = { lastListedDay: TODAY - (index % 91) };
+		if (withSnapshots) {
+			const name = NAMES[index % NAMES.length];
+			const builder = BUILDERS[index % BUILDERS.length];
+			const quotesDueAt = dayToIsoDate(TODAY + (index % 400));
+			tracked.snapshot = snapshot({ name, builder, quotesDueAt });
+		}
+		tenders.set(idOf(index + 1), tracked);
+	}
+	return tenders;
 }
 
 /** The state as stored for a large account: 400 projects, these tenders. */
@@ -38,11 +65,12 @@ function storedJson(tenders: TriggerState['tenders']): string {
 }
 
 describe('trigger state: writing and reading back', () => {
-	it('round-trips tenders without snapshots, ages relative to the poll day', () => {
+	it('round-trips tenders without snapshots, ages relative to the poll day, and the page count', () => {
 		const state: TriggerState = {
 			scope: 'abc123',
 			day: TODAY,
 			projectCount: 2,
+			pages: 1,
 			tenders: new Map([
 				['tdr-0000001', { lastListedDay: TODAY }],
 				['tdr-0000002', { lastListedDay: TODAY - 12 }],
@@ -54,6 +82,7 @@ describe('trigger state: writing and reading back', () => {
 			s: 'abc123',
 			d: TODAY,
 			n: 2,
+			p: 1,
 			t: { 'tdr-0000001': 0, 'tdr-0000002': 12 },
 		});
 		expect(reloaded(state)).toEqual(state);
@@ -66,34 +95,19 @@ describe('trigger state: writing and reading back', () => {
 			loadedDay: TODAY - 3,
 			projectCount: 240,
 			tenders: new Map([
-				['a', { lastListedDay: TODAY, snapshot: snapshot() }],
-				[
-					'b',
-					{
-						lastListedDay: TODAY - 1,
-						snapshot: snapshot({ quotesDueAt: null, status: 'Awarded', type: 'Procurement' }),
-					},
-				],
+				['a', listedAgo(0, {})],
+				['b', listedAgo(1, { quotesDueAt: null, status: 'Awarded', type: 'Procurement' })],
 				[
 					'c',
-					{
-						lastListedDay: TODAY - 2,
-						snapshot: snapshot({
-							quotesDueAt: '2025-02-30',
-							status: 'Withdrawn',
-							type: 'Framework',
-							builder: 'Tōtara Projects',
-						}),
-					},
+					listedAgo(2, {
+						quotesDueAt: '2025-02-30',
+						status: 'Withdrawn',
+						type: 'Framework',
+						builder: 'Tōtara Projects',
+					}),
 				],
-				['d', { lastListedDay: TODAY - 4 }],
-				[
-					'e',
-					{
-						lastListedDay: TODAY - 5,
-						snapshot: snapshot({ name: 'Roofing', quotesDueAt: dayToIsoDate(TODAY - 7) }),
-					},
-				],
+				['d', listedAgo(4)],
+				['e', listedAgo(5, { name: 'Roofing', quotesDueAt: dayToIsoDate(TODAY - 7) })],
 			]),
 		};
 		const stored = writeTriggerState(state);
@@ -106,50 +120,17 @@ describe('trigger state: writing and reading back', () => {
 	});
 
 	it.each([
-		['per tracked tender', 1000, (index: number) => tenderId(index + 1)],
-		['per tender even with UUID-sized tender ids', 500, uuidLike],
-	])('keeps newTender state within 64 bytes %s', (_case, count, idOf) => {
-		const tenders = new Map(
-			Array.from({ length: count }, (_, index) => [
-				idOf(index),
-				{ lastListedDay: TODAY - (index % 91) },
-			]),
-		);
-		expect(storedJson(tenders).length / tenders.size).toBeLessThanOrEqual(64);
-	});
-
-	it('keeps newOrUpdatedTender state within 64 bytes per tender, also with UUID-sized tender ids', () => {
-		const names = [
-			'Plumbing & Drainage',
-			'Electrical & Data Cabling',
-			'HVAC / Mechanical Services',
-		];
-		const builders = ['Kōwhai Construction Ltd', 'Southern Cross Builders', 'Tōtara Projects'];
-		for (const idOf of [tenderId, uuidLike]) {
-			const tenders = new Map(
-				Array.from({ length: 1000 }, (_, index) => [
-					idOf(index + 1),
-					{
-						lastListedDay: TODAY - (index % 91),
-						snapshot: snapshot({
-							name: names[index % names.length],
-							builder: builders[index % builders.length],
-							quotesDueAt: dayToIsoDate(TODAY + (index % 400)),
-						}),
-					},
-				]),
-			);
-			expect(Buffer.byteLength(storedJson(tenders), 'utf8') / tenders.size).toBeLessThanOrEqual(64);
-		}
+		['newTender', 1000, tenderId, false],
+		['newTender, with UUID-sized ids', 500, uuidLike, false],
+		['newOrUpdatedTender', 1000, tenderId, true],
+		['newOrUpdatedTender, with UUID-sized ids', 1000, uuidLike, true],
+	])('keeps %s state within 64 bytes per tender', (_case, count, idOf, withSnapshots) => {
+		const tenders = tendersOf(count, idOf, withSnapshots);
+		expect(Buffer.byteLength(storedJson(tenders), 'utf8') / tenders.size).toBeLessThanOrEqual(64);
 	});
 
 	it('stays bounded at the cap: the whole state of MAX_TRACKED_TENDERS tenders is under 400 kB', () => {
-		const tenders = new Map(
-			Array.from({ length: MAX_TRACKED_TENDERS }, (_, index) => [
-				tenderId(index + 1),
-				{ lastListedDay: TODAY - (index % 91) },
-			]),
-		);
+		const tenders = tendersOf(MAX_TRACKED_TENDERS, tenderId);
 		expect(storedJson(tenders).length).toBeLessThan(400_000);
 	});
 });
@@ -165,18 +146,17 @@ describe('trigger state: reading what is stored', () => {
 	});
 	/** With these tender entries, and the builder and name lists they point into. */
 	const named = (t: Record<string, unknown>) => v3({ t, b: ['One'], m: ['Roofing'] });
+	const notOurs = "it was not saved in this node's layout";
+	const malformed = 'its entry for tender a is malformed';
 
 	it('says "empty" for the static data of a node that never polled', () => {
 		expect(readTriggerState({})).toEqual({ kind: 'empty' });
 	});
 
 	it.each([
-		[{ v: 99, s: 'abc123', d: TODAY, t: {} }, "it was not saved in this node's layout"],
-		[
-			{ version: 1, seenTenderIds: ['a'], lastPollAt: '2025-05-30T08:00:00Z' },
-			"it was not saved in this node's layout",
-		],
-		[{ somethingElse: true }, "it was not saved in this node's layout"],
+		[{ v: 99, s: 'abc123', d: TODAY, t: {} }, notOurs],
+		[{ version: 1, seenTenderIds: ['a'], lastPollAt: '2025-05-30T08:00:00Z' }, notOurs],
+		[{ somethingElse: true }, notOurs],
 		[{ v: 3, s: 'abc123', t: {} }, 'its day is missing'],
 		[{ v: 3, d: TODAY, t: {} }, 'its scope is missing'],
 		[{ v: 3, s: 5, d: TODAY, t: {} }, 'its scope is missing'],
@@ -184,21 +164,19 @@ describe('trigger state: reading what is stored', () => {
 		[{ v: 3, s: 'abc123', d: TODAY, h: 'x', t: {} }, 'its load day is not a number'],
 		[{ v: 3, s: 'abc123', d: TODAY, n: 1.5, t: {} }, 'its project count is not a number'],
 		[{ v: 3, s: 'abc123', d: TODAY, t: {} }, 'its project count is not a number'],
+		[v3({ p: 0, t: {} }), 'its page count is not a whole number above 0'],
 		[v3({ t: {}, b: [1] }), 'its builder list is malformed'],
 		[v3({ t: {}, m: 'Roofing' }), 'its tender name list is malformed'],
-		[named({ a: [0, null, 0, 0, 0, 3] }), 'its entry for tender a is malformed'],
-		[v3({ t: { a: 'old' } }), 'its entry for tender a is malformed'],
-		[named({ a: [0, 1e12, 0, 0, 0, 0] }), 'its entry for tender a is malformed'],
-		[named({ a: [0, 3, 0, 0, 1, 0] }), 'its entry for tender a is malformed'],
-		[
-			v3({ t: { a: [0, 3, 0, 0, 'Roofing', 0] }, b: ['One'] }),
-			'its entry for tender a is malformed',
-		],
+		[named({ a: [0, null, 0, 0, 0, 3] }), malformed],
+		[v3({ t: { a: 'old' } }), malformed],
+		[named({ a: [0, 1e12, 0, 0, 0, 0] }), malformed],
+		[named({ a: [0, 3, 0, 0, 1, 0] }), malformed],
+		[v3({ t: { a: [0, 3, 0, 0, 'Roofing', 0] }, b: ['One'] }), malformed],
 		// quotesDueSoon entries: an age, then due days.
-		[v3({ r: 1, t: { a: 0 } }), 'its entry for tender a is malformed'],
-		[v3({ r: 1, t: { a: [0] } }), 'its entry for tender a is malformed'],
-		[v3({ r: 1, t: { a: [0, 1.5] } }), 'its entry for tender a is malformed'],
-		[v3({ r: 1, t: { a: [0, 1e12] } }), 'its entry for tender a is malformed'],
+		[v3({ r: 1, t: { a: 0 } }), malformed],
+		[v3({ r: 1, t: { a: [0] } }), malformed],
+		[v3({ r: 1, t: { a: [0, 1.5] } }), malformed],
+		[v3({ r: 1, t: { a: [0, 1e12] } }), malformed],
 		[v3({ r: true, t: {} }), 'its reminders mark is not 1'],
 	])('says why %j cannot be read', (stored, reason) => {
 		expect(readTriggerState(stored)).toEqual({ kind: 'unreadable', reason });
@@ -242,24 +220,5 @@ describe('trigger state: any string is a tender id', () => {
 		expect(copied.kind === 'state' && [...copied.state.tenders.keys()].sort()).toEqual(
 			[...ODD_IDS].sort(),
 		);
-	});
-
-	it('keeps the page count of the last walk, and refuses one that is not a whole number', () => {
-		const state: TriggerState = {
-			scope: 's',
-			day: TODAY,
-			projectCount: 12_000,
-			pages: 1,
-			tenders: new Map(),
-		};
-		expect(writeTriggerState(state)).toMatchObject({ n: 12_000, p: 1 });
-		expect(reloaded(state)).toEqual(state);
-		const older = writeTriggerState(state);
-		delete older.p;
-		expect(readTriggerState(older)).toMatchObject({ kind: 'state', state: { pages: undefined } });
-		expect(readTriggerState({ ...older, p: 0 })).toEqual({
-			kind: 'unreadable',
-			reason: 'its page count is not a whole number above 0',
-		});
 	});
 });
