@@ -68,15 +68,10 @@ function createSandboxData(options = {}) {
 	const seed = option(options.seed ?? 1, 'seed', 0, 2 ** 32 - 1);
 	const projectCount = option(options.projects ?? 60, 'projects', 0, 1_000_000);
 	const windowDays = option(options.windowDays ?? 60, 'windowDays', 0, 3650);
-	/** @param {'consultants' | 'subcontractors'} kind */
-	const partyCount = (kind) => {
-		const value = options.partyCounts?.[kind];
-		return value === undefined ? undefined : option(value, `partyCounts.${kind}`, 0, 8);
-	};
-	const partyCounts = {
-		consultants: partyCount('consultants'),
-		subcontractors: partyCount('subcontractors'),
-	};
+	const partyCounts = { ...options.partyCounts };
+	for (const [kind, count] of Object.entries(partyCounts)) {
+		option(count, `partyCounts.${kind}`, 0, 8);
+	}
 	const companies = mergeById(DEFAULT_COMPANIES, options.companies, (company) => company.companyId);
 	const clock = createClock(options.now);
 	const store = new Store({

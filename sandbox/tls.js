@@ -79,12 +79,7 @@ function writeTrustFiles(cert) {
 	const ending = (/** @type {string} */ pem) => (pem === '' || pem.endsWith('\n') ? '' : '\n');
 	// A PEM block glued to the next one's BEGIN line makes Node ignore the whole file.
 	fs.writeFileSync(bundleFile, `${extra}${ending(extra)}${cert}${ending(cert)}`, { mode: 0o600 });
-	return {
-		folder,
-		caFile,
-		bundleFile,
-		remove: () => fs.rmSync(folder, { recursive: true, force: true }),
-	};
+	return { caFile, bundleFile, remove: () => fs.rmSync(folder, { recursive: true, force: true }) };
 }
 
 module.exports = { createSandboxCertificate, tlsVersionOf, writeTrustFiles };

@@ -64,19 +64,8 @@ describe('sandbox responses conform to openapi/openapi.yaml', () => {
 		headers: Object.fromEntries(result.headers.entries()),
 		body: result.text,
 	});
-	const tokenResponse = async (form: Record<string, string> = {}) =>
-		observed(
-			TOKEN_PATH,
-			'post',
-			await client.requestToken({
-				form: {
-					grant_type: 'client_credentials',
-					client_id: SANDBOX_FIXTURES.client.clientId,
-					client_secret: SANDBOX_FIXTURES.client.clientSecret,
-					...form,
-				},
-			}),
-		);
+	const tokenResponse = async (form: Record<string, string | undefined> = {}) =>
+		observed(TOKEN_PATH, 'post', await client.requestToken({ form }));
 	const results = async (options: Parameters<typeof client.results>[0] = {}) =>
 		observed(RESULTS_PATH, 'get', await client.results({ token, ...options }));
 
@@ -113,7 +102,7 @@ describe('sandbox responses conform to openapi/openapi.yaml', () => {
 
 	describe('POST /oauth2/token', () => {
 		it('200: issues a bearer token, with and without the scope parameter', async () => {
-			for (const form of [{ scope: SANDBOX_FIXTURES.scope }, {}] as Array<Record<string, string>>) {
+			for (const form of [{}, { scope: undefined }]) {
 				const response = await tokenResponse(form);
 
 				expect(expectConforms(response)).toMatchObject({ status: '200' });

@@ -1,17 +1,17 @@
 import { startSandbox } from '../../sandbox';
 import { writeTrustFiles } from '../../sandbox/tls';
+import { tokenForm } from '../support/sandbox/client';
 import { httpsRequest, tokenFromChildProcess } from '../support/sandbox/https-request';
 import { SANDBOX_FIXTURES, START, type Sandbox } from './harness';
 
 const { client, companyId } = SANDBOX_FIXTURES;
 
 function tokenRequest(sandbox: Sandbox, ca: string | undefined) {
-	const { clientId, clientSecret } = client;
 	return httpsRequest(`${sandbox.url}/oauth2/token`, {
 		ca,
 		method: 'POST',
 		headers: { 'content-type': 'application/x-www-form-urlencoded' },
-		body: `grant_type=client_credentials&client_id=${clientId}&client_secret=${clientSecret}`,
+		body: tokenForm(),
 	});
 }
 

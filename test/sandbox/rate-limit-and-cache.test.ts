@@ -1,24 +1,22 @@
 import type { ResultsPage } from '../../nodes/SupplierMatchedProjects/api/types';
 import { harnessFor, openHarness, SANDBOX_FIXTURES, withHarness } from './harness';
-import type { Harness } from './harness';
+import type { Harness, SandboxClient } from './harness';
+
+type ResultsOptions = Parameters<SandboxClient['results']>[0];
+
+/** Sends `count` results requests of one project each (the target's token unless given); their statuses. */
+async function spendOn(target: Harness, count: number, options: ResultsOptions = {}) {
+	const statuses: number[] = [];
+	for (let request = 0; request < count; request++) {
+		const result = await target.client.results({ token: target.token, limit: 1, ...options });
+		statuses.push(result.status);
+	}
+	return statuses;
+}
 
 describe('sandbox rate limit (100 requests per 5 minutes per credential)', () => {
 	const harness = harnessFor({ cacheSeconds: 0 }, 'each');
-
-	async function spend(
-		count: number,
-		token = harness.token,
-		clientId?: string,
-		companyId?: string,
-	) {
-		const statuses: number[] = [];
-		for (let request = 0; request < count; request++) {
-			statuses.push(
-				(await harness.client.results({ token, clientId, companyId, limit: 1 })).status,
-			);
-		}
-		return statuses;
-	}
+	const spend = (count: number, options?: ResultsOptions) => spendOn(harness, count, options);
 
 	it('allows 100 requests, refuses the 101st with 429 RATE_LIMITED and Retry-After, then frees up', async () => {
 		const firstAt = harness.sandbox.clock.now();
@@ -38,9 +36,9 @@ describe('sandbox rate limit (100 requests per 5 minutes per credential)', () =>
 		expect(retryAfter).toBeLessThanOrEqual(300);
 
 		harness.sandbox.clock.advance((retryAfter - 2) * 1000);
-		expect((await harness.client.results({ token: harness.token })).status).toBe(429);
+		expect(await spend(1)).toEqual([429]);
 		harness.sandbox.clock.advance(2000);
-		expect((await harness.client.results({ token: harness.token })).status).toBe(200);
+		expect(await spend(1)).toEqual([200]);
 	});
 
 	it('slides: a slot frees when the oldest request leaves the window, and refusals use no budget', async () => {
@@ -81,60 +79,46 @@ describe('sandbox rate limit (100 requests per 5 minutes per credential)', () =>
 	it('counts per credential (client id), not per token or company', async () => {
 		const secondToken = await harness.client.token();
 		await spend(60);
-		await spend(40, secondToken, undefined, SANDBOX_FIXTURES.secondCompanyId);
+		await spend(40, { token: secondToken, companyId: SANDBOX_FIXTURES.secondCompanyId });
 		expect(await spend(1)).toEqual([429]);
 
 		const otherToken = await harness.client.token({ ...SANDBOX_FIXTURES.otherClient });
-		const other = await spend(
-			1,
-			otherToken,
-			SANDBOX_FIXTURES.otherClient.clientId,
-			SANDBOX_FIXTURES.otherClientCompanyId,
-		);
+		const other = await spend(1, {
+			token: otherToken,
+			clientId: SANDBOX_FIXTURES.otherClient.clientId,
+			companyId: SANDBOX_FIXTURES.otherClientCompanyId,
+		});
 
 		expect(other).toEqual([200]);
 	});
 
 	it('counts requests that pass authentication even when they fail validation', async () => {
-		for (let request = 0; request < 100; request++) {
-			expect((await harness.client.results({ token: harness.token, limit: 0 })).status).toBe(400);
-		}
+		expect(await spend(100, { limit: 0 })).toEqual(Array(100).fill(400));
 
-		expect((await harness.client.results({ token: harness.token })).status).toBe(429);
+		expect(await spend(1)).toEqual([429]);
 	});
 
 	it('does not count requests refused before authentication', async () => {
-		for (let request = 0; request < 100; request++) {
-			await harness.client.results({ token: 'forged' });
-			await harness.client.results({
-				token: harness.token,
-				headers: { 'x-service-client-id': undefined },
-			});
-		}
+		await spend(100, { token: 'forged' });
+		await spend(100, { headers: { 'x-service-client-id': undefined } });
 
-		expect((await harness.client.results({ token: harness.token })).status).toBe(200);
+		expect(await spend(1)).toEqual([200]);
 	});
 
-	it('can be configured or turned off', async () => {
+	it('can be configured or turned off, and does not count token requests', async () => {
 		const small = await openHarness({
 			rateLimit: { requests: 3, windowSeconds: 10 },
 			cacheSeconds: 0,
 		});
 		const off = await openHarness({ rateLimit: false, cacheSeconds: 0 });
 		try {
-			const smallStatuses: number[] = [];
-			for (let request = 0; request < 4; request++) {
-				smallStatuses.push((await small.client.results({ token: small.token })).status);
-			}
+			for (let attempt = 0; attempt < 5; attempt++) await small.client.token();
+			const smallStatuses = await spendOn(small, 4);
 			const refused = await small.client.results({ token: small.token });
-			const offStatuses = new Set<number>();
-			for (let request = 0; request < 150; request++) {
-				offStatuses.add((await off.client.results({ token: off.token, limit: 1 })).status);
-			}
 
 			expect(smallStatuses).toEqual([200, 200, 200, 429]);
 			expect(Number(refused.headers.get('retry-after'))).toBeLessThanOrEqual(10);
-			expect([...offStatuses]).toEqual([200]);
+			expect(await spendOn(off, 150)).toEqual(Array(150).fill(200));
 		} finally {
 			await small.sandbox.stop();
 			await off.sandbox.stop();
@@ -151,13 +135,8 @@ function cacheFlags(target: Harness): boolean[] {
 }
 
 describe('sandbox short cache of repeated cursor and limit', () => {
-	const harness = harnessFor(
-		{
-			cacheSeconds: 5,
-			rateLimit: { requests: 100, windowSeconds: 300 },
-		},
-		'each',
-	);
+	// The defaults: a 5 s cache, 100 requests per 5 minutes.
+	const harness = harnessFor({}, 'each');
 
 	it('answers the same company, cursor and limit from cache within cacheSeconds, stale data included', async () => {
 		const first = await harness.client.results({ token: harness.token, limit: 100 });
@@ -200,24 +179,21 @@ describe('sandbox short cache of repeated cursor and limit', () => {
 	});
 
 	it('still checks credentials and counts cached answers against the rate limit', async () => {
-		await harness.client.results({ token: harness.token, limit: 1 });
-		const unauthorised = await harness.client.results({ token: 'forged', limit: 1 });
-		for (let request = 0; request < 99; request++)
-			await harness.client.results({ token: harness.token, limit: 1 });
+		const first = await spendOn(harness, 1);
+		const unauthorised = await spendOn(harness, 1, { token: 'forged' });
+		const cached = await spendOn(harness, 99);
 
-		const limited = await harness.client.results({ token: harness.token, limit: 1 });
-
-		expect(unauthorised.status).toBe(401);
-		expect(limited.status).toBe(429);
+		expect([...first, ...unauthorised, ...cached]).toEqual([200, 401, ...Array(99).fill(200)]);
+		expect(cacheFlags(harness).slice(-99).every(Boolean)).toBe(true);
+		expect(await spendOn(harness, 1)).toEqual([429]);
 	});
 
 	it('can be cleared or turned off', async () => {
-		await harness.client.results({ token: harness.token, limit: 1 });
+		await spendOn(harness, 1);
 		harness.sandbox.clearCache();
-		await harness.client.results({ token: harness.token, limit: 1 });
+		await spendOn(harness, 1);
 		await withHarness({ cacheSeconds: 0 }, async (off) => {
-			await off.client.results({ token: off.token, limit: 1 });
-			await off.client.results({ token: off.token, limit: 1 });
+			await spendOn(off, 2);
 
 			expect(cacheFlags(harness)).toEqual([false, false]);
 			expect(cacheFlags(off)).toEqual([false, false]);

@@ -42,30 +42,44 @@ interface TokenOptions {
 }
 
 /**
- * Posts a form to the token endpoint; pass `form` to send exactly those fields. Scope null
- * leaves it out; the default is SANDBOX_FIXTURES.scope.
+ * The fixture client's token request form (with SANDBOX_FIXTURES.scope), `fields` changed; an
+ * undefined field is left out.
  */
+export function tokenForm(fields: Record<string, string | undefined> = {}): string {
+	const form = Object.entries({
+		grant_type: 'client_credentials',
+		client_id: SANDBOX_FIXTURES.client.clientId,
+		client_secret: SANDBOX_FIXTURES.client.clientSecret,
+		scope: SANDBOX_FIXTURES.scope,
+		...fields,
+	});
+	return new URLSearchParams(
+		form.filter((field): field is [string, string] => field[1] !== undefined),
+	).toString();
+}
+
+/** Posts a form to the token endpoint; `form` changes its fields as tokenForm does. Scope null leaves it out. */
 function requestToken(
 	url: string,
 	options: TokenOptions & {
-		form?: Record<string, string>;
+		form?: Record<string, string | undefined>;
 		headers?: Record<string, string>;
 	} = {},
 ): Promise<HttpResult> {
 	const {
 		clientId = SANDBOX_FIXTURES.client.clientId,
 		clientSecret = SANDBOX_FIXTURES.client.clientSecret,
+		scope = SANDBOX_FIXTURES.scope,
 	} = options;
-	const scope = options.scope === undefined ? SANDBOX_FIXTURES.scope : options.scope;
-	const form: Record<string, string> = options.form ?? {
-		grant_type: 'client_credentials',
+	const body = tokenForm({
 		client_id: clientId,
 		client_secret: clientSecret,
-		...(scope === null ? {} : { scope }),
-	};
+		scope: scope ?? undefined,
+		...options.form,
+	});
 	return send(url, 'POST', '/oauth2/token', {
 		headers: { 'content-type': 'application/x-www-form-urlencoded', ...options.headers },
-		body: new URLSearchParams(form).toString(),
+		body,
 	});
 }
 
