@@ -2,7 +2,6 @@ import {
 	FilterError,
 	parseFilters,
 } from '../../../../../nodes/SupplierMatchedProjects/parameters/filters';
-import { hasFilters } from '../../../../../nodes/SupplierMatchedProjects/projects/filters';
 
 const badDays = (got: string) =>
 	`Quotes Due Within (Days) filter: enter a whole number of days from 0 to 3650 (ten years) (got ${got})`;
@@ -14,42 +13,60 @@ const emptyEntry = (field: string, value: string, what: string) =>
 	`${field} filter: "${value}" has an empty entry; remove the extra comma or enter ${what} between the commas`;
 
 describe('parseFilters', () => {
-	it('reads numbers given as plain text, as the other number parameters take them', () => {
-		expect(
-			parseFilters({
-				quotesDueWithinDays: ' 7 ',
-				budgetAtLeast: '500000',
-				budgetAtMost: '2500000.5',
-			}),
-		).toEqual({ quotesDueWithinDays: 7, budgetAtLeast: 500_000, budgetAtMost: 2_500_000.5 });
-	});
-
-	it('takes a budget range whose bounds are equal', () => {
-		const bounds = { budgetAtLeast: 1_000_000, budgetAtMost: 1_000_000 };
-		expect(parseFilters(bounds)).toEqual(bounds);
-	});
-
-	it('reads the collection as the node gets it', () => {
-		expect(
-			parseFilters({
+	// Strict: a filter left empty is no key at all, not one holding undefined.
+	it.each<[Record<string, unknown> | undefined, object]>([
+		// Numbers given as plain text, as the other number parameters take them.
+		[
+			{ quotesDueWithinDays: ' 7 ', budgetAtLeast: '500000', budgetAtMost: '2500000.5' },
+			{ quotesDueWithinDays: 7, budgetAtLeast: 500_000, budgetAtMost: 2_500_000.5 },
+		],
+		// A budget range whose bounds are equal.
+		[
+			{ budgetAtLeast: 1_000_000, budgetAtMost: 1_000_000 },
+			{ budgetAtLeast: 1_000_000, budgetAtMost: 1_000_000 },
+		],
+		// The collection as the node gets it.
+		[
+			{
 				tenderTypes: ['Tender'],
 				projectStatuses: ['Active', 'Closed'],
 				quotesDueWithinDays: 7,
 				matchedKeywords: 'plumbing, roofing ,,',
-			}),
-		).toEqual({
-			tenderTypes: ['Tender'],
-			projectStatuses: ['Active', 'Closed'],
-			quotesDueWithinDays: 7,
-			matchedKeywords: ['plumbing', 'roofing'],
-		});
-	});
-
-	it('treats empty values as no filter', () => {
-		const filters = parseFilters({ tenderTypes: [], projectStatuses: [], matchedKeywords: ' , ' });
-		expect(filters).toEqual({});
-		expect(hasFilters(filters)).toBe(false);
-		expect(parseFilters(undefined)).toEqual({});
+			},
+			{
+				tenderTypes: ['Tender'],
+				projectStatuses: ['Active', 'Closed'],
+				quotesDueWithinDays: 7,
+				matchedKeywords: ['plumbing', 'roofing'],
+			},
+		],
+		// Budget bounds, the without-budget choice and comma-separated words.
+		[
+			{
+				budgetAtLeast: 0,
+				budgetAtMost: 2_500_000.5,
+				projectsWithoutBudget: 'keep',
+				categories: ' Residential , aged care',
+				locations: 'NSW,Café',
+				builders: ' Acme ',
+			},
+			{
+				budgetAtLeast: 0,
+				budgetAtMost: 2_500_000.5,
+				withoutBudget: 'keep',
+				categories: ['Residential', 'aged care'],
+				locations: ['NSW', 'Café'],
+				builders: ['Acme'],
+			},
+		],
+		// Empty values, blank lists and empty bounds are no filter.
+		[{ tenderTypes: [], projectStatuses: [], matchedKeywords: ' , ' }, {}],
+		[{ categories: '  ', locations: '', builders: null, budgetAtLeast: '' }, {}],
+		[{ projectIds: ' ' }, {}],
+		[{ projectIds: '' }, {}],
+		[undefined, {}],
+	])('reads %j as %j', (raw, parsed) => {
+		expect(parseFilters(raw)).toStrictEqual(parsed);
 	});
 
 	it.each([
@@ -66,39 +83,6 @@ describe('parseFilters', () => {
 			{ matchedKeywords: ['a'] },
 			'Matched Keywords filter: enter keywords separated by commas (got ["a"])',
 		],
-	])('refuses %j with a message saying what to enter', (raw, message) => {
-		expect(() => parseFilters(raw)).toThrow(new FilterError(message));
-	});
-});
-
-describe('parseFilters: budgets, word lists and project IDs', () => {
-	it('reads budget bounds, the without-budget choice and comma-separated words', () => {
-		expect(
-			parseFilters({
-				budgetAtLeast: 0,
-				budgetAtMost: 2_500_000.5,
-				projectsWithoutBudget: 'keep',
-				categories: ' Residential , aged care',
-				locations: 'NSW,Café',
-				builders: ' Acme ',
-			}),
-		).toEqual({
-			budgetAtLeast: 0,
-			budgetAtMost: 2_500_000.5,
-			withoutBudget: 'keep',
-			categories: ['Residential', 'aged care'],
-			locations: ['NSW', 'Café'],
-			builders: ['Acme'],
-		});
-	});
-
-	it('treats blank word lists and empty bounds as no filter', () => {
-		expect(
-			parseFilters({ categories: '  ', locations: '', builders: null, budgetAtLeast: '' } as never),
-		).toEqual({});
-	});
-
-	it.each([
 		[{ budgetAtLeast: -1 }, badDollars('Budget At Least', '-1')],
 		[{ budgetAtMost: '1,000' }, badDollars('Budget At Most', '"1,000"')],
 		[{ budgetAtMost: Number.NaN }, badDollars('Budget At Most', 'NaN')],
@@ -118,6 +102,7 @@ describe('parseFilters: budgets, word lists and project IDs', () => {
 		[{ locations: 'NSW, ' }, emptyEntry('Location', 'NSW, ', 'words or postcodes')],
 		[{ builders: ',Acme' }, emptyEntry('Builder', ',Acme', 'words of builder names')],
 		[{ builders: ' , ' }, emptyEntry('Builder', ' , ', 'words of builder names')],
+		[{ projectIds: 'p1,,p2' }, emptyEntry('Project IDs', 'p1,,p2', 'project IDs')],
 		[
 			{ locations: ['NSW', 'VIC'] },
 			'Location filter: enter words or postcodes separated by commas (got ["NSW","VIC"])',
@@ -126,16 +111,7 @@ describe('parseFilters: budgets, word lists and project IDs', () => {
 			{ builders: ['Acme'] },
 			'Builder filter: enter words of builder names separated by commas (got ["Acme"])',
 		],
-	])('refuses %j with a message naming the field and the fix', (raw, message) => {
+	])('refuses %j with a message naming the field and what to enter', (raw, message) => {
 		expect(() => parseFilters(raw)).toThrow(new FilterError(message));
-	});
-
-	it('treats a blank list as no filter and refuses an empty entry', () => {
-		// Strict: no projectIds key at all, not one holding undefined.
-		expect(parseFilters({ projectIds: ' ' })).toStrictEqual({});
-		expect(parseFilters({ projectIds: '' })).toStrictEqual({});
-		expect(() => parseFilters({ projectIds: 'p1,,p2' })).toThrow(
-			emptyEntry('Project IDs', 'p1,,p2', 'project IDs'),
-		);
 	});
 });

@@ -11,17 +11,16 @@ import { API_RATE_LIMIT } from '../../../../../nodes/SupplierMatchedProjects/tra
 
 const node = { name: 'Supplier Matched Projects', type: 'test' } as INode;
 
-/** Get Many's context for one item: the parameters set, else the fallback the read asks for. */
-function contextWith(parameters: Record<string, unknown>): IExecuteFunctions {
-	return {
+/** Get Many's parameters read for item 3: those set, else the fallback the read asks for. */
+function read(parameters: Record<string, unknown>) {
+	const all: Record<string, unknown> = { companyId: 'company-1', ...parameters };
+	const context = {
 		getNode: () => node,
 		getNodeParameter: (name: string, _itemIndex: number, fallback?: unknown) =>
-			name in parameters ? parameters[name] : fallback,
+			name in all ? all[name] : fallback,
 	} as unknown as IExecuteFunctions;
+	return readGetManyParameters(context, 3);
 }
-
-const read = (parameters: Record<string, unknown>) =>
-	readGetManyParameters(contextWith({ companyId: 'company-1', ...parameters }), 3);
 
 describe("Get Many's parameters", () => {
 	it('reads the defaults', () => {
@@ -34,13 +33,15 @@ describe("Get Many's parameters", () => {
 		});
 	});
 
+	// With Return All on no Limit is read, so a stale one (0 here) cannot fail the run.
 	it.each([
-		[true, Infinity],
-		['yes', Infinity],
-		[false, 5],
-		['no', 5],
-	])('reads Return All %j as its words say (limit %j)', (returnAll, limit) => {
-		expect(read({ returnAll, limit: 5 }).limit).toBe(limit);
+		[true, 5, Infinity],
+		['yes', 5, Infinity],
+		['on', 0, Infinity],
+		[false, 5, 5],
+		['no', 5, 5],
+	])('reads Return All %j as its words say (Limit %j gives %s)', (returnAll, limit, read_) => {
+		expect(read({ returnAll, limit }).limit).toBe(read_);
 	});
 
 	it('reads Simplify and a Limit given as text, and the filters', () => {
@@ -86,15 +87,9 @@ describe("Get Many's parameters", () => {
 		],
 	])('refuses %j for the item it reads', (parameters, message) => {
 		expect(() => read(parameters)).toThrow(NodeOperationError);
-		try {
-			read(parameters);
-		} catch (error) {
-			expect(error).toMatchObject({ message, context: { itemIndex: 3 } });
-		}
-	});
-
-	it('reads no Limit when Return All is on, so a stale one cannot fail the run', () => {
-		expect(read({ returnAll: 'on', limit: 0 }).limit).toBe(Infinity);
+		expect(() => read(parameters)).toThrow(
+			expect.objectContaining({ message, context: expect.objectContaining({ itemIndex: 3 }) }),
+		);
 	});
 
 	it("says why Limit stops where it does in the transport's own numbers", () => {

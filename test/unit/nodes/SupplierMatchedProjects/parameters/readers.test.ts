@@ -28,18 +28,8 @@ function refusalOf(read: () => unknown): NodeOperationError {
 
 describe('booleans', () => {
 	it.each([
-		[true, true],
-		[false, false],
-		[' TRUE ', true],
-		['False', false],
-		['yes', true],
-		[' No ', false],
-		['on', true],
-		['OFF', false],
-		['1', true],
-		['0', false],
-		[1, true],
-		[0, false],
+		...[true, ' TRUE ', 'yes', 'on', '1', 1].map((value) => [value, true]),
+		...[false, 'False', ' No ', 'OFF', '0', 0].map((value) => [value, false]),
 	])('reads %j as %j', (value, read) => {
 		expect(booleanOf(value)).toBe(read);
 		expect(readBoolean(at, 'Return All', value)).toBe(read);
@@ -63,12 +53,8 @@ describe('whole numbers', () => {
 	const range = { min: 1, max: 10_000 };
 
 	it.each([
-		[5, 5],
-		[1, 1],
-		[10_000, 10_000],
-		['10', 10],
-		[' 10 ', 10],
-		['10.0', 10],
+		...[5, 1, 10_000].map((value) => [value, value]),
+		...['10', ' 10 ', '10.0'].map((text) => [text, 10]),
 	])('reads %j as %j', (value, read) => {
 		expect(wholeNumberIn(value, range)).toBe(read);
 		expect(readWholeNumber(at, 'Limit', value, range)).toBe(read);

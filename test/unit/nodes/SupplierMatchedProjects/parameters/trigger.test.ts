@@ -27,11 +27,8 @@ describe("the trigger's parameters", () => {
 	});
 
 	it.each([
-		[true, true],
-		['Yes', true],
-		[false, false],
-		['no', false],
-		[undefined, false],
+		...[true, 'Yes'].map((value) => [value, true]),
+		...[false, 'no', undefined].map((value) => [value, false]),
 	])('reads Emit Open Tenders on First Run %j as %j', (emitOpenOnFirstRun, read_) => {
 		expect(read({ options: { emitOpenOnFirstRun } }).emitOpenOnFirstRun).toBe(read_);
 	});

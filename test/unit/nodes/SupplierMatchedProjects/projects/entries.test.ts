@@ -79,11 +79,6 @@ describe('readPage', () => {
 		]);
 	});
 
-	it('hands a clean project over as it came', () => {
-		const clean = project();
-		expect(readPage([clean], 1).projects[0]).toBe(clean);
-	});
-
 	it("leaves a clean project's broken tenders out of a copy, and says which", () => {
 		const good = tender({ id: 't-good' });
 		const entry = { ...project({ projectId: 'P-3' }), tenders: [null, good, 'x', { id: 9 }] };
@@ -97,9 +92,12 @@ describe('readPage', () => {
 		]);
 	});
 
-	it('hands over a project without tenders as it came', () => {
+	it('hands a clean project over as it came, one without tenders too', () => {
+		const clean = project();
 		const bare = { projectId: 'bare', tenders: null };
-		expect(readPage([bare], 1)).toEqual({ projects: [bare], skipped: [] });
+		const read = readPage([clean, bare], 1);
+		expect(read).toEqual({ projects: [clean, bare], skipped: [] });
+		expect(read.projects[0]).toBe(clean);
 	});
 
 	it('keeps a project all of whose tenders are broken, with none', () => {

@@ -48,9 +48,10 @@ const ids = (projects: ReturnType<typeof list>) =>
 const keptOfList = (filters: ProjectFilters) => ids(filterProjects(list(), filters, today));
 
 describe('filterProjects', () => {
-	it('returns the very same projects when no filter is set', () => {
+	it('returns the very same projects when no filter is set, Keep Without Budget alone being none', () => {
 		const input = list();
 		expect(filterProjects(input, {}, today)).toBe(input);
+		expect(filterProjects(input, { withoutBudget: 'keep' }, today)).toBe(input);
 	});
 
 	// tenderTypes drops a project left without tenders; a due window runs from today to N days
@@ -81,147 +82,8 @@ describe('filterProjects', () => {
 		filterProjects(input, { tenderTypes: ['Tender'] }, today);
 		expect(input).toEqual(copy);
 	});
-});
 
-describe('budget', () => {
-	const budgeted = () => [
-		project({ projectId: 'small', budget: { low: 100_000, high: 500_000 } }),
-		project({ projectId: 'middle', budget: { low: 1_000_000, high: 5_000_000 } }),
-		project({ projectId: 'open-top', budget: { low: 10_000_000, high: null } }),
-		project({ projectId: 'none', budget: null }),
-	];
-	const kept = (filters: ProjectFilters) =>
-		filterProjects(budgeted(), filters, today).map((p) => p.projectId);
-
-	// A band is kept when it overlaps the bounds, each bound included; an open top end (high null)
-	// reaches any At Least; without a budget a project goes when a bound is set, unless kept.
-	it.each<[ProjectFilters, string[]]>([
-		[{ budgetAtLeast: 500_000 }, ['small', 'middle', 'open-top']],
-		[{ budgetAtLeast: 500_001 }, ['middle', 'open-top']],
-		[{ budgetAtLeast: 3_000_000 }, ['middle', 'open-top']],
-		[{ budgetAtLeast: 1e12 }, ['open-top']],
-		[{ budgetAtMost: 1_000_000 }, ['small', 'middle']],
-		[{ budgetAtMost: 999_999 }, ['small']],
-		[{ budgetAtMost: 10_000_000 }, ['small', 'middle', 'open-top']],
-		[{ budgetAtLeast: 400_000, budgetAtMost: 2_000_000 }, ['small', 'middle']],
-		[{ budgetAtLeast: 600_000, budgetAtMost: 900_000 }, []],
-		[{ budgetAtLeast: 2_000_000, budgetAtMost: 2_000_000 }, ['middle']],
-		[{ budgetAtLeast: 0 }, ['small', 'middle', 'open-top']],
-		[{ budgetAtLeast: 0, withoutBudget: 'drop' }, ['small', 'middle', 'open-top']],
-		[{ budgetAtMost: 200_000, withoutBudget: 'keep' }, ['small', 'none']],
-	])('with %j keeps %j', (filters, expected) => {
-		expect(kept(filters)).toEqual(expected);
-	});
-
-	it('with no bound, Drop keeps only budgeted projects and Keep filters nothing', () => {
-		expect(kept({ withoutBudget: 'drop' })).toEqual(['small', 'middle', 'open-top']);
-		expect(hasFilters({ withoutBudget: 'keep' })).toBe(false);
-		expect(kept({ withoutBudget: 'keep' })).toEqual(['small', 'middle', 'open-top', 'none']);
-	});
-
-	it('treats a budget without a numeric bottom end as no budget', () => {
-		const odd = [
-			project({ projectId: 'no-low', budget: { high: 10 } as never }),
-			project({ projectId: 'text', budget: 'lots' as never }),
-		];
-		expect(filterProjects(odd, { budgetAtMost: 1e9 }, today)).toEqual([]);
-		expect(
-			filterProjects(odd, { budgetAtMost: 1e9, withoutBudget: 'keep' }, today).map(
-				(p) => p.projectId,
-			),
-		).toEqual(['no-low', 'text']);
-	});
-
-	it('keeps or drops a project with all its tenders', () => {
-		const two = [
-			project({ budget: { low: 1, high: 2 }, tenders: [tender({ id: 'x' }), tender({ id: 'y' })] }),
-		];
-		expect(ids(filterProjects(two, { budgetAtLeast: 1 }, today))).toEqual([
-			`${two[0].projectId}:x,y`,
-		]);
-	});
-});
-
-describe('category', () => {
-	const categorised = () => [
-		project({ projectId: 'res', category: 'Residential' }),
-		project({ projectId: 'aged', category: '  Aged Care ' }),
-		project({ projectId: 'com', category: 'Commercial' }),
-		project({ projectId: 'none', category: null as never }),
-	];
-	const kept = (categories: string[]) =>
-		filterProjects(categorised(), { categories }, today).map((p) => p.projectId);
-
-	it('keeps projects in any of the categories, case and surrounding spaces aside', () => {
-		expect(kept(['residential', 'AGED CARE'])).toEqual(['res', 'aged']);
-		expect(kept([' Commercial  '])).toEqual(['com']);
-	});
-
-	it('compares whole categories, not parts of them', () => {
-		expect(kept(['Aged'])).toEqual([]);
-		expect(kept(['Residential Care'])).toEqual([]);
-	});
-});
-
-describe('location', () => {
-	const placed = () => [
-		project({ projectId: 'cafe', address: '12 Rue du Café, Nouméa 98800, New Caledonia' }),
-		project({ projectId: 'syd', address: '1 George St, Sydney NSW 2000, Australia' }),
-		project({ projectId: 'mel', address: '5 Collins St, Melbourne VIC 3000, Australia' }),
-		project({ projectId: 'none', address: null as never }),
-	];
-	const kept = (locations: string[]) =>
-		filterProjects(placed(), { locations }, today).map((p) => p.projectId);
-
-	it('finds accented text from unaccented words and the other way round', () => {
-		expect(kept(['cafe'])).toEqual(['cafe']);
-		expect(kept(['NOUMEA'])).toEqual(['cafe']);
-		const plain = [project({ projectId: 'plain', address: '3 Cafe Lane, Hobart TAS 7000' })];
-		expect(filterProjects(plain, { locations: ['Café'] }, today)).toHaveLength(1);
-	});
-
-	it('keeps projects whose address contains any word or postcode, case aside', () => {
-		expect(kept(['nsw', '3000'])).toEqual(['syd', 'mel']);
-		expect(kept(['Perth'])).toEqual([]);
-	});
-
-	it('matches within words: a word is text the address contains', () => {
-		expect(kept(['Sydne'])).toEqual(['syd']);
-		expect(kept(['300'])).toEqual(['mel']);
-	});
-});
-
-describe('builder', () => {
-	const built = () => [
-		project({
-			projectId: 'p',
-			tenders: [
-				tender({ id: 'acme', builder: { name: 'Acme Builders Pty Ltd', website: null } }),
-				tender({ id: 'hansen', builder: { name: 'Hänsen & Søn', website: null } }),
-				tender({ id: 'nobody', builder: null as never }),
-			],
-		}),
-		project({
-			projectId: 'q',
-			tenders: [tender({ id: 'other', builder: { name: 'Other' } as never })],
-		}),
-	];
-
-	it('keeps the tenders whose lead builder name contains any word, and their project', () => {
-		expect(ids(filterProjects(built(), { builders: ['acme'] }, today))).toEqual(['p:acme']);
-		expect(ids(filterProjects(built(), { builders: ['HANSEN', 'other'] }, today))).toEqual([
-			'p:hansen',
-			'q:other',
-		]);
-	});
-
-	it('drops a project none of whose tenders pass', () => {
-		expect(ids(filterProjects(built(), { builders: ['Zenith'] }, today))).toEqual([]);
-	});
-});
-
-describe('combining the new filters', () => {
-	it('needs every kind to pass and any value within a kind', () => {
+	it('needs every kind of filter to pass and any value within a kind', () => {
 		const input = [
 			project({
 				projectId: 'yes',
@@ -257,10 +119,8 @@ describe('combining the new filters', () => {
 		};
 		expect(ids(filterProjects(input, filters, today))).toEqual(['yes:y1']);
 	});
-});
 
-describe('project IDs', () => {
-	it('keeps the projects with those exact IDs, in the order the API listed them', () => {
+	it('keeps the projects with the exact IDs asked for, in the order the API listed them', () => {
 		const filters: ProjectFilters = { projectIds: ['p3', 'p1'] };
 		expect(hasFilters(filters)).toBe(true);
 		const projects = ['p1', 'p2', 'p3', 'P1'].map((projectId) => project({ projectId }));
@@ -268,6 +128,132 @@ describe('project IDs', () => {
 			'p1',
 			'p3',
 		]);
+	});
+});
+
+describe('budget', () => {
+	const budgeted = () => [
+		project({ projectId: 'small', budget: { low: 100_000, high: 500_000 } }),
+		project({ projectId: 'middle', budget: { low: 1_000_000, high: 5_000_000 } }),
+		project({ projectId: 'open-top', budget: { low: 10_000_000, high: null } }),
+		project({ projectId: 'none', budget: null }),
+	];
+	const kept = (filters: ProjectFilters) =>
+		filterProjects(budgeted(), filters, today).map((p) => p.projectId);
+
+	// A band is kept when it overlaps the bounds, each bound included; an open top end (high null)
+	// reaches any At Least; without a budget a project goes when a bound is set, unless kept.
+	it.each<[ProjectFilters, string[]]>([
+		[{ budgetAtLeast: 500_000 }, ['small', 'middle', 'open-top']],
+		[{ budgetAtLeast: 500_001 }, ['middle', 'open-top']],
+		[{ budgetAtLeast: 3_000_000 }, ['middle', 'open-top']],
+		[{ budgetAtLeast: 1e12 }, ['open-top']],
+		[{ budgetAtMost: 1_000_000 }, ['small', 'middle']],
+		[{ budgetAtMost: 999_999 }, ['small']],
+		[{ budgetAtMost: 10_000_000 }, ['small', 'middle', 'open-top']],
+		[{ budgetAtLeast: 400_000, budgetAtMost: 2_000_000 }, ['small', 'middle']],
+		[{ budgetAtLeast: 600_000, budgetAtMost: 900_000 }, []],
+		[{ budgetAtLeast: 2_000_000, budgetAtMost: 2_000_000 }, ['middle']],
+		[{ budgetAtLeast: 0 }, ['small', 'middle', 'open-top']],
+		[{ budgetAtLeast: 0, withoutBudget: 'drop' }, ['small', 'middle', 'open-top']],
+		[{ budgetAtMost: 200_000, withoutBudget: 'keep' }, ['small', 'none']],
+		[{ withoutBudget: 'drop' }, ['small', 'middle', 'open-top']],
+	])('with %j keeps %j', (filters, expected) => {
+		expect(kept(filters)).toEqual(expected);
+	});
+
+	it('treats a budget without a numeric bottom end as no budget', () => {
+		const odd = [
+			project({ projectId: 'no-low', budget: { high: 10 } as never }),
+			project({ projectId: 'text', budget: 'lots' as never }),
+		];
+		expect(filterProjects(odd, { budgetAtMost: 1e9 }, today)).toEqual([]);
+		expect(
+			filterProjects(odd, { budgetAtMost: 1e9, withoutBudget: 'keep' }, today).map(
+				(p) => p.projectId,
+			),
+		).toEqual(['no-low', 'text']);
+	});
+
+	it('keeps or drops a project with all its tenders', () => {
+		const two = [
+			project({ budget: { low: 1, high: 2 }, tenders: [tender({ id: 'x' }), tender({ id: 'y' })] }),
+		];
+		expect(ids(filterProjects(two, { budgetAtLeast: 1 }, today))).toEqual([
+			`${two[0].projectId}:x,y`,
+		]);
+	});
+});
+
+describe('category', () => {
+	const categorised = () => [
+		project({ projectId: 'res', category: 'Residential' }),
+		project({ projectId: 'aged', category: '  Aged Care ' }),
+		project({ projectId: 'com', category: 'Commercial' }),
+		project({ projectId: 'none', category: null as never }),
+	];
+	const kept = (categories: string[]) =>
+		filterProjects(categorised(), { categories }, today).map((p) => p.projectId);
+
+	it('keeps projects in any of the categories, case and surrounding spaces aside, whole', () => {
+		expect(kept(['residential', 'AGED CARE'])).toEqual(['res', 'aged']);
+		expect(kept([' Commercial  '])).toEqual(['com']);
+		// Whole categories, not parts of them.
+		expect(kept(['Aged'])).toEqual([]);
+		expect(kept(['Residential Care'])).toEqual([]);
+	});
+});
+
+describe('location', () => {
+	const placed = () => [
+		project({ projectId: 'cafe', address: '12 Rue du Café, Nouméa 98800, New Caledonia' }),
+		project({ projectId: 'syd', address: '1 George St, Sydney NSW 2000, Australia' }),
+		project({ projectId: 'mel', address: '5 Collins St, Melbourne VIC 3000, Australia' }),
+		project({ projectId: 'none', address: null as never }),
+	];
+	const kept = (locations: string[]) =>
+		filterProjects(placed(), { locations }, today).map((p) => p.projectId);
+
+	it('finds accented text from unaccented words and the other way round', () => {
+		expect(kept(['cafe'])).toEqual(['cafe']);
+		expect(kept(['NOUMEA'])).toEqual(['cafe']);
+		const plain = [project({ projectId: 'plain', address: '3 Cafe Lane, Hobart TAS 7000' })];
+		expect(filterProjects(plain, { locations: ['Café'] }, today)).toHaveLength(1);
+	});
+
+	it('keeps projects whose address contains any word or postcode, case aside', () => {
+		expect(kept(['nsw', '3000'])).toEqual(['syd', 'mel']);
+		expect(kept(['Perth'])).toEqual([]);
+		// Within words: a word is text the address contains.
+		expect(kept(['Sydne'])).toEqual(['syd']);
+		expect(kept(['300'])).toEqual(['mel']);
+	});
+});
+
+describe('builder', () => {
+	const built = () => [
+		project({
+			projectId: 'p',
+			tenders: [
+				tender({ id: 'acme', builder: { name: 'Acme Builders Pty Ltd', website: null } }),
+				tender({ id: 'hansen', builder: { name: 'Hänsen & Søn', website: null } }),
+				tender({ id: 'nobody', builder: null as never }),
+			],
+		}),
+		project({
+			projectId: 'q',
+			tenders: [tender({ id: 'other', builder: { name: 'Other' } as never })],
+		}),
+	];
+
+	it('keeps the tenders whose lead builder name contains any word, and their project', () => {
+		expect(ids(filterProjects(built(), { builders: ['acme'] }, today))).toEqual(['p:acme']);
+		expect(ids(filterProjects(built(), { builders: ['HANSEN', 'other'] }, today))).toEqual([
+			'p:hansen',
+			'q:other',
+		]);
+		// A project none of whose tenders pass goes.
+		expect(ids(filterProjects(built(), { builders: ['Zenith'] }, today))).toEqual([]);
 	});
 });
 

@@ -35,10 +35,8 @@ describe('Get Many as a tool', () => {
 
 	it('names the input item whose call failed', async () => {
 		const context = toolContext({ statusCode: 404, headers: {}, body: {} });
-		const failure = await execute(context, new SupplierRuntime(), 2, '2026-11-25').catch(
-			(error: unknown) => error,
-		);
-		expect(failure).toBeInstanceOf(NodeOperationError);
-		expect((failure as NodeOperationError).context.itemIndex).toBe(2);
+		const failure = execute(context, new SupplierRuntime(), 2, '2026-11-25');
+		await expect(failure).rejects.toBeInstanceOf(NodeOperationError);
+		await expect(failure).rejects.toMatchObject({ context: { itemIndex: 2 } });
 	});
 });
