@@ -9,6 +9,7 @@
  */
 import type { INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
+import type { Project } from '../../nodes/SupplierMatchedProjects/api/types';
 import { startSandbox } from '../../sandbox';
 import {
 	n8nProcess,
@@ -17,7 +18,7 @@ import {
 	type N8nProcess,
 	type NodeRun,
 } from '../support/harness';
-import { project, tender } from '../support/engine/n8n-fixtures';
+import { page, project, tender } from '../support/engine/n8n-fixtures';
 import { leaksIn, secretForms } from '../support/reliability/secrets';
 import {
 	closedPort,
@@ -62,8 +63,11 @@ const goodToken: Responder = () => ({
 	json: { access_token: SCRIPTED_TOKEN, token_type: 'Bearer', expires_in: 3600 },
 });
 
-function pageOf(data: unknown[], nextCursor: string | null = null): ScriptedReply {
-	return { json: { data, _metadata: { nextCursor, hasNextPage: nextCursor !== null } } };
+const pageOf = (data: Project[]): ScriptedReply => ({ json: page(data) });
+
+/** Tolerated: the items are the projects with these ids, in this order. */
+function projectsWith(...ids: string[]): Outcome {
+	return { tolerated: (items) => expect(items.map((item) => item.json.projectId)).toEqual(ids) };
 }
 
 const companyId = 'company-1';
@@ -139,9 +143,7 @@ const cases: Case[] = [
 			token: () => ({ json: { access_token: SCRIPTED_TOKEN, token_type: 'Bearer' } }),
 			results: () => pageOf([project({ projectId: 'p-1' })]),
 		},
-		outcome: {
-			tolerated: (items) => expect(items.map((item) => item.json.projectId)).toEqual(['p-1']),
-		},
+		outcome: projectsWith('p-1'),
 	},
 
 	// ---- responses ----
@@ -167,9 +169,7 @@ const cases: Case[] = [
 					? { status: 502, headers: { 'content-type': 'text/html' }, text: '<html>502</html>' }
 					: pageOf([project({ projectId: 'after-502' })]),
 		},
-		outcome: {
-			tolerated: (items) => expect(items.map((item) => item.json.projectId)).toEqual(['after-502']),
-		},
+		outcome: projectsWith('after-502'),
 	},
 	{
 		name: 'an empty 200 answer',
@@ -195,10 +195,7 @@ const cases: Case[] = [
 					? { ...pageOf([project({ projectId: 'cut' })]), drop: true }
 					: pageOf([project({ projectId: 'after-drop' })]),
 		},
-		outcome: {
-			tolerated: (items) =>
-				expect(items.map((item) => item.json.projectId)).toEqual(['after-drop']),
-		},
+		outcome: projectsWith('after-drop'),
 	},
 	{
 		name: 'a token revoked between the first and the second page',

@@ -6,7 +6,7 @@
  */
 import { startSandbox } from '../../sandbox';
 import { runInVirtualTime, useVirtualTime } from '../support/engine/clock';
-import { n8nProcess, type NodeRun } from '../support/harness';
+import { n8nProcess, type N8nProcess, type NodeRun } from '../support/harness';
 import { captureLogs } from '../support/reliability/logs';
 import { reportFigures } from '../support/reliability/report';
 import type { Sandbox } from '../support/engine/poll-world';
@@ -33,10 +33,12 @@ async function startWith(projects: number): Promise<Sandbox> {
 	return sandbox;
 }
 
-async function twentyAtOnce(api: Sandbox): Promise<NodeRun[]> {
-	const proc = n8nProcess({
-		credential: { authUrl: api.url, baseUrl: api.url, ...api.fixtures.client },
-	});
+/** A fresh process with the sandbox's client as its credential. */
+function processOn(api: Sandbox): N8nProcess {
+	return n8nProcess({ credential: { authUrl: api.url, baseUrl: api.url, ...api.fixtures.client } });
+}
+
+async function twentyAtOnce(proc: N8nProcess): Promise<NodeRun[]> {
 	return await runInVirtualTime(() =>
 		Promise.all(Array.from({ length: EXECUTIONS }, async () => await proc.getMany({ companyId }))),
 	);
@@ -66,7 +68,7 @@ test('twenty executions at once: one token request, all succeed, paced to the ra
 	const pages = Math.ceil(api.listOpen(companyId).length / 100);
 	expect(pages).toBe(2);
 
-	const runs = await twentyAtOnce(api);
+	const runs = await twentyAtOnce(processOn(api));
 
 	const succeeded = withTheExactList(runs, expected);
 	const sentAt = resultsRequests(api).map((entry) => Date.parse(entry.at));
@@ -92,17 +94,13 @@ test('twenty executions at once: one token request, all succeed, paced to the ra
 
 test('twenty executions at once after the token was revoked: one new token', async () => {
 	const api = await startWith(120);
-	const proc = n8nProcess({
-		credential: { authUrl: api.url, baseUrl: api.url, ...api.fixtures.client },
-	});
+	const proc = processOn(api);
 	expect((await runInVirtualTime(() => proc.getMany({ companyId }))).error).toBeUndefined();
 	expect(api.tokensIssued()).toBe(1);
 	api.revokeTokens();
 	api.setLatency(100);
 
-	const runs = await runInVirtualTime(() =>
-		Promise.all(Array.from({ length: EXECUTIONS }, async () => await proc.getMany({ companyId }))),
-	);
+	const runs = await twentyAtOnce(proc);
 
 	reportFigures('Concurrency: 20 executions at once after a revoked token', {
 		executions: EXECUTIONS,
@@ -122,7 +120,7 @@ test('twenty executions needing more than 2 minutes of requests: walks finish in
 	expect(pages * EXECUTIONS).toBeGreaterThan(50);
 	const expected = JSON.stringify(api.listOpen(companyId));
 
-	const runs = await twentyAtOnce(api);
+	const runs = await twentyAtOnce(processOn(api));
 
 	const exact = withTheExactList(runs, expected);
 	const stoppedInTheQueue = runs.filter((run) =>

@@ -100,10 +100,10 @@ function expectNoLeaks(places: Record<string, unknown>): void {
 	expect(leaksIn({ ...places, logs }, allSecrets())).toEqual([]);
 }
 
-function onResults(reply: (index: number) => ScriptedReply): void {
+function onResults(reply: (index: number, request: ScriptedRequest) => ScriptedReply): void {
 	let results = 0;
 	override = (request) =>
-		request.path.includes('/speci-finder/results') ? reply(results++) : undefined;
+		request.path.includes('/speci-finder/results') ? reply(results++, request) : undefined;
 }
 
 function onToken(reply: () => ScriptedReply): void {
@@ -183,20 +183,14 @@ const errorPaths: ErrorPath[] = [
 	},
 	{
 		name: 'an API that echoes the bearer token in its error',
-		arrange: () => {
-			let results = 0;
-			override = (request) => {
-				if (!request.path.includes('/speci-finder/results')) return undefined;
-				results++;
-				return {
-					status: 401,
-					json: {
-						code: 'Unauthorised',
-						message: `token ${String(request.headers.authorization)} expired (${results})`,
-					},
-				};
-			};
-		},
+		arrange: () =>
+			onResults((index, request) => ({
+				status: 401,
+				json: {
+					code: 'Unauthorised',
+					message: `token ${String(request.headers.authorization)} expired (${index + 1})`,
+				},
+			})),
 		error: /refused access/,
 	},
 	{
@@ -260,26 +254,25 @@ const errorPaths: ErrorPath[] = [
 ];
 
 describe('Get Many: no secret or token on any error path', () => {
-	test.each(errorPaths.map((path) => [path.name, path] as const))('%s', async (_name, path) => {
+	/** Arranges the path and runs Get Many on it in the current process. */
+	async function runPath(path: ErrorPath, continueOnFail: boolean) {
 		path.arrange?.();
 		const helper = proc.withCredential(probeCredentials(path.credentials?.()));
-		const run = await helper.getMany({ companyId, ...path.parameters });
-		expect(run.error?.message).toMatch(path.error);
-		expectNoLeaks({ ...run, writes: helper.credentials.writes });
+		const run = await helper.getMany({ companyId, ...path.parameters }, { continueOnFail });
+		return { run, writes: helper.credentials.writes };
+	}
+
+	test.each(errorPaths.map((path) => [path.name, path] as const))('%s', async (_name, path) => {
+		const failed = await runPath(path, false);
+		expect(failed.run.error?.message).toMatch(path.error);
+		expectNoLeaks({ ...failed.run, writes: failed.writes });
 
 		// The same failure with "Continue On Fail": the error becomes an output item.
 		proc = n8nProcess({ retryPolicy: SHORT_WAITS });
 		sandbox.clearFaults();
-		path.arrange?.();
-		const continued = await proc
-			.withCredential(probeCredentials(path.credentials?.()))
-			.getMany({ companyId, ...path.parameters }, { continueOnFail: true });
-		expect(String(continued.items?.[0]?.json.error)).toMatch(path.error);
-		expectNoLeaks({
-			items: continued.items,
-			run: continued.run,
-			writes: helper.credentials.writes,
-		});
+		const { run, writes } = await runPath(path, true);
+		expect(String(run.items?.[0]?.json.error)).toMatch(path.error);
+		expectNoLeaks({ items: run.items, run: run.run, writes });
 	});
 
 	test('the error paths cover every spelling of the secret and some real tokens', () => {
@@ -331,20 +324,17 @@ describe('the trigger keeps secrets out of static data, items, errors and logs',
 			if (poll % 4 === 1) sandbox.revokeTokens();
 			if (poll % 3 === 2) sandbox.injectFault({ kind: 'serverError', times: 3 });
 			if (poll === 6) await harness.restart();
+			override = undefined;
 			// An API that echoes the bearer token in its 503s: the poll is skipped and logged.
-			override =
-				poll === 9
-					? (request) =>
-							request.path.includes('/speci-finder/results')
-								? {
-										status: 503,
-										json: {
-											code: 'FETCH_FAILED',
-											message: `upstream refused ${String(request.headers.authorization)}`,
-										},
-									}
-								: undefined
-					: undefined;
+			if (poll === 9) {
+				onResults((_index, request) => ({
+					status: 503,
+					json: {
+						code: 'FETCH_FAILED',
+						message: `upstream refused ${String(request.headers.authorization)}`,
+					},
+				}));
+			}
 			const outcome = await harness.poll();
 			if (outcome.kind === 'emitted') emitted.push(...outcome.items);
 		}

@@ -286,36 +286,35 @@ class OverlappingPolls implements Command {
 	toString = () => `overlapping(${this.count}${this.openMidway ? ', open midway' : ''})`;
 }
 
+/** The n-th broken entry of each shape, and the passing tenders readable in it. */
+const BROKEN_SHAPES = {
+	null: () => ({ entry: null, readable: [] }),
+	text: () => ({ entry: 'not a project', readable: [] }),
+	tendersObject: (n) => ({
+		entry: rawProject(`raw-p${n}`, rawTender(`raw-fixed-${n}`)),
+		readable: [],
+		fixed: rawProject(`raw-p${n}`, [rawTender(`raw-fixed-${n}`)]),
+	}),
+	tendersNumber: (n) => ({ entry: rawProject(`raw-p${n}`, 7), readable: [] }),
+	// The clean tender beside the broken one is readable and listed.
+	tenderWithoutId: (n) => ({
+		entry: rawProject(`raw-p${n}`, [{ id: n }, rawTender(`raw-beside-${n}`)]),
+		readable: [`raw-beside-${n}`],
+	}),
+} satisfies Record<string, (n: number) => Model['raw'][number]>;
+
 /**
  * An entry the trigger cannot read in the first page, beside the clean projects, until fixed. A
  * project whose `tenders` is an object can be fixed: its tender is then readable, and new.
  */
 class BrokenEntry implements Command {
 	constructor(
-		readonly shape: 'null' | 'text' | 'tendersObject' | 'tendersNumber' | 'tenderWithoutId',
+		readonly shape: keyof typeof BROKEN_SHAPES,
 		readonly at: number,
 	) {}
 	check = () => true;
 	async run(model: Model, real: Real): Promise<void> {
-		const n = ++model.rawCount;
-		const broken: Model['raw'][number] =
-			this.shape === 'null'
-				? { entry: null, readable: [] }
-				: this.shape === 'text'
-					? { entry: 'not a project', readable: [] }
-					: this.shape === 'tendersNumber'
-						? { entry: rawProject(`raw-p${n}`, 7), readable: [] }
-						: this.shape === 'tendersObject'
-							? {
-									entry: rawProject(`raw-p${n}`, rawTender(`raw-fixed-${n}`)),
-									readable: [],
-									fixed: rawProject(`raw-p${n}`, [rawTender(`raw-fixed-${n}`)]),
-								}
-							: {
-									// The clean tender beside the broken one is readable and listed.
-									entry: rawProject(`raw-p${n}`, [{ id: n }, rawTender(`raw-beside-${n}`)]),
-									readable: [`raw-beside-${n}`],
-								};
+		const broken = BROKEN_SHAPES[this.shape](++model.rawCount);
 		real.world.sandbox.addRawEntry(companyId, { entry: broken.entry, at: this.at });
 		model.raw.push(broken);
 		model.figures.brokenEntries++;
@@ -409,13 +408,7 @@ const commands = [
 	fc.constant(new Restart()),
 	fc
 		.tuple(
-			fc.constantFrom<BrokenEntry['shape']>(
-				'null',
-				'text',
-				'tendersObject',
-				'tendersNumber',
-				'tenderWithoutId',
-			),
+			fc.constantFrom(...(Object.keys(BROKEN_SHAPES) as Array<BrokenEntry['shape']>)),
 			fc.integer({ min: 0, max: 3 }),
 		)
 		.map(([shape, at]) => new BrokenEntry(shape, at)),

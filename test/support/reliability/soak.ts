@@ -39,7 +39,7 @@ const PAGE_SIZE = 100;
 const { companyId } = SANDBOX_FIXTURES;
 
 /** What the issue asks for: about 20% 5xx, 5% 429 with Retry-After, drops and latency spikes. */
-export const SOAK_FAULT_RATES: FaultRates = {
+const SOAK_FAULT_RATES: FaultRates = {
 	serverError: 0.1,
 	fetchFailed: 0.1,
 	rateLimited: 0.05,
@@ -51,7 +51,7 @@ export const SOAK_FAULT_RATES: FaultRates = {
 };
 
 /** A fixed start, so due dates and day changes do not depend on the day the soak runs. */
-export const SOAK_START = '2030-03-10T07:00:00.000Z';
+const SOAK_START = '2030-03-10T07:00:00.000Z';
 
 export interface SoakOptions {
 	seed: number;
@@ -115,14 +115,14 @@ function walkSpansPolls(entries: RequestLogEntry[]): boolean {
 	return typeof cursor === 'string' && cursor !== '';
 }
 
-/**
- * Whether the sandbox served a whole walk: one untouched 200 for the first page and for each
- * following cursor, as many as the listing needs at 100 projects a page.
- */
 /** A page the trigger got whole: a 200 the sandbox neither broke nor cut short. */
 const pageRead = (entry: RequestLogEntry) =>
 	entry.status === 200 && (entry.fault === null || entry.fault === 'latencySpike');
 
+/**
+ * Whether the sandbox served a whole walk: one untouched 200 for the first page and for each
+ * following cursor, as many as the listing needs at 100 projects a page.
+ */
 function walkServed(entries: RequestLogEntry[], projectCount: number): boolean {
 	const pagesNeeded = Math.max(1, Math.ceil(projectCount / PAGE_SIZE));
 	const served = new Set<string>();
@@ -236,9 +236,10 @@ class Interlude {
 
 /** Virtual time from SOAK_START, the seeded draws and the faulty sandbox; `stop` undoes them. */
 async function startSoak(options: Omit<SoakOptions, 'restartChance'>) {
+	const startedAt = performance.now();
 	useVirtualTime({ start: SOAK_START });
 	const restoreRandom = seedProductRandom(options.seed);
-	const logs = captureLogs();
+	captureLogs();
 	const random = createRandom(options.seed);
 	const sandbox = await startSandbox({ port: 0, seed: options.seed, projects: options.projects });
 	sandbox.setFaultRates(SOAK_FAULT_RATES, options.seed);
@@ -248,7 +249,7 @@ async function startSoak(options: Omit<SoakOptions, 'restartChance'>) {
 		restoreRandom();
 		jest.useRealTimers();
 	};
-	return { logs, random, sandbox, between, stop };
+	return { startedAt, random, sandbox, between, stop };
 }
 
 /** A fresh process with the credential pointed at the sandbox. */
@@ -387,18 +388,23 @@ class TriggerRun {
 	readonly log: RequestLogEntry[] = [];
 	/** How the first few silent partial walks were answered. */
 	readonly unserved: string[] = [];
+	/** Each poll by how it went, and the activations and restarts, as the figures print them. */
+	readonly counts = {
+		pollsFullyServed: 0,
+		pollsSkipped: 0,
+		/** Polls whose walk stopped before its last page to go on at the next poll, or went on. */
+		pollsSpanningWalks: 0,
+		/** Polls that waited for a request slot and read nothing; the walk starts at a later poll. */
+		pollsWaitingForTheirTurn: 0,
+		/** Polls that read part of the listing and neither logged a skip nor left a walk to go on. */
+		silentPartialWalks: 0,
+		activations: 0,
+		activationsFailed: 0,
+		restarts: 0,
+	};
+
 	active = false;
-	fullyServed = 0;
-	skipped = 0;
-	/** Polls whose walk stopped before its last page to go on at the next poll, or went on. */
-	spanning = 0;
-	/** Polls that waited for a request slot and read nothing; the walk starts at a later poll. */
-	waited = 0;
 	private waiting = false;
-	/** Polls that read part of the listing and neither logged a skip nor left a walk to go on. */
-	silent = 0;
-	activations = 0;
-	activationsFailed = 0;
 
 	/** What the trigger logged in processes that have since restarted. */
 	private readonly earlierLogs: PollHarness['logs'] = [];
@@ -415,6 +421,7 @@ class TriggerRun {
 		this.earlierLogs.push(...this.harness.logs);
 		this.harness = next;
 		this.active = false;
+		this.counts.restarts++;
 	}
 
 	/** Every line the trigger logged, in every process. */
@@ -433,17 +440,18 @@ class TriggerRun {
 			);
 		}
 		const saidBefore = this.triggerLogs().length;
-		const failedBefore = this.activationsFailed;
+		const failedBefore = this.counts.activationsFailed;
 		const items = this.active ? await this.pollOnce() : await this.activate();
 		const entries = this.sandbox.requests();
 		this.log.push(...entries);
 		const served = walkServed(entries, listing.length);
 		const waits = !served && this.waits(saidBefore, entries);
-		if (served) this.fullyServed++;
-		else if (this.saidSkipped(saidBefore)) this.skipped++;
-		else if (walkSpansPolls(entries) || this.walkGoesOn()) this.spanning++;
-		else if (waits) this.waited++;
-		else if (this.activationsFailed === failedBefore) this.noteSilent(poll, entries, saidBefore);
+		const { counts } = this;
+		if (served) counts.pollsFullyServed++;
+		else if (this.saidSince(saidBefore, 'skipped a poll')) counts.pollsSkipped++;
+		else if (walkSpansPolls(entries) || this.walkGoesOn()) counts.pollsSpanningWalks++;
+		else if (waits) counts.pollsWaitingForTheirTurn++;
+		else if (counts.activationsFailed === failedBefore) this.noteSilent(poll, entries, saidBefore);
 		this.waiting = waits;
 		this.ledger.record(items, listed);
 		if (served && this.active) this.ledger.learn(listing);
@@ -451,7 +459,7 @@ class TriggerRun {
 
 	/** Counts a silent partial walk, and keeps how the first few were answered. */
 	private noteSilent(poll: number, entries: RequestLogEntry[], saidBefore: number): void {
-		this.silent++;
+		this.counts.silentPartialWalks++;
 		if (this.unserved.length >= 5) return;
 		const answers = entries.map(
 			(entry) => `${entry.status}${entry.fault ? ` ${entry.fault}` : ''}`,
@@ -469,16 +477,14 @@ class TriggerRun {
 	 * such polls, so a poll that reads nothing right after one that waited is in the same streak.
 	 */
 	private waits(since: number, entries: RequestLogEntry[]): boolean {
-		const said = this.triggerLogs()
-			.slice(since)
-			.some((entry) => entry.message.includes('is waiting for its turn'));
+		const said = this.saidSince(since, 'is waiting for its turn');
 		return said || (this.waiting && !entries.some((entry) => isResults(entry) && pageRead(entry)));
 	}
 
-	private saidSkipped(since: number): boolean {
+	private saidSince(since: number, words: string): boolean {
 		return this.triggerLogs()
 			.slice(since)
-			.some((entry) => entry.message.includes('skipped a poll'));
+			.some((entry) => entry.message.includes(words));
 	}
 
 	/** The saved state holds a walk under way: the next poll goes on from its cursor. */
@@ -494,7 +500,7 @@ class TriggerRun {
 	}
 
 	private async activate(): Promise<INodeExecutionData[]> {
-		this.activations++;
+		this.counts.activations++;
 		try {
 			const outcome = await runInVirtualTime(() =>
 				this.ledger.baselined ? this.harness.restart() : this.harness.activate(),
@@ -502,7 +508,7 @@ class TriggerRun {
 			this.active = true;
 			return outcome.kind === 'emitted' ? outcome.items : [];
 		} catch {
-			this.activationsFailed++;
+			this.counts.activationsFailed++;
 			return [];
 		}
 	}
@@ -510,12 +516,9 @@ class TriggerRun {
 
 /** Drives the trigger for `polls` polls and checks every emitted item against the sandbox. */
 export async function soakTrigger(polls: number, options: SoakOptions) {
-	const startedAt = performance.now();
-	const { random, sandbox, between, stop } = await startSoak(options);
+	const { startedAt, random, sandbox, between, stop } = await startSoak(options);
 	const startMs = Date.now();
-	const first = triggerIn(sandbox, options.retryPolicy);
-	const run = new TriggerRun(sandbox, first, startedAt);
-	let restarts = 0;
+	const run = new TriggerRun(sandbox, triggerIn(sandbox, options.retryPolicy), startedAt);
 	let endMs = startMs;
 
 	try {
@@ -525,7 +528,6 @@ export async function soakTrigger(polls: number, options: SoakOptions) {
 				if (run.active && random.chance(options.restartChance)) {
 					// The process is gone with all it kept in memory; the database stays.
 					run.restart(triggerIn(sandbox, options.retryPolicy));
-					restarts++;
 				}
 			}
 			await run.poll(poll, polls);
@@ -537,14 +539,7 @@ export async function soakTrigger(polls: number, options: SoakOptions) {
 	const { examples, ...outcome } = run.ledger.outcome();
 	return {
 		polls,
-		pollsFullyServed: run.fullyServed,
-		pollsSkipped: run.skipped,
-		pollsSpanningWalks: run.spanning,
-		pollsWaitingForTheirTurn: run.waited,
-		silentPartialWalks: run.silent,
-		activations: run.activations,
-		activationsFailed: run.activationsFailed,
-		restarts,
+		...run.counts,
 		tokenRevocations: between.revocations,
 		faultsInjected: faultsOf(sandbox),
 		churn: between.counts,
@@ -559,12 +554,15 @@ export async function soakTrigger(polls: number, options: SoakOptions) {
 /** The Get Many side of the soak: each walk, rerun when it failed, compared with listOpen. */
 class WalkTally {
 	readonly log: RequestLogEntry[] = [];
+	/** The walks by how they went, as the figures print them. */
+	readonly counts = {
+		exact: 0,
+		wrong: 0,
+		firstRunFailures: 0,
+		rerunsNeeded: 0,
+		failedAfterReruns: 0,
+	};
 	readonly failureMessages: Record<string, number> = {};
-	exact = 0;
-	wrong = 0;
-	firstRunFailures = 0;
-	rerunsNeeded = 0;
-	failedAfterReruns = 0;
 	fewest = Infinity;
 	most = 0;
 
@@ -575,11 +573,13 @@ class WalkTally {
 	) {}
 
 	async walk(): Promise<void> {
-		const expected = JSON.stringify(this.sandbox.listOpen(companyId));
-		this.fewest = Math.min(this.fewest, this.sandbox.listOpen(companyId).length);
-		this.most = Math.max(this.most, this.sandbox.listOpen(companyId).length);
+		const listing = this.sandbox.listOpen(companyId);
+		const expected = JSON.stringify(listing);
+		this.fewest = Math.min(this.fewest, listing.length);
+		this.most = Math.max(this.most, listing.length);
+		const { counts } = this;
 		for (let run = 0; run <= this.reruns; run++) {
-			if (run > 0) this.rerunsNeeded++;
+			if (run > 0) counts.rerunsNeeded++;
 			this.sandbox.resetRequests();
 			const result = await runInVirtualTime(() =>
 				this.process.getMany({ companyId, output: 'projects' }),
@@ -587,22 +587,21 @@ class WalkTally {
 			this.log.push(...this.sandbox.requests());
 			if (result.error === undefined) {
 				const got = JSON.stringify((result.items ?? []).map((item) => item.json));
-				if (got === expected) this.exact++;
-				else this.wrong++;
+				if (got === expected) counts.exact++;
+				else counts.wrong++;
 				return;
 			}
-			if (run === 0) this.firstRunFailures++;
+			if (run === 0) counts.firstRunFailures++;
 			const message = result.error.message.replace(/\d+ attempts/, 'N attempts');
 			this.failureMessages[message] = (this.failureMessages[message] ?? 0) + 1;
 		}
-		this.failedAfterReruns++;
+		counts.failedAfterReruns++;
 	}
 }
 
 /** Runs the Get Many node with Return All `walks` times and compares each result with listOpen. */
 export async function soakWalks(walks: number, options: WalkSoakOptions) {
-	const startedAt = performance.now();
-	const { sandbox, between, stop } = await startSoak(options);
+	const { startedAt, sandbox, between, stop } = await startSoak(options);
 	const tally = new WalkTally(sandbox, processFor(sandbox, options.retryPolicy), options.reruns);
 
 	try {
@@ -610,7 +609,7 @@ export async function soakWalks(walks: number, options: WalkSoakOptions) {
 			if (walk > 0) between.pass();
 			if (walk % 25 === 0) {
 				reportProgress(
-					`walk soak: walk ${walk + 1}/${walks}, ${tally.exact} exact so far, ${Math.round(performance.now() - startedAt) / 1000} s`,
+					`walk soak: walk ${walk + 1}/${walks}, ${tally.counts.exact} exact so far, ${Math.round(performance.now() - startedAt) / 1000} s`,
 				);
 			}
 			await tally.walk();
@@ -620,11 +619,7 @@ export async function soakWalks(walks: number, options: WalkSoakOptions) {
 	}
 	return {
 		walks,
-		exact: tally.exact,
-		wrong: tally.wrong,
-		firstRunFailures: tally.firstRunFailures,
-		rerunsNeeded: tally.rerunsNeeded,
-		failedAfterReruns: tally.failedAfterReruns,
+		...tally.counts,
 		failureMessages: tally.failureMessages,
 		tokenRevocations: between.revocations,
 		faultsInjected: faultsOf(sandbox),
