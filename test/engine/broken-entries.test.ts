@@ -23,17 +23,14 @@ function mended(): Project {
 }
 
 /**
- * One broken shape, as it stands second on page 1, with the warning it gets: every shape takes
- * the same way through n8n, and each shape's words are in test/unit/.../projects/entries.test.ts.
- * It still holds the tender `mended` lists, so announcing it later proves it was not remembered.
+ * One broken shape, as it stands second on page 1: every shape takes the same way through n8n, and
+ * each shape's words are in test/unit/.../projects/entries.test.ts. It still holds the tender
+ * `mended` lists, so announcing it later proves it was not remembered.
  */
-const BROKEN: ReadonlyArray<[name: string, entry: () => unknown, warning: string]> = [
-	[
-		'tenders as an object',
-		() => ({ ...mended(), tenders: { 0: mended().tenders[0] } }),
-		`project "p-broken"'s tenders is an object, not a list (entry 2 of page 1, data[1])`,
-	],
-];
+const broken = () => ({ ...mended(), tenders: { 0: mended().tenders[0] } });
+
+/** The warning the broken entry gets. */
+const warning = `project "p-broken"'s tenders is an object, not a list (entry 2 of page 1, data[1])`;
 
 /** A page holding exactly these entries, broken ones included. */
 const rawPage = (data: unknown[], nextCursor?: string) => page(data as Project[], nextCursor);
@@ -58,7 +55,7 @@ const clean = () => [
 	project({ projectId: 'p-b', tenders: [tender({ id: 't-b' })] }),
 ];
 
-describe.each(BROKEN)('a broken entry (%s) beside clean ones', (_name, broken, warning) => {
+describe('a broken entry (tenders as an object) beside clean ones', () => {
 	it('Get Many returns the clean projects, logs where the broken one was, and hints at it', async () => {
 		const token = tokenOnce();
 		const [a, b] = clean();

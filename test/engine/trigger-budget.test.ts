@@ -4,7 +4,6 @@
  * state n8n actually keeps (its durable cursor, or what it saves on emit) still gives each tender
  * once. n8n's engine runs the trigger in-process against the sandbox, on virtual time.
  */
-import type { INodeParameters } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
 import { isoDay, runInVirtualTime, useVirtualTime } from '../support/engine/clock';
@@ -75,10 +74,18 @@ async function startPartners(count: number, projects = 0): Promise<string[]> {
 	return partners;
 }
 
-async function durableTrigger(parameters: INodeParameters = {}): Promise<PollHarness> {
-	const trigger = world.process.poll({ companyId, ...parameters }, 'UTC', 'durable');
+/** The company's trigger, activated under `scheduler`. */
+async function activeTrigger(scheduler: 'legacy' | 'durable' = 'durable'): Promise<PollHarness> {
+	const trigger = world.process.poll({ companyId }, 'UTC', scheduler);
 	await runInVirtualTime(async () => await trigger.activate());
 	return trigger;
+}
+
+/** Polls until the first walk, the baseline, is complete, announcing nothing. */
+async function pollThroughTheBaseline(trigger: PollHarness): Promise<void> {
+	while (trigger.memory().v === undefined || trigger.memory().w !== undefined) {
+		expect(await pollFor(trigger, 1)).toEqual([]);
+	}
 }
 
 describe("under n8n's durable scheduler in full", () => {
@@ -89,7 +96,7 @@ describe("under n8n's durable scheduler in full", () => {
 		world = await startPollWorld({ projects: 2_350 });
 		expect(world.sandbox.listOpen(companyId)).toHaveLength(1_007);
 		world.sandbox.setLatency(5_000);
-		const trigger = await durableTrigger();
+		const trigger = await activeTrigger();
 		const opened = world.sandbox.openTender({ quotesDueAt: isoDay(59) });
 		const openedAt = Date.now();
 
@@ -106,7 +113,7 @@ describe("under n8n's durable scheduler in full", () => {
 
 	it('keeps the baseline of the activation poll, whose state the durable cursor never takes', async () => {
 		world = await startPollWorld({ projects: 30 });
-		const trigger = await durableTrigger();
+		const trigger = await activeTrigger();
 		// The cursor was made empty when the activation poll started, and that poll commits nothing.
 		expect(trigger.savedNodeData()).toEqual({});
 		// Opened between the activation and the first scheduled poll, past the API's short cache.
@@ -118,7 +125,7 @@ describe("under n8n's durable scheduler in full", () => {
 
 	it('keeps its state across a kill between two quiet polls: the durable cursor, not the memory', async () => {
 		world = await startPollWorld({ projects: 30 });
-		const trigger = await durableTrigger();
+		const trigger = await activeTrigger();
 		expect(await pollFor(trigger, 2)).toEqual([]);
 		const committed = trigger.savedNodeData();
 		expect(committed.q).toBe(3);
@@ -142,11 +149,8 @@ describe.each([
 		it('announces every tender once: opened before the kill, while n8n is down, and after', async () => {
 			world = await startPollWorld({ projects });
 			world.sandbox.setLatency(latencyMs);
-			const trigger = world.process.poll({ companyId }, 'UTC', scheduler);
-			await runInVirtualTime(async () => await trigger.activate());
-			while (trigger.memory().v === undefined || trigger.memory().w !== undefined) {
-				expect(await pollFor(trigger, 1)).toEqual([]);
-			}
+			const trigger = await activeTrigger(scheduler);
+			await pollThroughTheBaseline(trigger);
 			const early = world.sandbox.openTender({ quotesDueAt: isoDay(2) });
 			const late = world.sandbox.openTender({ quotesDueAt: isoDay(59) });
 			// One poll: the early tender's page is read and announced, the late one's is not yet.
@@ -201,7 +205,7 @@ describe('waiting for a turn of the rate limit', () => {
 
 	it('a poll whose turn does not come in time emits nothing, fails nothing, says so once, and the walk goes on', async () => {
 		const others = await startPartners(25, 30);
-		const trigger = await durableTrigger();
+		const trigger = await activeTrigger();
 		expect(await pollFor(trigger, 1)).toEqual([]);
 		const opened = world.sandbox.openTender();
 		// 25 triggers activated at once go first, none having completed a walk: past the burst, 45 s.
@@ -221,7 +225,7 @@ describe('waiting for a turn of the rate limit', () => {
 
 	it("a credential whose whole limit another client spent: quiet polls until the API's window clears, then catches up", async () => {
 		world = await startPollWorld({ projects: 30 });
-		const trigger = await durableTrigger();
+		const trigger = await activeTrigger();
 		const other = createSandboxClient(world.sandbox.url);
 		const token = await other.token();
 		while ((await other.results({ token, limit: 1 })).status !== 429);
@@ -368,12 +372,8 @@ describe.each([['durable' as const], ['legacy' as const]])(
 		it('walks across polls and windows, and announces every new tender once, refusing nothing', async () => {
 			world = await startPollWorld({ projects: 48_800 });
 			expect(world.sandbox.listOpen(companyId)).toHaveLength(20_029);
-			const trigger = world.process.poll({ companyId }, 'UTC', scheduler);
-			await runInVirtualTime(async () => await trigger.activate());
-			// The baseline is the first walk, across polls.
-			while (trigger.memory().v === undefined || trigger.memory().w !== undefined) {
-				expect(await pollFor(trigger, 1)).toEqual([]);
-			}
+			const trigger = await activeTrigger(scheduler);
+			await pollThroughTheBaseline(trigger);
 			const opened = [];
 			for (let index = 0; index < 4; index++) {
 				opened.push({ id: world.sandbox.openTender().id, at: Date.now() });

@@ -1,6 +1,10 @@
 import type { INode } from 'n8n-workflow';
 
-import type { Project, ResultsPage, Tender } from '../../../nodes/SupplierMatchedProjects/api/types';
+import type {
+	Project,
+	ResultsPage,
+	Tender,
+} from '../../../nodes/SupplierMatchedProjects/api/types';
 import {
 	readTriggerState,
 	writeTriggerState,
