@@ -91,10 +91,11 @@ function jestByFile(injector) {
 			if (!options.testFilter) return runner.mutantRun(options);
 			const tests = options.testFilter.map(fileAndName);
 			const files = [...new Set(tests.map(({ file }) => resolve(file)))];
+			// Jest reads test paths as patterns.
+			const testFiles = files.map((file) => `^${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
 			const adapter = runner.jestTestAdapter;
 			const run = adapter.run;
-			adapter.run = (settings) =>
-				run.call(adapter, { ...settings, testFiles: files.map(exactPath) });
+			adapter.run = (settings) => run.call(adapter, { ...settings, testFiles });
 			try {
 				const result = await runner.mutantRun({
 					...options,
@@ -117,14 +118,6 @@ jestByFile.inject = tokens(commonTokens.injector);
 function fileAndName(id) {
 	const end = id.indexOf(FILE_END);
 	return { file: id.slice(0, end), name: id.slice(end + FILE_END.length) };
-}
-
-/**
- * Jest reads test paths as patterns.
- * @param {string} file
- */
-function exactPath(file) {
-	return `^${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`;
 }
 
 export const strykerPlugins = [

@@ -63,4 +63,4 @@ if (require.main === module) {
 	});
 }
 
-module.exports = { generateApiTypes, API_TYPES_PATH, REGENERATE_COMMAND };
+module.exports = { API_TYPES_PATH, REGENERATE_COMMAND };

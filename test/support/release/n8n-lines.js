@@ -63,15 +63,6 @@ function removeDir(dir) {
 }
 
 /**
- * @param {string} dir
- * @returns {string[]} every .js file under dir, relative to it
- */
-function scriptsIn(dir) {
-	const names = fs.readdirSync(dir, { recursive: true, encoding: 'utf8' });
-	return names.filter((name) => name.endsWith('.js')).sort();
-}
-
-/**
  * What the compiled files take from n8n-workflow. TypeScript binds each `import { X } from
  * 'n8n-workflow'` to one variable (`n8n_workflow_1`) and reads `n8n_workflow_1.X` where X is used,
  * so a read is found whether it runs at load or only when a node executes.
@@ -85,7 +76,8 @@ function n8nWorkflowReads(dir) {
 	const reads = {};
 	/** @type {Record<string, string[]>} */
 	const otherBindings = {};
-	for (const file of scriptsIn(dir)) {
+	const files = fs.readdirSync(dir, { recursive: true, encoding: 'utf8' }).sort();
+	for (const file of files.filter((name) => name.endsWith('.js'))) {
 		const source = fs.readFileSync(path.join(dir, file), 'utf8');
 		const statements = source.match(/^.*require\("n8n-workflow"\).*$/gm) ?? [];
 		for (const statement of statements) {

@@ -16,26 +16,36 @@ import { project, workflowNode } from '../../../support/engine/n8n-fixtures';
 
 /** Values some lines lack or shape differently, read only through transport/n8n-features. */
 const DETECTED = ['TIMED_CAUSES', 'getCredentialAllowedDomains'];
-const FEATURES_FILE = 'nodes/SupplierMatchedProjects/transport/n8n-features.js';
+const DIR = 'nodes/SupplierMatchedProjects';
+const FEATURES_FILE = `${DIR}/transport/n8n-features.js`;
+const NODES = { getMany: 'SupplierMatchedProjects', trigger: 'SupplierMatchedProjectsTrigger' };
 
 type Features = typeof import('../../../../nodes/SupplierMatchedProjects/transport/n8n-features');
+type Description = INodeTypeDescription & {
+	usableAsTool?: { replacements?: Record<string, unknown> };
+};
 
 let compiled: string;
 let reads: Record<string, string[]>;
+let otherBindings: Record<string, string[]>;
 
 beforeAll(() => {
 	compiled = compilePackage();
-	({ reads } = n8nWorkflowReads(compiled));
+	({ reads, otherBindings } = n8nWorkflowReads(compiled));
 }, 120_000);
 
 afterAll(() => removeDir(compiled));
 
 /**
- * Requires compiled files with `n8n-workflow` resolving to the given line's module, and records
- * every property they read of it.
+ * Requires compiled files with `n8n-workflow` resolving to the given line's module (with
+ * `overrides` in place of its values), and records every property they read of it.
  */
-function loadAgainst<T>(moduleName: string, load: () => T): { loaded: T; readNames: Set<string> } {
-	const real = jest.requireActual<Record<string, unknown>>(moduleName);
+function loadAgainst<T>(
+	moduleName: string,
+	load: () => T,
+	overrides: Record<string, unknown> = {},
+): { loaded: T; readNames: Set<string> } {
+	const real = { ...jest.requireActual<Record<string, unknown>>(moduleName), ...overrides };
 	const readNames = new Set<string>();
 	const module = new Proxy(real, {
 		get(target, property, receiver) {
@@ -55,10 +65,54 @@ function compiledFile<T extends object>(file: string): T {
 	return jest.requireActual<T>(`${compiled}/${file}`);
 }
 
+/** Both node classes and the credential's, compiled, against the given line. */
+function loadPackage(moduleName: string) {
+	const nodeClass = (name: string) =>
+		compiledFile<Record<string, new () => INodeType>>(`${DIR}/${name}.node.js`)[name];
+	return loadAgainst(moduleName, () => ({
+		getMany: nodeClass(NODES.getMany),
+		trigger: nodeClass(NODES.trigger),
+		credential: compiledFile<Record<string, new () => { name: string }>>(
+			'credentials/SupplierMatchedProjectsApi.credentials.js',
+		).SupplierMatchedProjectsApi,
+	}));
+}
+
+function descriptionOf(which: keyof typeof NODES): Description {
+	return new (loadPackage('n8n-workflow').loaded[which])().description as Description;
+}
+
+const node = workflowNode(
+	'node-1',
+	'Matched Projects',
+	'n8n-nodes-supplier-matched-projects.supplierMatchedProjects',
+);
+
+function allowedDomains(features: Features, credentialData: ICredentialDataDecryptedObject) {
+	return features.credentialAllowedDomains({
+		node,
+		credentialData,
+		credentialOwnedSurface: true,
+		nodeEndpointUrl: 'https://api.supplier.example/base',
+	});
+}
+
+const restricted = { allowedHttpRequestDomains: 'domains', allowedDomains: 'other.example' };
+/** The list as the lines that add the node's own host apply it. */
+const withApi = 'api.supplier.example, other.example';
+const expected = {
+	// n8n 1.123: a positional helper that adds the node's own host to a list.
+	'n8n-workflow-1.120': { shape: 'positional', listWithoutApi: withApi },
+	// n8n 2.0 to 2.19: no helper; n8n applies no list to a node's own request.
+	'n8n-workflow-2.0': { shape: 'absent', listWithoutApi: undefined },
+	// n8n 2.20: a positional helper that returns the list as written.
+	'n8n-workflow-2.20': { shape: 'positional', listWithoutApi: 'other.example' },
+	'n8n-workflow': { shape: 'ownedSurface', listWithoutApi: withApi },
+	'n8n-workflow-2.41': { shape: 'ownedSurface', listWithoutApi: withApi },
+} as const;
+
 describe('what the compiled package takes from n8n-workflow', () => {
 	test('every module binds n8n-workflow by name, but transport/n8n-features, which detects', () => {
-		const { otherBindings } = n8nWorkflowReads(compiled);
-
 		expect(Object.keys(otherBindings)).toEqual([FEATURES_FILE]);
 		// The scan finds what the sources import, so it can fail when one is added.
 		expect(Object.keys(reads)).toEqual(
@@ -68,86 +122,59 @@ describe('what the compiled package takes from n8n-workflow', () => {
 	});
 
 	describe.each(N8N_WORKFLOW_LINES)('n8n $n8n (its $module)', ({ module: moduleName }) => {
-		test('exports every value the package reads at run time', () => {
-			const line = jest.requireActual<Record<string, unknown>>(moduleName);
+		const line = () => jest.requireActual<Record<string, unknown>>(moduleName);
+		const features = () =>
+			loadAgainst(moduleName, () => compiledFile<Features>(FEATURES_FILE)).loaded;
+		const want = expected[moduleName as keyof typeof expected];
 
+		test('exports every value the package reads at run time', () => {
 			const missing = Object.keys(reads)
-				.filter((name) => line[name] === undefined)
+				.filter((name) => line()[name] === undefined)
 				.map((name) => `${name} (read in ${reads[name].join(', ')})`);
 
 			expect(missing).toEqual([]);
 		});
 
-		test('loads both nodes and the credential without an error, reading only what it has or detects', () => {
-			const line = jest.requireActual<Record<string, unknown>>(moduleName);
-			const { loaded, readNames } = loadAgainst(moduleName, () => ({
-				node: compiledFile<Record<string, new () => INodeType>>(
-					'nodes/SupplierMatchedProjects/SupplierMatchedProjects.node.js',
-				).SupplierMatchedProjects,
-				trigger: compiledFile<Record<string, new () => INodeType>>(
-					'nodes/SupplierMatchedProjects/SupplierMatchedProjectsTrigger.node.js',
-				).SupplierMatchedProjectsTrigger,
-				credential: compiledFile<Record<string, new () => { name: string }>>(
-					'credentials/SupplierMatchedProjectsApi.credentials.js',
-				).SupplierMatchedProjectsApi,
-			}));
+		test('loads both nodes and the credential, reading only what it has or detects, and resolves the parameters, hints and codex in place, as n8n does when a node is added', () => {
+			const { NodeHelpers } = jest.requireActual<typeof import('n8n-workflow')>(moduleName);
+			const { loaded, readNames } = loadPackage(moduleName);
 
-			expect(new loaded.node().description.name).toBe('supplierMatchedProjects');
-			expect(new loaded.trigger().description.name).toBe('supplierMatchedProjectsTrigger');
 			expect(new loaded.credential().name).toBe('supplierMatchedProjectsApi');
-			const absent = [...readNames].filter((name) => line[name] === undefined);
+			for (const [which, name] of [
+				['getMany', 'supplierMatchedProjects'],
+				['trigger', 'supplierMatchedProjectsTrigger'],
+			] as const) {
+				const description = new loaded[which]().description as Description;
+				const parameters = NodeHelpers.getNodeParameters(
+					description.properties,
+					{},
+					true,
+					false,
+					workflowNode('node-1', 'Node', `n8n-nodes-supplier-matched-projects.${name}`),
+					description,
+				);
+
+				expect(description.name).toBe(name);
+				expect(description.builderHint?.searchHint).toEqual(expect.any(String));
+				expect(description.codex?.alias).toEqual(
+					expect.arrayContaining(['Tenders', 'Bids', 'RFQ']),
+				);
+				expect(parameters).toEqual(
+					expect.objectContaining({ companyId: '', output: expect.any(String) }),
+				);
+			}
+			const absent = [...readNames].filter((name) => line()[name] === undefined);
 			expect(absent.filter((name) => !DETECTED.includes(name))).toEqual([]);
 		});
-	});
-});
 
-describe('transport/n8n-features on each line', () => {
-	const node = workflowNode(
-		'node-1',
-		'Matched Projects',
-		'n8n-nodes-supplier-matched-projects.supplierMatchedProjects',
-	);
-	const api = 'https://api.supplier.example/base';
-
-	function allowedDomains(features: Features, credentialData: ICredentialDataDecryptedObject) {
-		return features.credentialAllowedDomains({
-			node,
-			credentialData,
-			credentialOwnedSurface: true,
-			nodeEndpointUrl: api,
-		});
-	}
-
-	const restricted = { allowedHttpRequestDomains: 'domains', allowedDomains: 'other.example' };
-	/** The list as the lines that add the node's own host apply it. */
-	const withApi = 'api.supplier.example, other.example';
-	const expected = {
-		// n8n 1.123: a positional helper that adds the node's own host to a list.
-		'n8n-workflow-1.120': { shape: 'positional', listWithoutApi: withApi },
-		// n8n 2.0 to 2.19: no helper; n8n applies no list to a node's own request.
-		'n8n-workflow-2.0': { shape: 'absent', listWithoutApi: undefined },
-		// n8n 2.20: a positional helper that returns the list as written.
-		'n8n-workflow-2.20': { shape: 'positional', listWithoutApi: 'other.example' },
-		'n8n-workflow': { shape: 'ownedSurface', listWithoutApi: withApi },
-		'n8n-workflow-2.41': { shape: 'ownedSurface', listWithoutApi: withApi },
-	} as const;
-
-	describe.each(N8N_WORKFLOW_LINES)('n8n $n8n (its $module)', ({ module: moduleName }) => {
-		const features = () =>
-			loadAgainst(moduleName, () => compiledFile<Features>(FEATURES_FILE)).loaded;
-		const want = expected[moduleName as keyof typeof expected];
-
-		test('detects the shape of the allowed-domains helper', () => {
+		test('detects the shape of the allowed-domains helper, and applies a "Specific Domains" list as the line does', () => {
 			expect(features().ALLOWED_DOMAINS_SHAPE).toBe(want.shape);
+			expect(allowedDomains(features(), restricted)).toBe(want.listWithoutApi);
 		});
 
 		// "None" must not block the node's own API; "All" sets no list.
 		test.each(['none', 'all'])('a credential set to "%s" sets no list', (setting) => {
 			expect(allowedDomains(features(), { allowedHttpRequestDomains: setting })).toBeUndefined();
-		});
-
-		test('a "Specific Domains" list applies as the line applies it', () => {
-			expect(allowedDomains(features(), restricted)).toBe(want.listWithoutApi);
 		});
 
 		test('the failure causes a wait can help are those n8n 2.40 names', () => {
@@ -156,58 +183,34 @@ describe('transport/n8n-features on each line', () => {
 			expect([...features().TIMED_CAUSES].sort()).toEqual([...newest.TIMED_CAUSES].sort());
 		});
 	});
+});
 
-	test('a helper shaped as n8n 2.21 to 2.39 ship it is called without the option it lacks, and "None" does not reach it', () => {
-		// That line's helper, by its behaviour: options without credentialOwnedSurface, "None" throwing.
-		const calls: unknown[] = [];
-		const helper = (options: { credentialData: ICredentialDataDecryptedObject }) => {
-			calls.push(options);
-			const { credentialData } = options;
-			if (credentialData.allowedHttpRequestDomains === 'none') {
-				throw new Error('This credential is configured to prevent use within an HTTP Request node');
-			}
-			return credentialData.allowedHttpRequestDomains === 'domains'
-				? (credentialData.allowedDomains as string)
-				: undefined;
-		};
-		const actual = jest.requireActual<Record<string, unknown>>('n8n-workflow');
-		let features: Features | undefined;
-		jest.isolateModules(() => {
-			jest.doMock('n8n-workflow', () => ({ ...actual, getCredentialAllowedDomains: helper }));
-			features = compiledFile<Features>(FEATURES_FILE);
-		});
-		const detected = features as Features;
-		calls.length = 0;
+test('transport/n8n-features calls a helper shaped as n8n 2.21 to 2.39 ship it without the option it lacks, and "None" does not reach it', () => {
+	// That line's helper, by its behaviour: options without credentialOwnedSurface, "None" throwing.
+	const calls: unknown[] = [];
+	const helper = (options: { credentialData: ICredentialDataDecryptedObject }) => {
+		calls.push(options);
+		const { credentialData } = options;
+		if (credentialData.allowedHttpRequestDomains === 'none') {
+			throw new Error('This credential is configured to prevent use within an HTTP Request node');
+		}
+		return credentialData.allowedHttpRequestDomains === 'domains'
+			? (credentialData.allowedDomains as string)
+			: undefined;
+	};
+	const detected = loadAgainst('n8n-workflow', () => compiledFile<Features>(FEATURES_FILE), {
+		getCredentialAllowedDomains: helper,
+	}).loaded;
+	calls.length = 0;
 
-		expect(detected.ALLOWED_DOMAINS_SHAPE).toBe('options');
-		expect(allowedDomains(detected, { allowedHttpRequestDomains: 'none' })).toBeUndefined();
-		expect(calls).toEqual([]);
-		expect(allowedDomains(detected, restricted)).toBe('other.example');
-		expect(calls).toEqual([{ node, credentialData: restricted }]);
-	});
+	expect(detected.ALLOWED_DOMAINS_SHAPE).toBe('options');
+	expect(allowedDomains(detected, { allowedHttpRequestDomains: 'none' })).toBeUndefined();
+	expect(calls).toEqual([]);
+	expect(allowedDomains(detected, restricted)).toBe('other.example');
+	expect(calls).toEqual([{ node, credentialData: restricted }]);
 });
 
 describe("the nodes' builder hints and search aliases (issue 33)", () => {
-	const NODES = {
-		getMany: ['SupplierMatchedProjects', 'supplierMatchedProjects'],
-		trigger: ['SupplierMatchedProjectsTrigger', 'supplierMatchedProjectsTrigger'],
-	} as const;
-	const DIR = 'nodes/SupplierMatchedProjects';
-
-	type Description = INodeTypeDescription & {
-		usableAsTool?: { replacements?: Record<string, unknown> };
-	};
-
-	function descriptionOf(which: keyof typeof NODES, moduleName = 'n8n-workflow'): Description {
-		const [className] = NODES[which];
-		return loadAgainst(moduleName, () => {
-			const classes = compiledFile<Record<string, new () => INodeType>>(
-				`${DIR}/${className}.node.js`,
-			);
-			return new classes[className]().description as Description;
-		}).loaded;
-	}
-
 	/** Every string under a `builderHint` key, anywhere in the description. */
 	function builderHintTexts(value: unknown, inHint = false): string[] {
 		if (typeof value === 'string') return inHint ? [value] : [];
@@ -217,37 +220,6 @@ describe("the nodes' builder hints and search aliases (issue 33)", () => {
 			builderHintTexts(entry, inHint || key === 'builderHint'),
 		);
 	}
-
-	describe.each(N8N_WORKFLOW_LINES)('n8n $n8n (its $module)', ({ module: moduleName }) => {
-		test('both nodes resolve their parameters, hints and codex in place, as n8n does when a node is added', () => {
-			const { NodeHelpers } = jest.requireActual<typeof import('n8n-workflow')>(moduleName);
-
-			for (const which of ['getMany', 'trigger'] as const) {
-				const description = descriptionOf(which, moduleName);
-				const node = workflowNode(
-					'node-1',
-					'Node',
-					`n8n-nodes-supplier-matched-projects.${NODES[which][1]}`,
-				);
-				const parameters = NodeHelpers.getNodeParameters(
-					description.properties,
-					{},
-					true,
-					false,
-					node,
-					description,
-				);
-
-				expect(description.builderHint?.searchHint).toEqual(expect.any(String));
-				expect(description.codex?.alias).toEqual(
-					expect.arrayContaining(['Tenders', 'Bids', 'RFQ']),
-				);
-				expect(parameters).toEqual(
-					expect.objectContaining({ companyId: '', output: expect.any(String) }),
-				);
-			}
-		});
-	});
 
 	test('no builder hint carries a wire-format expression or a connection name (no-builder-hint-leakage)', () => {
 		const texts = (['getMany', 'trigger'] as const).flatMap((which) =>
@@ -261,7 +233,7 @@ describe("the nodes' builder hints and search aliases (issue 33)", () => {
 	test("each node's codex is its .node.json file's, and the tool copy adds its own words to the node's", () => {
 		for (const which of ['getMany', 'trigger'] as const) {
 			const file = jest.requireActual<Record<string, unknown>>(
-				`${compiled}/${DIR}/${NODES[which][0]}.node.json`,
+				`${compiled}/${DIR}/${NODES[which]}.node.json`,
 			);
 			const { categories, alias, resources } = file;
 
