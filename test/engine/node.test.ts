@@ -3,13 +3,7 @@ import type { INodeParameters } from 'n8n-workflow';
 
 import type { Project } from '../../nodes/SupplierMatchedProjects/api/types';
 import type { RetryPolicy } from '../../nodes/SupplierMatchedProjects/transport/retry';
-import {
-	CREDENTIAL_TYPE,
-	n8nProcess,
-	type N8nProcess,
-	type NodeRun,
-	type RunOptions,
-} from '../support/harness';
+import { n8nProcess, type N8nProcess, type NodeRun, type RunOptions } from '../support/harness';
 import { runInVirtualTime, useVirtualTime } from '../support/engine/clock';
 import { page, project, projects, tender } from '../support/engine/n8n-fixtures';
 import { API, AUTH, COMPANY, RESULTS, useNock } from '../support/engine/nock-api';
@@ -222,17 +216,6 @@ describe('items', () => {
 		expect(scope.isDone()).toBe(true);
 	});
 
-	it('refuses an empty company ID before any request, naming the item', async () => {
-		const result = await run(
-			{ companyId: '={{ $json.company }}' },
-			{ items: [{ json: { company: '' } }] },
-		);
-		expect(result.error?.message).toBe(
-			"Company ID is empty: enter the supplier company's ID, or an expression that gives one",
-		);
-		expect(result.error?.context?.itemIndex).toBe(0);
-	});
-
 	it('with Continue On Fail, returns the error as an item paired to the failing input', async () => {
 		tokenEndpoint(2);
 		const scope = nock(API)
@@ -328,32 +311,6 @@ describe('API errors', () => {
 		expect(result.error?.description).toContain('The API says: Bearer *** / ***');
 		expect(scope.isDone()).toBe(true);
 		expectNoLeak(result);
-	});
-
-	it('says what it got when a 200 is not a results page', async () => {
-		tokenEndpoint();
-		const scope = results().reply(200, '<html>portal</html>');
-		const result = await run({});
-		expect(result.error?.message).toBe(
-			`The address ${API} answered, but not with a page of matched projects`,
-		);
-		expect(result.error?.description).toMatch(
-			/^It sent a web page \(HTML\), not JSON: .* Check the credential's Base URL/,
-		);
-		expect(scope.isDone()).toBe(true);
-	});
-
-	it('refuses a credential whose Base URL is not http(s), before any request', async () => {
-		proc.credentials.setCredentials(CREDENTIAL_TYPE, {
-			authUrl: AUTH,
-			baseUrl: 'api.supplier.test',
-			clientId: CLIENT,
-			clientSecret: SECRET,
-		});
-		const result = await run({});
-		expect(result.error?.message).toBe(
-			'The credential\'s Base URL "api.supplier.test" is not an http:// or https:// address: enter the full address, for example https://api.example.com',
-		);
 	});
 });
 

@@ -96,17 +96,6 @@ describe('answers', () => {
 		expect(answer.summary).toContain('No other project matches.');
 	});
 
-	it('says in words that nothing matches, and which filters applied', async () => {
-		tokenOnce();
-		const scope = results({ limit: 100 }).reply(200, page(projects(3)));
-		const answer = answerOf(await call({ category: 'Aged Care', budgetAtLeast: 500000 }));
-		expect(scope.isDone()).toBe(true);
-		expect(answer).toMatchObject({ returned: 0, moreMatch: false, projects: [] });
-		expect(answer.summary).toBe(
-			'No matched project with open tenders passes the filters applied: category is Aged Care; budget reaches $500,000; projects without a budget left out. Remove or widen a filter to see more.',
-		);
-	});
-
 	it('with filters met exactly on a page followed by others, says more may match, without another request', async () => {
 		tokenOnce();
 		const data = projects(4).map((p, index) => ({
