@@ -1,8 +1,11 @@
 import type { JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import { describeApiFailure } from '../../../../../nodes/SupplierMatchedProjects/transport/api-errors';
-import { workflowNode } from '../../../../support/engine/n8n-fixtures';
+import {
+	describeApiFailure,
+	notAPageAdvice,
+} from '../../../../../nodes/SupplierMatchedProjects/transport/api-errors';
+import { project, workflowNode } from '../../../../support/engine/n8n-fixtures';
 
 const node = workflowNode(
 	'n',
@@ -87,5 +90,47 @@ describe('API error messages', () => {
 		expect(describeApiFailure(503, {}, { ...context, attempts: 5 }).message).toBe(
 			'The API failed on its side after 5 attempts (HTTP 503)',
 		);
+	});
+});
+
+describe('advice for an answer that is not a results page', () => {
+	it.each([
+		['a web page', '<!doctype html><html>sign in</html>', /web page \(HTML\).*Base URL/],
+		['an empty body', '  ', /^The answer was empty\. Check the credential's Base URL/],
+		['JSON cut off', '{"data":[{"projectId":"p1","tend', /cut off or malformed.*again later/],
+		['plain text', 'hello', /^It sent text that is not JSON\. Check/],
+		['a JSON list', [project()], /JSON list, not a results page/],
+		['JSON null', null, /JSON value null/],
+		['a JSON number', 5, /JSON value number/],
+		[
+			'JSON without data',
+			{ error: 'x', status: 2 },
+			/no data list \(it has the fields error, status\): that is not this API's results endpoint/,
+		],
+		['data not a list', { data: {}, _metadata: {} }, /a data field that is not a list/],
+		[
+			'no _metadata',
+			{ data: [] },
+			/a data list but no _metadata, so the node cannot tell whether more pages follow/,
+		],
+		['odd _metadata', { data: [], _metadata: 'x' }, /a _metadata that is not an object/],
+		[
+			'odd hasNextPage',
+			{ data: [], _metadata: { hasNextPage: 'yes' } },
+			/hasNextPage is not true or false/,
+		],
+	])('%s', (_name, body, advice) => {
+		expect(notAPageAdvice(body)).toMatch(advice);
+	});
+
+	it('names a few field names, cut short, and nothing of their values', () => {
+		const body = Object.fromEntries(
+			Array.from({ length: 8 }, (_, index) => [`${'k'.repeat(60)}${index}`, 'SECRET-VALUE']),
+		);
+		const advice = notAPageAdvice(body);
+		expect(advice).toContain(`${'k'.repeat(39)}…, `);
+		expect(advice).toContain('and 3 more');
+		expect(advice).not.toContain('SECRET-VALUE');
+		expect(advice).not.toContain('k'.repeat(41));
 	});
 });
