@@ -9,6 +9,8 @@
 const crypto = require('node:crypto');
 const path = require('node:path');
 
+const { waitUntil } = require('./runtime');
+
 /** @typedef {{ email: string, password: string, firstName: string, lastName: string }} Owner */
 /**
  * @typedef {{ id: string, workflowId: string, status: string, mode: string, startedAt: string | null, stoppedAt: string | null }} ExecutionSummary
@@ -113,36 +115,33 @@ class N8nClient {
 
 	/**
 	 * Publishes (activates) the workflow's current version, as the editor's Publish button does,
-	 * and waits until its triggers are live.
-	 * @param {string} workflowId @param {number} [timeoutMs]
+	 * and waits (up to a minute) until its triggers are live.
+	 * @param {string} workflowId
 	 */
-	async activateWorkflow(workflowId, timeoutMs = 60000) {
+	async activateWorkflow(workflowId) {
 		const route = `/workflows/${encodeURIComponent(workflowId)}`;
 		const { versionId } = await this.getWorkflow(workflowId);
 		const activated = await this.rest('POST', `${route}/activate`, { versionId });
 		// n8n 2.40 answers before the triggers are registered: publication runs from an outbox. An
 		// n8n without that status (404: 1.123, 2.0, 2.30) registers them before it answers.
-		const deadline = Date.now() + timeoutMs;
-		for (;;) {
+		const published = async () => {
 			/** @type {{ status: string, triggers: { status: string, errorMessage: string | null }[] } | undefined} */
 			const publication = await this.rest('GET', `${route}/publication-status`).catch((error) => {
 				if (/ answered 404:/.test(error.message)) return undefined;
 				throw error;
 			});
-			if (publication === undefined || publication.status === 'published') return activated;
+			if (publication === undefined || publication.status === 'published') return true;
 			if (publication.status === 'failed' || publication.status === 'partial') {
 				const reasons = publication.triggers
 					.filter((trigger) => trigger.status === 'failed')
 					.map((trigger) => trigger.errorMessage);
 				throw new Error(`activating workflow ${workflowId} failed: ${reasons.join('; ')}`);
 			}
-			if (Date.now() > deadline) {
-				throw new Error(
-					`workflow ${workflowId} was still "${publication.status}" after ${timeoutMs} ms`,
-				);
-			}
-			await new Promise((resolve) => setTimeout(resolve, 200));
-		}
+			return undefined;
+		};
+		const failure = () => `workflow ${workflowId} was not published`;
+		await waitUntil(published, { timeoutMs: 60000, intervalMs: 200, failure });
+		return activated;
 	}
 
 	/** @param {string} workflowId */
@@ -225,14 +224,17 @@ class N8nClient {
 	 * @returns {Promise<ExecutionSummary[]>} the finished ones, newest first
 	 */
 	async waitForExecutions(workflowId, count, timeoutMs) {
-		const deadline = Date.now() + timeoutMs;
-		for (;;) {
-			const finished = (await this.listExecutions(workflowId)).filter(
+		const finished = async () =>
+			(await this.listExecutions(workflowId)).filter(
 				(execution) => execution.stoppedAt !== null && !CURRENT_STATUSES.has(execution.status),
 			);
-			if (finished.length >= count || Date.now() > deadline) return finished;
-			await new Promise((resolve) => setTimeout(resolve, 500));
-		}
+		const enough = async () => {
+			const found = await finished();
+			return found.length >= count ? found : undefined;
+		};
+		const failure = () => `fewer than ${count} executions of ${workflowId} finished`;
+		// Fewer than `count` when the time is up: the caller's assertions say what is missing.
+		return await waitUntil(enough, { timeoutMs, failure }).catch(finished);
 	}
 
 	/**

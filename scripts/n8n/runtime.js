@@ -225,7 +225,6 @@ async function importIntoN8n(prepared, { credentials, workflows }) {
  * @returns {Promise<N8nInstance>}
  */
 async function startN8n(prepared, options = {}) {
-	const timeoutMs = 180000;
 	const command = options.command ?? 'start';
 	const logFile = path.join(
 		prepared.userFolder,
@@ -255,19 +254,19 @@ async function startN8n(prepared, options = {}) {
 			: // Readiness means the database is up; the REST API answers once routes are mounted.
 				(await isReady(`${prepared.baseUrl}/healthz/readiness`, 2000)) &&
 				(await isReady(`${prepared.baseUrl}/rest/settings`, 5000));
-	const deadline = Date.now() + timeoutMs;
 	let exitedEarly = false;
 	void exited(child).then(() => (exitedEarly = true));
-	try {
-		while (!(await isUp())) {
-			if (exitedEarly || Date.now() > deadline) {
-				const why = exitedEarly
-					? `exited while starting (code ${child.exitCode})`
-					: `did not become ready within ${timeoutMs} ms`;
-				throw new Error(`n8n ${command} ${why}. Its output:\n${tail(logFile, 60)}`);
-			}
-			await delay(500);
+	const output = () => `Its output:\n${tail(logFile, 60)}`;
+	const ready = async () => {
+		if (exitedEarly) {
+			throw new Error(`n8n ${command} exited while starting (code ${child.exitCode}). ${output()}`);
 		}
+		return (await isUp()) || undefined;
+	};
+	// waitUntil ends the message with the time it waited.
+	const failure = () => `n8n ${command} did not become ready. ${output()}\n(waited)`;
+	try {
+		await waitUntil(ready, { timeoutMs: 180000, failure });
 		return instance;
 	} catch (error) {
 		await stop();

@@ -1,7 +1,5 @@
-import { sleep } from 'n8n-workflow';
-
 import { outputItems, startE2e, type E2eEnvironment } from '../support/e2e/harness';
-import { sandboxNow, stderrLogger } from '../support/e2e/support';
+import { companyResultsRequests, sandboxNow, stderrLogger } from '../support/e2e/support';
 import { parseToolAnswer } from '../support/engine/tool-answer';
 
 /**
@@ -16,10 +14,7 @@ const TOOL_NAME = 'Matched_Projects';
 
 let env: E2eEnvironment;
 
-function pageRequests() {
-	const path = `/api/supplier/v1/companies/${env.fixtures.companyId}/speci-finder/results`;
-	return env.sandbox.requests().filter((entry) => entry.path === path);
-}
+const pageRequests = () => companyResultsRequests(env.sandbox, env.fixtures.companyId);
 
 beforeAll(async () => {
 	env = await startE2e(stderrLogger);
@@ -164,11 +159,7 @@ describe('the packed package on this n8n version', () => {
 		'an activated trigger emits nothing at activation, then the tender added between polls, once',
 		async () => {
 			const { id: workflowId, node } = env.workflows.trigger;
-			const activatedAt = sandboxNow(env.sandbox);
-			await env.client.activateWorkflow(workflowId);
-			await env.waitForPolls(activatedAt, 1, ONE_POLL_MS);
-			await sleep(5_000);
-			expect(await env.client.listExecutions(workflowId)).toEqual([]);
+			expect(await env.activateAndPoll([workflowId], ONE_POLL_MS)).toEqual([[]]);
 
 			const tender = env.sandbox.openTender({ companyId: env.fixtures.companyId });
 			const addedAt = sandboxNow(env.sandbox);
@@ -178,9 +169,8 @@ describe('the packed package on this n8n version', () => {
 			expect(outputItems(detail, node).map((item) => item.tenderId)).toEqual([tender.id]);
 
 			// Two polls since the tender was added: at least one after the poll that emitted it.
-			await env.waitForPolls(addedAt, 2, 3 * ONE_POLL_MS);
-			await sleep(5_000);
-			expect(await env.client.listExecutions(workflowId)).toHaveLength(1);
+			const [after] = await env.executionsAfterPolls([workflowId], addedAt, 2, 3 * ONE_POLL_MS);
+			expect(after).toHaveLength(1);
 			await env.client.deactivateWorkflow(workflowId);
 		},
 		8 * 60_000,

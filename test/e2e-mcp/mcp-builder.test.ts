@@ -1,5 +1,3 @@
-import { sleep } from 'n8n-workflow';
-
 import {
 	EXAMPLE_FILES,
 	outputItems,
@@ -228,11 +226,9 @@ describe('the workflows built through MCP, run against the sandbox', () => {
 			]);
 
 			// Two polls of each since the tender opened: the one that announced it, and one that must not.
-			await env.waitForPolls(addedAt, 2 * polling.length, 3 * ONE_POLL_MS);
-			await sleep(5_000);
-			for (const { workflowId } of polling) {
-				expect(await env.client.listExecutions(workflowId)).toHaveLength(1);
-			}
+			const ids = polling.map(({ workflowId }) => workflowId);
+			const after = await env.executionsAfterPolls(ids, addedAt, 2 * ids.length, 3 * ONE_POLL_MS);
+			for (const executions of after) expect(executions).toHaveLength(1);
 		},
 		8 * 60_000,
 	);

@@ -2,7 +2,7 @@ import { sleep } from 'n8n-workflow';
 
 import { startQueueE2e, type QueueE2eEnvironment } from '../support/e2e/queue-harness';
 import { announcements } from '../support/e2e/scheduler';
-import { sandboxNow, stderrLogger, waitForPolls } from '../support/e2e/support';
+import { sandboxNow, stderrLogger, waitForPolls, waitUntil } from '../support/e2e/support';
 import { outputItems, type ExecutionSummary } from '../../scripts/n8n/client';
 import { busiestWindow } from '../support/engine/rate-window';
 import { reportFigures } from '../support/reliability/report';
@@ -312,10 +312,11 @@ describe('the packed package in queue mode (main + 2 workers, PostgreSQL, Redis)
 			env.sandbox.setLatency(3_000);
 
 			const call = env.client.callWebhook(String(scenario.webhookPath), { timeoutMs: 5 * 60_000 });
-			const deadline = Date.now() + 60_000;
-			while (resultsRequests(scenario.clientId).length === 0 && Date.now() < deadline) {
-				await sleep(100);
-			}
+			await waitUntil(() => (resultsRequests(scenario.clientId).length > 0 ? true : undefined), {
+				timeoutMs: 60_000,
+				intervalMs: 100,
+				failure: () => 'the walk sent no request',
+			});
 			const [running] = await env.client.listExecutions(scenario.workflowId);
 			const [victim] = env.processes.thatStarted(running.id);
 			expect(victim).toMatch(/^worker-/);

@@ -1,7 +1,7 @@
 import type { Project } from '../../nodes/SupplierMatchedProjects/api/types';
 import { TOOL_DESCRIPTION } from '../../nodes/SupplierMatchedProjects/descriptions/tool';
 import { DEFAULT_TOOL_LIMIT } from '../../nodes/SupplierMatchedProjects/parameters/tool';
-import { stderrLogger } from '../support/e2e/support';
+import { companyResultsRequests, stderrLogger } from '../support/e2e/support';
 import { startAiE2e, type AiEnvironment } from '../support/e2e/harness';
 import { assistantMessage, functionCall } from '../support/e2e/scripted-model';
 import {
@@ -30,10 +30,7 @@ function openProjects(): Project[] {
 	return env.sandbox.listOpen(env.sandbox.fixtures.companyId);
 }
 
-function resultsRequests() {
-	const path = `/api/supplier/v1/companies/${env.sandbox.fixtures.companyId}/speci-finder/results`;
-	return env.sandbox.requests().filter((entry) => entry.path === path);
-}
+const resultsRequests = () => companyResultsRequests(env.sandbox, env.sandbox.fixtures.companyId);
 
 /** The account's most common category (held by some projects, not all) and its projects. */
 function someCategory(): { category: string; projects: Project[] } {

@@ -1,5 +1,3 @@
-import { sleep } from 'n8n-workflow';
-
 import { outputItems, startE2e, type E2eEnvironment } from '../support/e2e/harness';
 import {
 	readSpreadsheetRows,
@@ -61,11 +59,7 @@ describe('a listing with broken entries that stay, in a real n8n', () => {
 		async () => {
 			const { companyId } = env.fixtures;
 			const workflowId = env.exampleIds.tendersToSpreadsheet;
-			const activatedAt = sandboxNow(env.sandbox);
-			await env.client.activateWorkflow(workflowId);
-			await env.waitForPolls(activatedAt, 1, ONE_POLL_MS);
-			await sleep(5_000);
-			expect(await env.client.listExecutions(workflowId)).toEqual([]);
+			expect(await env.activateAndPoll([workflowId], ONE_POLL_MS)).toEqual([[]]);
 
 			const opened = [env.sandbox.openTender({ companyId }), env.sandbox.openTender({ companyId })];
 			const addedAt = sandboxNow(env.sandbox);
@@ -80,9 +74,8 @@ describe('a listing with broken entries that stay, in a real n8n', () => {
 			);
 
 			// Two polls since the tenders opened: at least one after the poll that announced them.
-			await env.waitForPolls(addedAt, 2, 3 * ONE_POLL_MS);
-			await sleep(5_000);
-			expect(await env.client.listExecutions(workflowId)).toHaveLength(1);
+			const [after] = await env.executionsAfterPolls([workflowId], addedAt, 2, 3 * ONE_POLL_MS);
+			expect(after).toHaveLength(1);
 			const rows = readSpreadsheetRows(env, 'supplier-tenders-');
 			expect(rows.map((row) => row.tenderId).sort()).toEqual(
 				opened.map((tender) => tender.id).sort(),

@@ -33,11 +33,8 @@ test(
 		const { companyId } = env.fixtures;
 		const { twoSchedules } = env.workflows;
 		env.sandbox.setLatency(LATENCY_MS);
-		const activatedAt = sandboxNow(env.sandbox);
-		for (const { id } of twoSchedules) await env.client.activateWorkflow(id);
-		await env.waitForPolls(activatedAt, twoSchedules.length, ONE_POLL_MS);
-		await sleep(5_000);
-		for (const { id } of twoSchedules) expect(await env.client.listExecutions(id)).toEqual([]);
+		const ids = twoSchedules.map(({ id }) => id);
+		expect(await env.activateAndPoll(ids, ONE_POLL_MS)).toEqual([[], []]);
 
 		// Inside the three-day window of Quotes Due Soon, so both events announce all four.
 		const quotesDueAt = new Date(env.sandbox.clock.now() + 2 * DAY_MS).toISOString().slice(0, 10);

@@ -1,5 +1,3 @@
-import { sleep } from 'n8n-workflow';
-
 import { outputItems, startE2e, type E2eEnvironment } from '../support/e2e/harness';
 import { readSpreadsheetRows, sandboxNow, stderrLogger } from '../support/e2e/support';
 
@@ -48,13 +46,7 @@ describe('the packed package inside a real n8n', () => {
 		async () => {
 			const { companyId } = env.fixtures;
 			const triggerWorkflows = [env.exampleIds.tendersToSpreadsheet, env.exampleIds.tendersToEmail];
-			const activatedAt = sandboxNow(env.sandbox);
-			for (const workflowId of triggerWorkflows) await env.client.activateWorkflow(workflowId);
-			await env.waitForPolls(activatedAt, triggerWorkflows.length, ONE_POLL_MS);
-			await sleep(5_000);
-			for (const workflowId of triggerWorkflows) {
-				expect(await env.client.listExecutions(workflowId)).toEqual([]);
-			}
+			expect(await env.activateAndPoll(triggerWorkflows, ONE_POLL_MS)).toEqual([[], []]);
 
 			const tender = env.sandbox.openTender({ companyId });
 			const addedAt = sandboxNow(env.sandbox);
@@ -76,11 +68,14 @@ describe('the packed package inside a real n8n', () => {
 
 			// Each workflow polls once a minute, so two polls of each since the tender was added means
 			// at least one more after the poll that emitted it, which must not emit it again.
-			await env.waitForPolls(addedAt, 2 * triggerWorkflows.length, 3 * ONE_POLL_MS);
-			await sleep(5_000);
-			for (const workflowId of triggerWorkflows) {
-				expect(await env.client.listExecutions(workflowId)).toHaveLength(1);
-			}
+			const polls = 2 * triggerWorkflows.length;
+			const after = await env.executionsAfterPolls(
+				triggerWorkflows,
+				addedAt,
+				polls,
+				3 * ONE_POLL_MS,
+			);
+			for (const executions of after) expect(executions).toHaveLength(1);
 		},
 		12 * 60_000,
 	);
@@ -96,11 +91,7 @@ describe('the packed package inside a real n8n', () => {
 				name: 'Roofing <b>& Cladding</b>',
 			});
 			env.sandbox.redateTender(tender.id, 20);
-			const activatedAt = sandboxNow(env.sandbox);
-			await env.client.activateWorkflow(workflowId);
-			await env.waitForPolls(activatedAt, 1, ONE_POLL_MS);
-			await sleep(5_000);
-			expect(await env.client.listExecutions(workflowId)).toEqual([]);
+			expect(await env.activateAndPoll([workflowId], ONE_POLL_MS)).toEqual([[]]);
 
 			// Through the sandbox's control surface, as a client on another clock would.
 			const redate = await fetch(`${env.sandbox.url}/__sandbox/tenders/${tender.id}/redate`, {
@@ -146,9 +137,8 @@ describe('the packed package inside a real n8n', () => {
 
 			// Later polls must not remind of the same date again. Every active trigger workflow's
 			// polls count here (three poll once a minute), so nine take about three minutes.
-			await env.waitForPolls(redatedAt, 9, 5 * ONE_POLL_MS);
-			await sleep(5_000);
-			expect(await env.client.listExecutions(workflowId)).toHaveLength(1);
+			const [after] = await env.executionsAfterPolls([workflowId], redatedAt, 9, 5 * ONE_POLL_MS);
+			expect(after).toHaveLength(1);
 		},
 		12 * 60_000,
 	);

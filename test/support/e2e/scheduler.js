@@ -9,6 +9,7 @@
 const { outputItems } = require('../../../scripts/n8n/client');
 const { querySqlite } = require('../../../scripts/n8n/lines');
 const { delay } = require('../../../scripts/n8n/runtime');
+const { companyResultsRequests } = require('./support');
 const { triggerWorkflow } = require('./workflows');
 
 /** A full page: the trigger asks for 100 projects per request. */
@@ -163,11 +164,10 @@ function openTenderOnLatePage(sandbox, companyId, dueInDays) {
  * @param {Sandbox} sandbox @param {string} companyId @param {string} since
  */
 function walksSince(sandbox, companyId, since) {
-	const resultsPath = `/api/supplier/v1/companies/${companyId}/speci-finder/results`;
 	/** @type {{ pages: number, lastAt: string }[]} */
 	const walks = [];
-	for (const entry of sandbox.requests()) {
-		if (entry.path !== resultsPath || entry.at <= since) continue;
+	for (const entry of companyResultsRequests(sandbox, companyId)) {
+		if (entry.at <= since) continue;
 		const current = walks.at(-1);
 		if (!entry.query.cursor || current === undefined) walks.push({ pages: 1, lastAt: entry.at });
 		else {

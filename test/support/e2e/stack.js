@@ -21,11 +21,11 @@ const { cleanupStack, launchN8n, throwAwayFolder } = require('../../../scripts/n
 const { featuresOf } = require('../../../scripts/n8n/lines');
 const { packageJson } = require('../../../scripts/n8n/package');
 const { exited, signalGroup } = require('../../../scripts/n8n/processes');
-const { startN8n } = require('../../../scripts/n8n/runtime');
+const { delay, startN8n } = require('../../../scripts/n8n/runtime');
 const { startSmtpSink } = require('../../../scripts/n8n/smtp-sink');
 const { startScriptedServer } = require('../reliability/server');
 const { startScriptedModel } = require('./scripted-model');
-const { waitForPolls, waitUntil } = require('./support');
+const { sandboxNow, waitForPolls, waitUntil } = require('./support');
 
 /** @typedef {{ log: (line: string) => void }} Logger */
 /** @typedef {import('../../../scripts/n8n/launch').Cleanups} Cleanups */
@@ -241,6 +241,7 @@ async function launchWorld(cleanups, logger, options) {
 		packageName: packageJson().name,
 		/** @type {(since: string, count: number, timeoutMs: number) => Promise<void>} */
 		waitForPolls: (since, count, timeoutMs) => waitForPolls(sandbox, { since, count, timeoutMs }),
+		...pollChecks(sandbox, client),
 		connectMcp: (/** @type {string} */ mcpPath) =>
 			connectMcp(`${n8n.baseUrl}/mcp/${mcpPath}`, 'smp-e2e'),
 		/** @type {(chatId: string, message: string, sessionId?: string) => ReturnType<typeof client.callWebhook>} a public Chat Trigger's message, as n8n's chat widget sends it */
@@ -258,6 +259,36 @@ async function launchWorld(cleanups, logger, options) {
 		secretsFoundOnDisk: () => secretsOnDisk(folder, tokenRecorder?.tokens ?? []),
 		filesIn,
 		stop: cleanups.stopAll,
+	};
+}
+
+/**
+ * What trigger workflows ran once the sandbox has seen their polls.
+ * @param {Sandbox} sandbox @param {import('../../../scripts/n8n/client').N8nClient} client
+ */
+function pollChecks(sandbox, client) {
+	/**
+	 * Waits for `count` polls after `since`, and 5 s more for an execution a poll started to be
+	 * listed; @returns each workflow's executions
+	 * @param {string[]} workflowIds @param {string} since @param {number} count @param {number} timeoutMs
+	 */
+	const executionsAfterPolls = async (workflowIds, since, count, timeoutMs) => {
+		await waitForPolls(sandbox, { since, count, timeoutMs });
+		await delay(5_000);
+		return await Promise.all(workflowIds.map((id) => client.listExecutions(id)));
+	};
+	return {
+		executionsAfterPolls,
+		/**
+		 * Publishes the workflows and returns each one's executions after its first poll (the one
+		 * at activation, which must announce nothing).
+		 * @param {string[]} workflowIds @param {number} timeoutMs
+		 */
+		activateAndPoll: async (workflowIds, timeoutMs) => {
+			const activatedAt = sandboxNow(sandbox);
+			for (const id of workflowIds) await client.activateWorkflow(id);
+			return await executionsAfterPolls(workflowIds, activatedAt, workflowIds.length, timeoutMs);
+		},
 	};
 }
 

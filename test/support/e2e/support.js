@@ -47,6 +47,15 @@ function readSpreadsheetRows(env, prefix) {
 const sandboxNow = (sandbox) => new Date(sandbox.clock.now()).toISOString();
 
 /**
+ * The sandbox's results requests (the pages of walks) for one company, oldest first.
+ * @param {import('../../../sandbox').Sandbox} sandbox @param {string} companyId
+ */
+function companyResultsRequests(sandbox, companyId) {
+	const resultsPath = `/api/supplier/v1/companies/${companyId}/speci-finder/results`;
+	return sandbox.requests().filter((entry) => entry.path === resultsPath);
+}
+
+/**
  * How many polls (results requests without a cursor) the sandbox has seen after `since` (sandbox
  * time), of one client when `clientId` is given.
  * @param {import('../../../sandbox').Sandbox} sandbox
@@ -121,6 +130,7 @@ module.exports = {
 	stderrLogger,
 	readSpreadsheetRows,
 	sandboxNow,
+	companyResultsRequests,
 	waitUntil,
 	pollsSince,
 	waitForPolls,
