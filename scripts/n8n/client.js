@@ -9,7 +9,7 @@
 const crypto = require('node:crypto');
 const path = require('node:path');
 
-const { waitUntil } = require('./runtime');
+const { delay, waitUntil } = require('./runtime');
 
 /** @typedef {{ email: string, password: string, firstName: string, lastName: string }} Owner */
 /**
@@ -124,6 +124,7 @@ class N8nClient {
 		const activated = await this.rest('POST', `${route}/activate`, { versionId });
 		// n8n 2.40 answers before the triggers are registered: publication runs from an outbox. An
 		// n8n without that status (404: 1.123, 2.0, 2.30) registers them before it answers.
+		let status = 'unknown';
 		const published = async () => {
 			/** @type {{ status: string, triggers: { status: string, errorMessage: string | null }[] } | undefined} */
 			const publication = await this.rest('GET', `${route}/publication-status`).catch((error) => {
@@ -131,6 +132,7 @@ class N8nClient {
 				throw error;
 			});
 			if (publication === undefined || publication.status === 'published') return true;
+			status = publication.status;
 			if (publication.status === 'failed' || publication.status === 'partial') {
 				const reasons = publication.triggers
 					.filter((trigger) => trigger.status === 'failed')
@@ -139,7 +141,7 @@ class N8nClient {
 			}
 			return undefined;
 		};
-		const failure = () => `workflow ${workflowId} was not published`;
+		const failure = () => `workflow ${workflowId}, still "${status}", was not published`;
 		await waitUntil(published, { timeoutMs: 60000, intervalMs: 200, failure });
 		return activated;
 	}
@@ -224,17 +226,16 @@ class N8nClient {
 	 * @returns {Promise<ExecutionSummary[]>} the finished ones, newest first
 	 */
 	async waitForExecutions(workflowId, count, timeoutMs) {
-		const finished = async () =>
-			(await this.listExecutions(workflowId)).filter(
+		// Not waitUntil: when the time is up, what finished is the answer, and the caller's
+		// assertions say what is missing.
+		const deadline = Date.now() + timeoutMs;
+		for (;;) {
+			const finished = (await this.listExecutions(workflowId)).filter(
 				(execution) => execution.stoppedAt !== null && !CURRENT_STATUSES.has(execution.status),
 			);
-		const enough = async () => {
-			const found = await finished();
-			return found.length >= count ? found : undefined;
-		};
-		const failure = () => `fewer than ${count} executions of ${workflowId} finished`;
-		// Fewer than `count` when the time is up: the caller's assertions say what is missing.
-		return await waitUntil(enough, { timeoutMs, failure }).catch(finished);
+			if (finished.length >= count || Date.now() > deadline) return finished;
+			await delay(500);
+		}
 	}
 
 	/**

@@ -256,21 +256,22 @@ async function startN8n(prepared, options = {}) {
 				(await isReady(`${prepared.baseUrl}/rest/settings`, 5000));
 	let exitedEarly = false;
 	void exited(child).then(() => (exitedEarly = true));
-	const output = () => `Its output:\n${tail(logFile, 60)}`;
 	const ready = async () => {
 		if (exitedEarly) {
-			throw new Error(`n8n ${command} exited while starting (code ${child.exitCode}). ${output()}`);
+			throw new Error(`n8n ${command} exited while starting (code ${child.exitCode})`);
 		}
 		return (await isUp()) || undefined;
 	};
-	// waitUntil ends the message with the time it waited.
-	const failure = () => `n8n ${command} did not become ready. ${output()}\n(waited)`;
 	try {
-		await waitUntil(ready, { timeoutMs: 180000, failure });
+		await waitUntil(ready, {
+			timeoutMs: 180000,
+			failure: () => `n8n ${command} did not become ready`,
+		});
 		return instance;
 	} catch (error) {
 		await stop();
-		throw error;
+		const why = error instanceof Error ? error.message : String(error);
+		throw new Error(`${why}. Its output:\n${tail(logFile, 60)}`);
 	}
 }
 

@@ -28,14 +28,16 @@ async function serve({ name, folder, logFile, command, args, options, ready }) {
 		await stopGroup(child, 15000);
 		fs.rmSync(folder, { recursive: true, force: true });
 	};
-	const failure = () => `${name} did not start:\n${tail(logFile, 30)}`;
 	const started = async () => {
-		if (child.exitCode !== null) throw new Error(failure());
+		if (child.exitCode !== null) throw new Error(`${name} exited while starting`);
 		return (await ready()) || undefined;
 	};
+	const failure = () => `${name} did not start`;
 	await waitUntil(started, { timeoutMs: 60_000, intervalMs: 250, failure }).catch(async (error) => {
+		// Its log goes with its folder.
+		const why = `${error.message}:\n${tail(logFile, 30)}`;
 		await stop();
-		throw error;
+		throw new Error(why);
 	});
 	return stop;
 }
